@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { DateTime, ppxId } from './vocabulary.ts';
+
+/** What an audit entry records. The table is append-only: entries are never changed. */
+export const AuditAction = z.enum([
+  'read',
+  'query',
+  'effective',
+  'summary',
+  'export',
+  'import',
+  'list_grants',
+  'revoke',
+  'grant_created',
+  'audit_read',
+  'denied',
+]);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+export const AuditEvent = z.strictObject({
+  event_id: ppxId('event'),
+  at: DateTime,
+  subject_id: z.string().min(1),
+  actor: z.strictObject({ kind: z.enum(['subject', 'grantee', 'operator']), id: z.string() }),
+  grant_id: z.string().optional(),
+  action: AuditAction,
+  claim_keys: z.array(z.string()),
+  outcome: z.enum(['ok', 'denied']),
+  detail: z.string().optional(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;

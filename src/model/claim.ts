@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import {
+  ClaimType,
+  DateTime,
+  DecayPolicy,
+  Polarity,
+  ProvenanceKind,
+  ppxId,
+  ReviewStatus,
+  Stability,
+  ValueType,
+} from './vocabulary.ts';
+
+/** A claim (SPEC §5.2, claim.schema.json). */
+export const Claim = z.strictObject({
+  claim_id: ppxId('claim'),
+  type: ClaimType,
+  namespace: z.string().min(1),
+  key: z.string().min(1),
+  value: z.unknown(),
+  value_type: ValueType.optional(),
+  units: z.string().optional(),
+  polarity: Polarity.optional(),
+  confidence: z.number().min(0).max(1),
+  stability: Stability.optional(),
+  source: z.strictObject({
+    kind: ProvenanceKind,
+    origin: z.string().optional(),
+    evidence_refs: z.array(ppxId('evidence')).optional(),
+  }),
+  explanation: z.strictObject({ summary: z.string().optional(), detail: z.string().optional() }).optional(),
+  applicability: z
+    .strictObject({ domains: z.array(z.string()).optional(), contexts: z.array(z.string()).optional() })
+    .optional(),
+  lifecycle: z
+    .strictObject({
+      last_confirmed_at: DateTime.optional(),
+      expires_at: DateTime.optional(),
+      decay_policy: DecayPolicy.optional(),
+    })
+    .optional(),
+  review: z
+    .strictObject({
+      user_visible: z.boolean().optional(),
+      user_editable: z.boolean().optional(),
+      review_status: ReviewStatus.optional(),
+    })
+    .optional(),
+});
+export type Claim = z.infer<typeof Claim>;
+
+/**
+ * The key a grant names a claim by: core keys are unprefixed (`novelty_tolerance`), domain keys
+ * are `namespace.key` (`fragrance.family_preference`) — WIRE-NOTES §1.
+ */
+export function qualifiedKey(claim: { namespace: string; key: string }): string {
+  return claim.namespace === 'core' ? claim.key : `${claim.namespace}.${claim.key}`;
+}
+
+/** Normalizes a grant or request key: `core.x` and `x` both mean the core key `x`. */
+export function normalizeKey(key: string): string {
+  return key.startsWith('core.') ? key.slice('core.'.length) : key;
+}
+
+/** The namespace a qualified key belongs to. */
+export function namespaceOfKey(key: string): string {
+  const k = normalizeKey(key);
+  const dot = k.indexOf('.');
+  return dot < 0 ? 'core' : k.slice(0, dot);
+}

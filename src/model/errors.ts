@@ -1,0 +1,52 @@
+// PPX errors are values: a closed union of wire codes, each with exactly one HTTP status.
+// Surfaces map a PpxFailure to their own wire form in one function each; an unexpected
+// exception never reaches a peer (it becomes a generic `server_error`).
+
+/** Every wire code the provider emits, with its HTTP status (bindings/http.md, WIRE-NOTES §2). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_token: 401,
+  grant_expired: 401,
+  grant_revoked: 401,
+  insufficient_scope: 403,
+  cross_domain_denied: 403,
+  writeback_forbidden: 403,
+  writeback_pending: 202,
+  unknown_namespace: 400,
+  unknown_extension: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  server_error: 500,
+} as const satisfies Record<string, number>;
+
+export type PpxErrorCode = keyof typeof ERROR_STATUS;
+
+/** A failure meant for the wire: code, a description a person can act on, optional details. */
+export interface PpxFailure {
+  readonly code: PpxErrorCode;
+  readonly description: string;
+  readonly grantId?: string;
+  readonly details?: Record<string, unknown>;
+}
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PpxFailure };
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+export function fail(
+  code: PpxErrorCode,
+  description: string,
+  extra: { grantId?: string; details?: Record<string, unknown> } = {},
+): { readonly ok: false; readonly error: PpxFailure } {
+  return { ok: false, error: { code, description, ...extra } };
+}
+
+export function statusOf(code: PpxErrorCode): number {
+  return ERROR_STATUS[code];
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { DateTime, ppxId } from './vocabulary.ts';
+
+/** An evidence reference (SPEC §5.4, evidence-ref.schema.json). */
+export const EvidenceRef = z.strictObject({
+  evidence_id: ppxId('evidence'),
+  kind: z.string().min(1),
+  timestamp: DateTime,
+  visibility: z.enum(['public', 'grantee_only', 'provider_only']),
+  summary: z.string().optional(),
+  uri: z.url().optional(),
+});
+export type EvidenceRef = z.infer<typeof EvidenceRef>;
