@@ -2,6 +2,8 @@
 // npm may be the system's Node 20, which lacks type stripping and node:sqlite: fail loudly.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  console.error(`ppx: Node.js ${process.version} is too old; run through npm (npm test / npm start) to use Node 24.`);
+  console.error(
+    `ppx: Node.js ${process.version} is too old; run through npm (npm test / npm start) to use Node 24.`,
+  );
   process.exit(1);
 }

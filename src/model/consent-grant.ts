@@ -4,8 +4,8 @@ import {
   DateTime,
   GrantStatus,
   Operation,
-  ppxId,
   Purpose,
+  ppxId,
   Redisclosure,
   WritebackPolicy,
 } from './vocabulary.ts';
@@ -27,7 +27,9 @@ export const ConsentGrant = z.strictObject({
   cross_domain_transfer: CrossDomainTransfer,
   writeback_policy: WritebackPolicy,
   redisclosure: Redisclosure.optional(),
-  audit: z.strictObject({ log_access: z.boolean().optional(), notify_on_writeback: z.boolean().optional() }).optional(),
+  audit: z
+    .strictObject({ log_access: z.boolean().optional(), notify_on_writeback: z.boolean().optional() })
+    .optional(),
 });
 export type ConsentGrant = z.infer<typeof ConsentGrant>;
 

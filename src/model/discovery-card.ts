@@ -47,6 +47,8 @@ export const DiscoveryCard = z.strictObject({
       http_api: Binding('openapi_uri').optional(),
     })
     .optional(),
-  ui: z.strictObject({ ag_ui_supported: z.boolean().optional(), a2ui_supported: z.boolean().optional() }).optional(),
+  ui: z
+    .strictObject({ ag_ui_supported: z.boolean().optional(), a2ui_supported: z.boolean().optional() })
+    .optional(),
 });
 export type DiscoveryCard = z.infer<typeof DiscoveryCard>;

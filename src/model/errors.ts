@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   unknown_namespace: 400,
   unknown_extension: 404,
   not_found: 404,
+  unknown_client: 404,
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
@@ -33,7 +34,9 @@ export interface PpxFailure {
   readonly details?: Record<string, unknown>;
 }
 
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PpxFailure };
+export type Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: PpxFailure };
 
 export function ok<T>(value: T): Result<T> {
   return { ok: true, value };

@@ -24,5 +24,8 @@ export const PPX_OBJECTS = {
 
 /** JSON Schema 2020-12 for a model schema, as published to clients (OpenAPI 3.1, MCP tools). */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
 }

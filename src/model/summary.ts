@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, PpxVersion, ppxId, ProvenanceKind } from './vocabulary.ts';
+import { DateTime, PpxVersion, ProvenanceKind, ppxId } from './vocabulary.ts';
 
 /** How sure the provider is, in words; the summary shows the band, never the number or the value. */
 export const ConfidenceBand = z.enum(['low', 'medium', 'high']);

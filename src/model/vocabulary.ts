@@ -5,11 +5,32 @@ import { ID_BODY, type IdType } from './ids.ts';
 
 export const PPX_VERSION = '0.1';
 
-export const ProvenanceKind = z.enum(['user_stated', 'observed', 'imported', 'inferred', 'derived_aggregate']);
+export const ProvenanceKind = z.enum([
+  'user_stated',
+  'observed',
+  'imported',
+  'inferred',
+  'derived_aggregate',
+]);
 export type ProvenanceKind = z.infer<typeof ProvenanceKind>;
 
-export const ClaimType = z.enum(['preference', 'aversion', 'tendency', 'constraint', 'setting', 'derived_signal']);
-export const ValueType = z.enum(['float', 'int', 'bool', 'string', 'string_list', 'map', 'map<string,float>']);
+export const ClaimType = z.enum([
+  'preference',
+  'aversion',
+  'tendency',
+  'constraint',
+  'setting',
+  'derived_signal',
+]);
+export const ValueType = z.enum([
+  'float',
+  'int',
+  'bool',
+  'string',
+  'string_list',
+  'map',
+  'map<string,float>',
+]);
 export type ValueType = z.infer<typeof ValueType>;
 export const Stability = z.enum(['low', 'medium', 'high']);
 export const ReviewStatus = z.enum(['unreviewed', 'pending_confirmation', 'confirmed', 'rejected']);

@@ -90,8 +90,9 @@ export interface StoreReader {
   /** A subject's grants, newest `granted_at` first (ties by grant_id). */
   listGrantsBySubject(subjectId: string): Promise<GrantRecord[]>;
   getClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Every client, ordered by client_id. */
   listClients(): Promise<ClientRecord[]>;
-  /** Signing keys, newest first. */
+  /** Signing keys, newest `created_at` first (ties by kid, descending). */
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   getSetting(name: string): Promise<string | undefined>;
   listAudit(filter: AuditFilter): Promise<AuditPage>;

@@ -5,7 +5,11 @@ import { FRAGRANCE_EXTENSION } from './fragrance.ts';
 import { TRAVEL_EXTENSION } from './travel.ts';
 
 /** The vocabularies this provider supports. `core` is always first. */
-export const SUPPORTED_EXTENSIONS: readonly ExtensionDescriptor[] = [CORE_EXTENSION, FRAGRANCE_EXTENSION, TRAVEL_EXTENSION];
+export const SUPPORTED_EXTENSIONS: readonly ExtensionDescriptor[] = [
+  CORE_EXTENSION,
+  FRAGRANCE_EXTENSION,
+  TRAVEL_EXTENSION,
+];
 
 const byNamespace = new Map(SUPPORTED_EXTENSIONS.map((e) => [e.namespace, e]));
 
@@ -68,7 +72,9 @@ function valueShapeProblem(type: string, value: unknown, allowed?: string[]): st
         ? undefined
         : 'value must be a list of strings';
     case 'map':
-      return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : 'value must be an object';
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? undefined
+        : 'value must be an object';
     case 'map<string,float>':
       return value !== null &&
         typeof value === 'object' &&

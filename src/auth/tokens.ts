@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { fail, ok, type Result } from '../model/errors.ts';
+import type { SigningKey } from './signing-keys.ts';
+import { TOKEN_ALG } from './signing-keys.ts';
+
+// Bearer tokens are signed JWTs naming either a subject (the profile owner) or one grant (a
+// grantee). The signature only says who the token was issued to: every request still re-reads
+// the grant's current state, so revocation takes effect on the next request (WIRE-NOTES §2.5).
+
+export type TokenSubject =
+  | { readonly kind: 'subject'; readonly subjectId: string }
+  | { readonly kind: 'grant'; readonly grantId: string; readonly clientId: string };
+
+export interface VerifiedToken {
+  readonly principal: TokenSubject;
+  readonly tokenId: string;
+  readonly expiresAt: number;
+}
+
+export interface TokenOptions {
+  readonly issuer: string;
+  /** The resource the tokens are for (RFC 8707); a token for another audience is refused. */
+  readonly audience: string;
+}
+
+const CACHE_LIMIT = 10_000;
+
+export class TokenService {
+  readonly #key: SigningKey;
+  readonly #options: TokenOptions;
+  /** Verified signatures, by token, until the token's own expiry; bounded, safe to lose. */
+  readonly #verified = new Map<string, VerifiedToken>();
+
+  constructor(key: SigningKey, options: TokenOptions) {
+    this.#key = key;
+    this.#options = options;
+  }
+
+  get publicJwk() {
+    return this.#key.publicJwk;
+  }
+
+  async mint(subject: TokenSubject, ttlSeconds: number, now: Date): Promise<string> {
+    const iat = Math.floor(now.getTime() / 1000);
+    const claims =
+      subject.kind === 'subject'
+        ? { ppx_kind: 'subject' }
+        : { ppx_kind: 'grant', grant_id: subject.grantId, client_id: subject.clientId };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: TOKEN_ALG, kid: this.#key.kid, typ: 'at+jwt' })
+      .setIssuer(this.#options.issuer)
+      .setAudience(this.#options.audience)
+      .setSubject(subject.kind === 'subject' ? subject.subjectId : subject.clientId)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ttlSeconds)
+      .sign(this.#key.privateKey);
+  }
+
+  /** Checks signature, issuer, audience and expiry. Never throws; failures are `invalid_token`. */
+  async verify(token: string, now: Date): Promise<Result<VerifiedToken>> {
+    const cached = this.#verified.get(token);
+    if (cached) {
+      if (cached.expiresAt * 1000 > now.getTime()) return ok(cached);
+      this.#verified.delete(token);
+      return fail('invalid_token', 'the access token has expired');
+    }
+    if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
+      return fail('invalid_token', 'the access token is malformed');
+    }
+    try {
+      const { payload } = await jwtVerify(token, this.#key.publicKey, {
+        issuer: this.#options.issuer,
+        audience: this.#options.audience,
+        algorithms: [TOKEN_ALG],
+        typ: 'at+jwt',
+        currentDate: now,
+        requiredClaims: ['exp', 'jti', 'sub'],
+      });
+      const principal = principalOf(payload);
+      if (!principal) return fail('invalid_token', 'the access token does not name a subject or a grant');
+      const verified: VerifiedToken = {
+        principal,
+        tokenId: String(payload.jti),
+        expiresAt: Number(payload.exp),
+      };
+      if (this.#verified.size >= CACHE_LIMIT) this.#verified.clear();
+      this.#verified.set(token, verified);
+      return ok(verified);
+    } catch (e) {
+      if (e instanceof errors.JWTExpired) return fail('invalid_token', 'the access token has expired');
+      if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'aud') {
+        return fail('invalid_token', 'the access token was issued for another resource');
+      }
+      return fail('invalid_token', 'the access token is not valid for this provider');
+    }
+  }
+}
+
+function principalOf(payload: Record<string, unknown>): TokenSubject | undefined {
+  const sub = payload['sub'];
+  if (typeof sub !== 'string' || sub.length === 0) return undefined;
+  if (payload['ppx_kind'] === 'subject') return { kind: 'subject', subjectId: sub };
+  const grantId = payload['grant_id'];
+  if (payload['ppx_kind'] === 'grant' && typeof grantId === 'string') {
+    return { kind: 'grant', grantId, clientId: sub };
+  }
+  return undefined;
+}

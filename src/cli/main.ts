@@ -1,0 +1,24 @@
+import { MINT_HELP, mintCommand } from './mint.ts';
+import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
+import { SERVE_HELP, serveCommand } from './serve.ts';
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  serve: serveCommand,
+  mint: mintCommand,
+  seed: seedCommand,
+  export: exportCommand,
+  import: importCommand,
+};
+
+/** `ppx <command> …`; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) {
+    if (name !== undefined && name !== 'help' && name !== '--help' && name !== '-h')
+      console.error(`ppx: unknown command "${name}"`);
+    console.log(['PPX provider', '', SERVE_HELP, '', MINT_HELP, '', FILES_HELP].join('\n'));
+    return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
+  }
+  return command(rest);
+}

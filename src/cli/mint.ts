@@ -1,0 +1,101 @@
+import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
+import { createGrant } from '../operations/grants.ts';
+import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
+import { openProvider } from '../provider.ts';
+import { COMMON_OPTIONS, configFrom, list, parse, parseArgs } from './args.ts';
+
+export const MINT_HELP = `ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
+  Prints an owner (subject) token.
+ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--domains d1]
+               [--operations read,query] [--purposes recommendation] [--cross-domain deny]
+               [--writeback review_required] [--days N] [--single-use] [--ttl SECONDS] [--json]
+  Creates an active grant for a registered client and prints a token bound to it.
+Common: --db PATH --base-url URL (must match the server's, tokens are audience-bound).`;
+
+export async function mintCommand(argv: string[]): Promise<number> {
+  const args = parse(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...COMMON_OPTIONS,
+        subject: { type: 'string' },
+        client: { type: 'string' },
+        namespaces: { type: 'string' },
+        keys: { type: 'string' },
+        domains: { type: 'string' },
+        operations: { type: 'string' },
+        purposes: { type: 'string' },
+        'cross-domain': { type: 'string' },
+        writeback: { type: 'string' },
+        days: { type: 'string' },
+        'single-use': { type: 'boolean' },
+        ttl: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }),
+  );
+  if (!args.ok) return usage(args.message);
+  const { values: v, positionals } = args.value;
+  if (v.help) return usage();
+  const kind = positionals[0];
+  if (kind !== 'subject' && kind !== 'grant') return usage('say what to mint: subject or grant');
+  const ttl = v.ttl !== undefined ? Number(v.ttl) : undefined;
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0))
+    return usage('--ttl must be a positive number of seconds');
+  const config = configFrom(v);
+  if (typeof config === 'string') return usage(config);
+  const deps = await openProvider(config);
+  try {
+    const subject = v.subject ?? DEMO_SUBJECT;
+    if (kind === 'subject') {
+      const token = await issueSubjectToken(deps, subject, ttl);
+      print(v.json, { subject_id: subject, ...token });
+      return 0;
+    }
+    if (!v.client) return usage('--client is required for a grant');
+    const namespaces = list(v.namespaces) ?? ['core'];
+    const days = v.days !== undefined ? Number(v.days) : 30;
+    if (!Number.isFinite(days)) return usage('--days must be a number');
+    const grant = await createGrant(
+      deps,
+      {
+        subject_id: subject,
+        client_id: v.client,
+        allowed_namespaces: namespaces,
+        allowed_domains:
+          list(v.domains) ??
+          namespaces.filter((n) => n !== 'core').concat(namespaces.length === 1 ? ['core'] : []),
+        allowed_operations: (list(v.operations) ?? ['read', 'query']) as never,
+        purposes: (list(v.purposes) ?? ['recommendation']) as never,
+        ...(v.keys !== undefined ? { allowed_claim_keys: list(v.keys) ?? [] } : {}),
+        ...(v['cross-domain'] !== undefined ? { cross_domain_transfer: v['cross-domain'] as never } : {}),
+        ...(v.writeback !== undefined ? { writeback_policy: v.writeback as never } : {}),
+        expires_at: new Date(deps.clock().getTime() + days * 86_400_000).toISOString(),
+        ...(v['single-use'] ? { access_mode: 'single_use' as const } : {}),
+      },
+      'operator',
+    );
+    if (!grant.ok) {
+      console.error(`ppx mint: ${grant.error.description}`);
+      return 1;
+    }
+    const token = await issueGrantToken(deps, grant.value, ttl);
+    print(v.json, { grant_id: grant.value.grant_id, expires_at: grant.value.expires_at, ...token });
+    return 0;
+  } finally {
+    await deps.store.close();
+  }
+}
+
+function print(json: boolean | undefined, value: Record<string, unknown>) {
+  if (json) console.log(JSON.stringify(value, null, 2));
+  else for (const [k, v] of Object.entries(value)) console.log(`${k}=${v}`);
+}
+
+function usage(problem?: string): number {
+  if (problem) console.error(`ppx mint: ${problem}`);
+  console.log(MINT_HELP);
+  return problem ? 2 : 0;
+}

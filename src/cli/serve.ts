@@ -1,0 +1,69 @@
+import { seedDemoIfEmpty } from '../operations/seed-demo.ts';
+import { openProvider } from '../provider.ts';
+import { startHttpServer } from '../surfaces/http/server.ts';
+import { COMMON_OPTIONS, configFrom, parse, parseArgs } from './args.ts';
+
+export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
+  Runs the provider. Env: PPX_PORT, PPX_HOST, PPX_DB, PPX_BASE_URL, PPX_RATE_LIMIT, PPX_SEED_DEMO=1.
+  --seed-demo seeds the demo profile when the database holds no profile yet.`;
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const args = parse(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...COMMON_OPTIONS,
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        'seed-demo': { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+      },
+    }),
+  );
+  if (!args.ok) return usage(args.message);
+  const v = args.value.values;
+  if (v.help) return usage();
+  const config = configFrom(v, {
+    ...(v.port !== undefined ? { port: v.port } : {}),
+    ...(v.host !== undefined ? { host: v.host } : {}),
+    ...(v['seed-demo'] ? { seedDemo: true } : {}),
+    ...(v['rate-limit'] !== undefined ? { rateLimit: v['rate-limit'] } : {}),
+  });
+  if (typeof config === 'string') return usage(config);
+
+  const deps = await openProvider(config);
+  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps) : false;
+  const server = await startHttpServer(deps, config, (m) => console.error(m));
+  const base = config.baseUrl;
+  console.log(
+    `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,
+  );
+  console.table([
+    { what: 'discovery card', url: `${base}/.well-known/ppx-card.json` },
+    { what: 'OpenAPI 3.1', url: `${base}/openapi.json` },
+    { what: 'JWKS', url: `${base}/.well-known/jwks.json` },
+    { what: 'extensions', url: `${base}/v1/extensions` },
+    { what: 'profile summary', url: `${base}/v1/profile/summary` },
+    { what: 'effective profile', url: `${base}/v1/profile/effective` },
+  ]);
+  console.log(
+    'Get a token: npx ppx mint subject   (or: npx ppx mint grant --client fragrance-demo --namespaces core,fragrance)',
+  );
+
+  const stop = async () => {
+    await server.close();
+    await deps.store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return new Promise<number>(() => undefined);
+}
+
+function usage(problem?: string): number {
+  if (problem) console.error(`ppx serve: ${problem}`);
+  console.log(SERVE_HELP);
+  return problem ? 2 : 0;
+}

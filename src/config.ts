@@ -1,0 +1,84 @@
+import { fail, ok, type Result } from './model/errors.ts';
+
+/** One typed configuration, built from CLI flags and environment variables (flags win). */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Public base URL; the issuer and audience of tokens and the base of every advertised URL. */
+  readonly baseUrl: string;
+  readonly dbPath: string;
+  readonly providerId: string;
+  readonly providerName: string;
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** Requests per window per caller; 0 turns limiting off. */
+  readonly rateLimit: number;
+  readonly rateWindowSeconds: number;
+  /** Lifetime of access tokens minted for grants and subjects. */
+  readonly tokenTtlSeconds: number;
+  readonly seedDemo: boolean;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8787,
+  dbPath: 'data/ppx.db',
+  providerId: 'ppx:provider:local',
+  providerName: 'PPX Reference Provider',
+  bodyLimitBytes: 256 * 1024,
+  rateLimit: 1200,
+  rateWindowSeconds: 60,
+  tokenTtlSeconds: 3600,
+} as const;
+
+export interface ConfigInput {
+  readonly host?: string | undefined;
+  readonly port?: string | undefined;
+  readonly baseUrl?: string | undefined;
+  readonly dbPath?: string | undefined;
+  readonly providerId?: string | undefined;
+  readonly rateLimit?: string | undefined;
+  readonly seedDemo?: boolean | undefined;
+}
+
+/** Reads flags first, then PPX_* environment variables, then defaults. */
+export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<Config> {
+  const host = flags.host ?? env['PPX_HOST'] ?? DEFAULTS.host;
+  const port = intOf(flags.port ?? env['PPX_PORT'] ?? env['PORT'], DEFAULTS.port);
+  if (port === undefined || port < 0 || port > 65535) return fail('invalid_request', 'port must be 0..65535');
+  const rateLimit = intOf(flags.rateLimit ?? env['PPX_RATE_LIMIT'], DEFAULTS.rateLimit);
+  if (rateLimit === undefined || rateLimit < 0)
+    return fail('invalid_request', 'rate limit must be 0 or more');
+  const baseUrl = (flags.baseUrl ?? env['PPX_BASE_URL'] ?? `http://${hostForUrl(host)}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  if (!URL.canParse(baseUrl)) return fail('invalid_request', `base URL "${baseUrl}" is not a URL`);
+  const providerId = flags.providerId ?? env['PPX_PROVIDER_ID'] ?? DEFAULTS.providerId;
+  if (!/^ppx:provider:[A-Za-z0-9_.:-]+$/.test(providerId)) {
+    return fail('invalid_request', 'provider id must look like ppx:provider:<id>');
+  }
+  return ok({
+    host,
+    port,
+    baseUrl,
+    dbPath: flags.dbPath ?? env['PPX_DB'] ?? DEFAULTS.dbPath,
+    providerId,
+    providerName: env['PPX_PROVIDER_NAME'] ?? DEFAULTS.providerName,
+    bodyLimitBytes: DEFAULTS.bodyLimitBytes,
+    rateLimit,
+    rateWindowSeconds: DEFAULTS.rateWindowSeconds,
+    tokenTtlSeconds: DEFAULTS.tokenTtlSeconds,
+    seedDemo: flags.seedDemo ?? env['PPX_SEED_DEMO'] === '1',
+  });
+}
+
+function intOf(raw: string | undefined, fallback: number): number | undefined {
+  if (raw === undefined || raw === '') return fallback;
+  return /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

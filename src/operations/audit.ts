@@ -1,0 +1,99 @@
+import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
+import { ok, type Result } from '../model/errors.ts';
+import { newId } from '../model/ids.ts';
+import type { AuditPage } from '../store/store.ts';
+import { actorOf, type Caller } from './caller.ts';
+import type { Deps } from './deps.ts';
+
+export interface AuditEntry {
+  readonly action: AuditAction;
+  readonly grantId?: string | undefined;
+  readonly claimKeys?: readonly string[];
+  readonly outcome?: 'ok' | 'denied';
+  readonly detail?: string;
+}
+
+/**
+ * Appends one audit event about a subject's profile (SPEC §10 MUST 3: audit access to any
+ * non-public claim). Written before the response is sent, so an answered read is never missing
+ * from the log.
+ */
+export async function recordAudit(
+  deps: Deps,
+  actor: AuditEvent['actor'],
+  subjectId: string,
+  entry: AuditEntry,
+  at: Date,
+): Promise<void> {
+  const event: AuditEvent = {
+    event_id: newId('event'),
+    at: at.toISOString(),
+    subject_id: subjectId,
+    actor,
+    action: entry.action,
+    claim_keys: [...(entry.claimKeys ?? [])],
+    outcome: entry.outcome ?? 'ok',
+    ...(entry.grantId !== undefined ? { grant_id: entry.grantId } : {}),
+    ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
+  };
+  await deps.store.appendAudit([event]);
+}
+
+export async function recordCallerAudit(
+  deps: Deps,
+  caller: Caller,
+  subjectId: string,
+  entry: AuditEntry,
+  at: Date,
+) {
+  const grantId = caller.kind === 'grant' ? caller.grant.grant_id : entry.grantId;
+  await recordAudit(deps, actorOf(caller), subjectId, { ...entry, grantId }, at);
+}
+
+export interface AuditQuery {
+  readonly grant_id?: string | undefined;
+  readonly action?: AuditAction | undefined;
+  readonly since?: string | undefined;
+  readonly until?: string | undefined;
+  readonly cursor?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+/**
+ * The audit log a caller may see: the subject sees every event about their profile; a grantee
+ * sees only the events of its own grant (and never the subject's internal id).
+ */
+export async function listAuditEvents(
+  deps: Deps,
+  caller: Caller,
+  query: AuditQuery,
+): Promise<Result<AuditPage>> {
+  const limit = query.limit ?? 100;
+  const base = {
+    ...(query.action !== undefined ? { action: query.action } : {}),
+    ...(query.since !== undefined ? { since: query.since } : {}),
+    ...(query.until !== undefined ? { until: query.until } : {}),
+    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+    limit,
+  };
+  if (caller.kind === 'subject') {
+    return ok(
+      await deps.store.listAudit({
+        ...base,
+        subject_id: caller.subjectId,
+        ...(query.grant_id !== undefined ? { grant_id: query.grant_id } : {}),
+      }),
+    );
+  }
+  const grant = caller.grant;
+  // A grantee asking about another grant gets an empty page, as if that grant had no events.
+  if (query.grant_id !== undefined && query.grant_id !== grant.grant_id) return ok({ events: [] });
+  const page = await deps.store.listAudit({
+    ...base,
+    subject_id: grant.subject_id,
+    grant_id: grant.grant_id,
+    actor_id: caller.clientId,
+  });
+  const shown = deps.pairwise.subject(grant.subject_id, caller.clientId);
+  return ok({ ...page, events: page.events.map((e) => ({ ...e, subject_id: shown })) });
+}

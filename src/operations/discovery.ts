@@ -1,0 +1,47 @@
+import type { DiscoveryCard } from '../model/discovery-card.ts';
+import type { ExtensionDescriptor } from '../model/extension-descriptor.ts';
+import { SUPPORTED_EXTENSIONS, supportedNamespaces } from '../model/extensions/index.ts';
+import { PPX_VERSION, Purpose } from '../model/vocabulary.ts';
+import type { ProviderInfo } from './deps.ts';
+
+/**
+ * The discovery card (SPEC §7). Capabilities and bindings are honest: only what this build
+ * serves is advertised as supported.
+ */
+export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
+  const base = provider.baseUrl;
+  return {
+    ppx_version: PPX_VERSION,
+    provider_id: provider.providerId,
+    name: provider.name,
+    base_url: base,
+    capabilities: {
+      profile_read: true,
+      claim_query: true,
+      consent_management: true,
+      propose_update: false,
+      export: true,
+      delete: false,
+      audit_log: true,
+    },
+    supported_namespaces: supportedNamespaces(),
+    supported_purposes: [...Purpose.options],
+    default_policies: { cross_domain_transfer: 'deny', writeback_policy: 'review_required' },
+    auth: { schemes: ['bearer'] },
+    signing: {
+      profile_signatures: false,
+      grant_signatures: false,
+      grant_jwks_uri: `${base}/.well-known/jwks.json`,
+    },
+    transport_bindings: {
+      mcp: { supported: false },
+      a2a: { supported: false },
+      http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
+    },
+    ui: { ag_ui_supported: false, a2ui_supported: false },
+  };
+}
+
+export function listExtensions(): { extensions: ExtensionDescriptor[] } {
+  return { extensions: [...SUPPORTED_EXTENSIONS] };
+}

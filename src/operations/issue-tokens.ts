@@ -1,0 +1,33 @@
+import type { Deps } from './deps.ts';
+
+export interface IssuedToken {
+  readonly access_token: string;
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+}
+
+/** A subject (owner) token for the owner surfaces. */
+export async function issueSubjectToken(
+  deps: Deps,
+  subjectId: string,
+  ttlSeconds?: number,
+): Promise<IssuedToken> {
+  const ttl = ttlSeconds ?? deps.provider.tokenTtlSeconds;
+  const access_token = await deps.tokens.mint({ kind: 'subject', subjectId }, ttl, deps.clock());
+  return { access_token, token_type: 'Bearer', expires_in: ttl };
+}
+
+/** A grant token, bound to one grant and its grantee. */
+export async function issueGrantToken(
+  deps: Deps,
+  grant: { grant_id: string; grantee_id: string },
+  ttlSeconds?: number,
+): Promise<IssuedToken> {
+  const ttl = ttlSeconds ?? deps.provider.tokenTtlSeconds;
+  const access_token = await deps.tokens.mint(
+    { kind: 'grant', grantId: grant.grant_id, clientId: grant.grantee_id },
+    ttl,
+    deps.clock(),
+  );
+  return { access_token, token_type: 'Bearer', expires_in: ttl };
+}

@@ -1,0 +1,114 @@
+import type { AuditAction } from '../model/audit-event.ts';
+import { type Claim, namespaceOfKey, normalizeKey, qualifiedKey } from '../model/claim.ts';
+import type { ContextModifier } from '../model/context-modifier.ts';
+import { fail, ok, type Result } from '../model/errors.ts';
+import { isSupportedNamespace } from '../model/extensions/index.ts';
+import { type AccessRequest, evaluateAccess, type Scope } from '../policy/scope.ts';
+import { visibleClaims } from '../policy/visibility.ts';
+import type { ProfileRecord } from '../store/store.ts';
+import { recordCallerAudit } from './audit.ts';
+import type { Caller } from './caller.ts';
+import type { Deps } from './deps.ts';
+
+/** The claims one request may see, with what it takes to present them. */
+export interface VisibleProfile {
+  readonly profile: ProfileRecord | undefined;
+  /** The internal subject id (for audit); never sent to a grantee. */
+  readonly subjectId: string;
+  readonly claims: Claim[];
+  readonly modifiers: ContextModifier[];
+  /** The evaluated grant scope; undefined for the subject reading their own profile. */
+  readonly scope: Scope | undefined;
+}
+
+/**
+ * The one read path every surface goes through: evaluate the grant, load the profile, keep only
+ * what the scope allows. A refusal is audited as a denial before it is returned.
+ */
+export async function loadVisibleProfile(
+  deps: Deps,
+  caller: Caller,
+  request: AccessRequest,
+  action: AuditAction,
+): Promise<Result<VisibleProfile>> {
+  const now = deps.clock();
+  if (caller.kind === 'subject') {
+    const checked = checkOwnerFilters(request);
+    if (!checked.ok) return checked;
+    const profile = await deps.store.getProfileBySubject(caller.subjectId);
+    if (!profile) return fail('not_found', 'there is no profile for this subject yet');
+    const [claims, modifiers] = await Promise.all([
+      deps.store.listClaims(profile.profile_id),
+      deps.store.listModifiers(profile.profile_id),
+    ]);
+    return ok({
+      profile,
+      subjectId: caller.subjectId,
+      claims: ownerFilter(claims, request),
+      modifiers,
+      scope: undefined,
+    });
+  }
+
+  const grant = caller.grant;
+  const scope = evaluateAccess(grant, request, now);
+  if (!scope.ok) {
+    await recordCallerAudit(
+      deps,
+      caller,
+      grant.subject_id,
+      { action: 'denied', outcome: 'denied', detail: `${action}: ${scope.error.code}` },
+      now,
+    );
+    return scope;
+  }
+  const profile = await deps.store.getProfile(grant.profile_id);
+  const [claims, modifiers] = profile
+    ? await Promise.all([
+        deps.store.listClaims(profile.profile_id),
+        deps.store.listModifiers(profile.profile_id),
+      ])
+    : [[], []];
+  return ok({
+    profile,
+    subjectId: grant.subject_id,
+    claims: visibleClaims(scope.value, claims),
+    modifiers,
+    scope: scope.value,
+  });
+}
+
+/** The owner is not bound by a grant, but the request's own filters must still make sense. */
+function checkOwnerFilters(request: AccessRequest): Result<true> {
+  const namespaces = [...(request.namespaces ?? []), ...(request.keys ?? []).map(namespaceOfKey)];
+  const unknown = namespaces.find((ns) => !isSupportedNamespace(ns));
+  if (unknown !== undefined)
+    return fail('unknown_namespace', `namespace "${unknown}" is not supported by this provider`);
+  return ok(true);
+}
+
+function ownerFilter(claims: Claim[], request: AccessRequest): Claim[] {
+  const namespaces = request.namespaces ? new Set(request.namespaces) : undefined;
+  const keys = request.keys ? new Set(request.keys.map(normalizeKey)) : undefined;
+  if (!namespaces && !keys) return claims;
+  return claims.filter(
+    (c) => (!namespaces || namespaces.has(c.namespace)) && (!keys || keys.has(qualifiedKey(c))),
+  );
+}
+
+/** Audits a successful read of the claims that were actually returned. */
+export async function auditRead(
+  deps: Deps,
+  caller: Caller,
+  visible: VisibleProfile,
+  action: AuditAction,
+  claims: readonly Claim[],
+) {
+  await recordCallerAudit(
+    deps,
+    caller,
+    visible.subjectId,
+    { action, claimKeys: claims.map(qualifiedKey) },
+    deps.clock(),
+  );
+}

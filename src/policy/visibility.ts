@@ -1,0 +1,52 @@
+import { type Claim, qualifiedKey } from '../model/claim.ts';
+import type { Scope } from './scope.ts';
+
+/**
+ * Whether a claim may be shown under a scope. Claims that fail are omitted silently: the caller
+ * must not be able to tell them from claims that do not exist (bindings/http.md).
+ */
+export function isClaimVisible(scope: Scope, claim: Claim): boolean {
+  if (!scope.namespaces.has(claim.namespace)) return false;
+  if (scope.keys !== undefined && !scope.keys.has(qualifiedKey(claim))) return false;
+  // A claim the subject rejected is not part of their profile.
+  if (claim.review?.review_status === 'rejected') return false;
+  if (isCrossDomain(claim, scope.useDomains)) return crossDomainAllows(scope, claim);
+  return true;
+}
+
+export function visibleClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
+  return claims.filter((c) => isClaimVisible(scope, c));
+}
+
+/**
+ * The domains a claim belongs to: a domain namespace's claims belong to that domain; a core
+ * claim belongs to the domains in its `applicability`, or to every domain when it names none
+ * (core keys are designed to travel, extensions/core.schema.json).
+ */
+export function homeDomains(claim: Claim): readonly string[] | 'any' {
+  if (claim.namespace !== 'core') return [claim.namespace];
+  const domains = claim.applicability?.domains;
+  return domains && domains.length > 0 ? domains : 'any';
+}
+
+export function isCrossDomain(claim: Claim, useDomains: readonly string[]): boolean {
+  const home = homeDomains(claim);
+  return home !== 'any' && !home.some((d) => useDomains.includes(d));
+}
+
+/** SPEC §6.5: what each `cross_domain_transfer` value lets through for a cross-domain claim. */
+function crossDomainAllows(scope: Scope, claim: Claim): boolean {
+  switch (scope.crossDomain) {
+    case 'deny':
+      return false;
+    case 'allow_with_review':
+      // Permitted only with the subject's review at request time (SPEC §13.2); without a
+      // recorded review, the claim stays out.
+      return false;
+    case 'allow_if_same_provider':
+      // Claims that originated at this provider may cross; imported ones came from elsewhere.
+      return claim.source.kind !== 'imported';
+    case 'allow':
+      return true;
+  }
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PairwiseIds } from './auth/pairwise.ts';
+import { loadSigningKey } from './auth/signing-keys.ts';
+import { TokenService } from './auth/tokens.ts';
+import type { Config } from './config.ts';
+import type { Deps } from './operations/deps.ts';
+import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+
+/**
+ * The composition root: opens the store and builds what every surface and CLI command shares.
+ * Secrets (the signing key, the pairwise secret) live in the store so that every instance and
+ * the CLI agree on them.
+ */
+export async function openProvider(config: Config, clock: () => Date = () => new Date()): Promise<Deps> {
+  if (config.dbPath !== ':memory:') mkdirSync(dirname(config.dbPath), { recursive: true });
+  const store = await openSqliteStore(config.dbPath);
+  const key = await loadSigningKey(store);
+  const pairwiseSecret = await store.putSettingIfAbsent(
+    'pairwise_secret',
+    randomBytes(32).toString('base64url'),
+  );
+  return {
+    store,
+    tokens: new TokenService(key, { issuer: config.baseUrl, audience: config.baseUrl }),
+    pairwise: new PairwiseIds(pairwiseSecret),
+    provider: {
+      providerId: config.providerId,
+      name: config.providerName,
+      baseUrl: config.baseUrl,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+    },
+    clock,
+  };
+}

@@ -1,0 +1,46 @@
+import type { Claim } from '../model/claim.ts';
+import type { ContextModifier, ResolutionContext } from '../model/context-modifier.ts';
+import { applyLifecycle } from './lifecycle.ts';
+import { applyModifier, conditionMatches } from './modifiers.ts';
+import { compareBy } from './order.ts';
+
+// get_effective_profile (SPEC §9): claims plus the context modifiers active for a supplied context.
+// Pure: no I/O, no clock; `now` is an argument so the same input always yields the same output.
+
+export interface ResolveInput {
+  /** Claims the caller may see (already filtered by the grant). */
+  claims: readonly Claim[];
+  modifiers: readonly ContextModifier[];
+  context: ResolutionContext;
+  now: Date;
+}
+
+export interface ResolvedProfile {
+  claims: Claim[];
+  /** Ids of modifiers that matched the context and named a visible claim, in application order. */
+  applied_modifiers: string[];
+}
+
+const byModifier = compareBy<ContextModifier>([(m) => m.modifier_id]);
+const byClaim = compareBy<Claim>([(c) => c.namespace, (c) => c.key, (c) => c.claim_id]);
+
+export function resolveEffectiveProfile(input: ResolveInput): ResolvedProfile {
+  // SPEC §5.2 lifecycle first, so expired claims neither appear nor make a modifier "applied".
+  let claims: Claim[] = [];
+  for (const claim of input.claims) {
+    const live = applyLifecycle(claim, input.now);
+    if (live !== undefined) claims.push(live);
+  }
+  const applied: string[] = [];
+  // Modifiers apply in modifier_id order: effects compose (two adjustments, a veto after an
+  // override), so a fixed order is what makes the result independent of storage order.
+  for (const modifier of [...input.modifiers].sort(byModifier)) {
+    // SPEC §5.3 condition
+    if (!conditionMatches(modifier.condition, input.context)) continue;
+    const result = applyModifier(claims, modifier);
+    if (!result.applied) continue;
+    claims = result.claims;
+    applied.push(modifier.modifier_id);
+  }
+  return { claims: claims.sort(byClaim), applied_modifiers: applied };
+}

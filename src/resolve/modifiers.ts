@@ -1,0 +1,129 @@
+import { type Claim, namespaceOfKey, normalizeKey, qualifiedKey } from '../model/claim.ts';
+import type { ContextModifier, ResolutionContext } from '../model/context-modifier.ts';
+import { round4 } from './round.ts';
+
+// Context modifiers (SPEC §5.3): when a modifier's condition matches the resolution context,
+// its effect is applied to the claims it names.
+
+/** Largest weight shift a fully confident (confidence 1) weight_adjustment modifier makes. */
+export const WEIGHT_STEP = 0.15;
+
+/**
+ * SPEC §5.3 condition: every dimension must be present in the context and equal its value, or be
+ * an array listing it. `{}` matches any context. A dimension the caller did not supply never
+ * matches: the modifier describes a situation the caller has not claimed to be in.
+ */
+export function conditionMatches(
+  condition: Readonly<Record<string, unknown>>,
+  context: ResolutionContext,
+): boolean {
+  for (const [dimension, expected] of Object.entries(condition)) {
+    // hasOwn, not `in`: a condition on `constructor` must not match Object.prototype.
+    if (!Object.hasOwn(context, dimension)) return false;
+    const actual = context[dimension];
+    const ok = Array.isArray(expected) ? expected.includes(actual) : expected === actual;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The namespaces a bare effect name resolves in: those of the targets, else the modifier's own. */
+function scopeOf(modifier: ContextModifier): ReadonlySet<string> {
+  const targets = modifier.targets ?? [];
+  return new Set(targets.length > 0 ? targets.map(namespaceOfKey) : [modifier.namespace]);
+}
+
+/**
+ * Whether an effect name refers to a claim. Qualified names (`fragrance.x`, `core.x`) compare
+ * against the claim's qualified key; bare names (`x`, as in the SPEC §5.3 example) compare against
+ * the claim's key within the modifier's scope, so `freshness_preference` never hits a same-named
+ * key of an unrelated namespace.
+ */
+function nameMatches(name: string, claim: Claim, scope: ReadonlySet<string>): boolean {
+  if (name.includes('.')) return qualifiedKey(claim) === normalizeKey(name);
+  return claim.key === name && scope.has(claim.namespace);
+}
+
+/** Targets are always qualified keys; a bare target is a core key (WIRE-NOTES §1). */
+function targetMatches(target: string, claim: Claim): boolean {
+  return qualifiedKey(claim) === normalizeKey(target);
+}
+
+interface Matchers {
+  targeted: (c: Claim) => boolean;
+  increased: (c: Claim) => boolean;
+  decreased: (c: Claim) => boolean;
+  /** The override name that applies to a claim: a qualified name wins over a bare one. */
+  overrideName: (c: Claim) => string | undefined;
+}
+
+function matchersOf(modifier: ContextModifier): Matchers {
+  const scope = scopeOf(modifier);
+  const any = (names: readonly string[] | undefined) => (c: Claim) =>
+    (names ?? []).some((n) => nameMatches(n, c, scope));
+  const overrideNames = Object.keys(modifier.effect.override ?? {});
+  const qualified = overrideNames.filter((n) => n.includes('.'));
+  const bare = overrideNames.filter((n) => !n.includes('.'));
+  return {
+    targeted: (c) => (modifier.targets ?? []).some((t) => targetMatches(t, c)),
+    increased: any(modifier.effect.increase),
+    decreased: any(modifier.effect.decrease),
+    overrideName: (c) =>
+      qualified.find((n) => nameMatches(n, c, scope)) ?? bare.find((n) => nameMatches(n, c, scope)),
+  };
+}
+
+/**
+ * SPEC §5.3 weight_adjustment: nudges a normalized weight up or down by a step scaled by the
+ * modifier's confidence. Only plain numbers in [0,1] are weights; maps, strings and ints (counts,
+ * which must stay integral) are left alone.
+ */
+function adjustWeight(claim: Claim, m: Matchers, step: number): Claim {
+  const v = claim.value;
+  if (typeof v !== 'number' || !(v >= 0 && v <= 1) || claim.value_type === 'int') return claim;
+  let next = v;
+  if (m.increased(claim)) next = Math.min(1, next + step);
+  if (m.decreased(claim)) next = Math.max(0, next - step);
+  next = round4(next);
+  return next === v ? claim : { ...claim, value: next };
+}
+
+/**
+ * Applies one modifier whose condition already matched. `applied` is true iff the modifier names
+ * at least one of `claims`: callers pass only in-scope claims, so reporting a modifier that
+ * touches nothing visible would leak the existence of out-of-scope preferences (SPEC §10).
+ */
+export function applyModifier(
+  claims: readonly Claim[],
+  modifier: ContextModifier,
+): { claims: Claim[]; applied: boolean } {
+  const m = matchersOf(modifier);
+  const touches = (c: Claim) =>
+    m.targeted(c) || m.increased(c) || m.decreased(c) || m.overrideName(c) !== undefined;
+  if (!claims.some(touches)) return { claims: [...claims], applied: false };
+  switch (modifier.effect_type) {
+    case 'weight_adjustment': {
+      const step = WEIGHT_STEP * modifier.confidence;
+      return { claims: claims.map((c) => adjustWeight(c, m, step)), applied: true };
+    }
+    case 'override': {
+      // SPEC §5.3 override: the named claim's value is replaced. Cloned so the output never
+      // aliases the modifier object (callers may mutate responses).
+      const overrides = modifier.effect.override ?? {};
+      const out = claims.map((c) => {
+        const name = m.overrideName(c);
+        return name === undefined ? c : { ...c, value: structuredClone(overrides[name]) };
+      });
+      return { claims: out, applied: true };
+    }
+    case 'veto':
+      // SPEC §5.3 veto: the named claims do not apply in this context at all.
+      return {
+        claims: claims.filter((c) => !(m.targeted(c) || m.increased(c) || m.decreased(c))),
+        applied: true,
+      };
+    case 'suggest':
+      // SPEC §5.3 suggest: advisory only; reported, values untouched.
+      return { claims: [...claims], applied: true };
+  }
+}

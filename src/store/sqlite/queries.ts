@@ -1,0 +1,278 @@
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { AuditEvent } from '../../model/audit-event.ts';
+import type { Claim } from '../../model/claim.ts';
+import type { ContextModifier } from '../../model/context-modifier.ts';
+import type { DefaultPolicy } from '../../model/profile.ts';
+import type {
+  AuditFilter,
+  AuditPage,
+  ClientRecord,
+  GrantRecord,
+  ProfileRecord,
+  SigningKeyRecord,
+  StoreTx,
+} from '../store.ts';
+import {
+  body,
+  clampLimit,
+  decodeCursor,
+  encodeCursor,
+  instant,
+  integer,
+  profileFromRow,
+  StatementCache,
+  text,
+  toJson,
+} from './rows.ts';
+
+/** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
+export type Sync<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default_policy';
+
+/**
+ * Every store operation as plain synchronous SQL on one connection. Transactions, locking and
+ * the async surface are the caller's concern (sqlite-store.ts); a write here is one or more
+ * statements that the caller wraps in a transaction or savepoint so it applies all-or-nothing.
+ */
+export class SqliteQueries implements Sync<StoreTx> {
+  readonly #sql: StatementCache;
+
+  constructor(db: DatabaseSync) {
+    this.#sql = new StatementCache(db);
+  }
+
+  getProfileBySubject(subjectId: string): ProfileRecord | undefined {
+    const row = this.#sql.get(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE subject_id = ?`).get(subjectId);
+    return row === undefined ? undefined : profileFromRow(row);
+  }
+
+  getProfile(profileId: string): ProfileRecord | undefined {
+    const row = this.#sql.get(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE profile_id = ?`).get(profileId);
+    return row === undefined ? undefined : profileFromRow(row);
+  }
+
+  listClaims(profileId: string): Claim[] {
+    const rows = this.#sql
+      .get('SELECT body FROM claims WHERE profile_id = ? ORDER BY namespace, key, claim_id')
+      .all(profileId);
+    return rows.map((row) => body<Claim>(row));
+  }
+
+  listModifiers(profileId: string): ContextModifier[] {
+    const rows = this.#sql
+      .get('SELECT body FROM modifiers WHERE profile_id = ? ORDER BY modifier_id')
+      .all(profileId);
+    return rows.map((row) => body<ContextModifier>(row));
+  }
+
+  getGrant(grantId: string): GrantRecord | undefined {
+    const row = this.#sql.get('SELECT body FROM grants WHERE grant_id = ?').get(grantId);
+    return row === undefined ? undefined : body<GrantRecord>(row);
+  }
+
+  listGrantsBySubject(subjectId: string): GrantRecord[] {
+    const rows = this.#sql
+      .get('SELECT body FROM grants WHERE subject_id = ? ORDER BY granted_at DESC, grant_id')
+      .all(subjectId);
+    return rows.map((row) => body<GrantRecord>(row));
+  }
+
+  getClient(clientId: string): ClientRecord | undefined {
+    const row = this.#sql.get('SELECT body FROM clients WHERE client_id = ?').get(clientId);
+    return row === undefined ? undefined : body<ClientRecord>(row);
+  }
+
+  listClients(): ClientRecord[] {
+    return this.#sql
+      .get('SELECT body FROM clients ORDER BY client_id')
+      .all()
+      .map((row) => body<ClientRecord>(row));
+  }
+
+  listSigningKeys(): SigningKeyRecord[] {
+    return this.#sql
+      .get('SELECT body FROM signing_keys ORDER BY created_at DESC, kid DESC')
+      .all()
+      .map((row) => body<SigningKeyRecord>(row));
+  }
+
+  getSetting(name: string): string | undefined {
+    const row = this.#sql.get('SELECT value FROM settings WHERE name = ?').get(name);
+    return row === undefined ? undefined : text(row, 'value');
+  }
+
+  listAudit(filter: AuditFilter): AuditPage {
+    const where = ['subject_id = ?'];
+    const params: SQLInputValue[] = [filter.subject_id];
+    const add = (clause: string, value: SQLInputValue | undefined): void => {
+      if (value === undefined) return;
+      where.push(clause);
+      params.push(value);
+    };
+    add('grant_id = ?', filter.grant_id);
+    add('actor_id = ?', filter.actor_id);
+    add('action = ?', filter.action);
+    add('at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since));
+    add('at_ms < ?', filter.until === undefined ? undefined : instant(filter.until));
+    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor(filter.cursor));
+    const limit = clampLimit(filter.limit);
+    // One row past the page tells whether another page exists without a second query. The SQL
+    // text varies only by which filters are present, so the statement cache stays small.
+    const sql = `SELECT seq, body FROM audit_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
+    const rows = this.#sql.get(sql).all(...params, limit + 1);
+    const page = rows.slice(0, limit);
+    const events = page.map((row) => body<AuditEvent>(row));
+    const last = page.at(-1);
+    if (rows.length > limit && last !== undefined) {
+      return { events, next_cursor: encodeCursor(integer(last, 'seq')) };
+    }
+    return { events };
+  }
+
+  countProfiles(): number {
+    const row = this.#sql.get('SELECT count(*) AS n FROM profiles').get();
+    return row === undefined ? 0 : integer(row, 'n');
+  }
+
+  insertProfile(profile: ProfileRecord): void {
+    this.#sql
+      .get(`INSERT INTO profiles (${PROFILE_COLUMNS}) VALUES (?, ?, ?, ?, ?)`)
+      .run(
+        profile.profile_id,
+        profile.subject_id,
+        profile.created_at,
+        profile.updated_at,
+        profile.default_policy === undefined ? null : toJson(profile.default_policy),
+      );
+  }
+
+  touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): boolean {
+    const result =
+      defaultPolicy === undefined
+        ? this.#sql.get('UPDATE profiles SET updated_at = ? WHERE profile_id = ?').run(updatedAt, profileId)
+        : this.#sql
+            .get('UPDATE profiles SET updated_at = ?, default_policy = ? WHERE profile_id = ?')
+            .run(updatedAt, toJson(defaultPolicy), profileId);
+    return Number(result.changes) > 0;
+  }
+
+  putClaims(profileId: string, claims: readonly Claim[]): void {
+    // The WHERE on the upsert makes a claim id owned by another profile a no-op, which is then
+    // reported: ids are never reused, so that is a bug upstream, not a move between profiles.
+    const upsert = this.#sql.get(
+      `INSERT INTO claims (claim_id, profile_id, namespace, key, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (claim_id) DO UPDATE SET namespace = excluded.namespace, key = excluded.key,
+         body = excluded.body
+       WHERE claims.profile_id = excluded.profile_id`,
+    );
+    for (const claim of claims) {
+      const result = upsert.run(claim.claim_id, profileId, claim.namespace, claim.key, toJson(claim));
+      if (Number(result.changes) === 0) {
+        throw new Error(`claim ${claim.claim_id} belongs to another profile`);
+      }
+    }
+  }
+
+  deleteClaims(profileId: string, claimIds: readonly string[]): number {
+    const del = this.#sql.get('DELETE FROM claims WHERE profile_id = ? AND claim_id = ?');
+    let deleted = 0;
+    for (const id of new Set(claimIds)) deleted += Number(del.run(profileId, id).changes);
+    return deleted;
+  }
+
+  putModifiers(profileId: string, modifiers: readonly ContextModifier[]): void {
+    const upsert = this.#sql.get(
+      `INSERT INTO modifiers (modifier_id, profile_id, body) VALUES (?, ?, ?)
+       ON CONFLICT (modifier_id) DO UPDATE SET body = excluded.body
+       WHERE modifiers.profile_id = excluded.profile_id`,
+    );
+    for (const modifier of modifiers) {
+      const result = upsert.run(modifier.modifier_id, profileId, toJson(modifier));
+      if (Number(result.changes) === 0) {
+        throw new Error(`modifier ${modifier.modifier_id} belongs to another profile`);
+      }
+    }
+  }
+
+  deleteProfile(profileId: string): boolean {
+    // Claims and modifiers go with it through ON DELETE CASCADE; grants and audit have no FK.
+    const result = this.#sql.get('DELETE FROM profiles WHERE profile_id = ?').run(profileId);
+    return Number(result.changes) > 0;
+  }
+
+  insertGrant(grant: GrantRecord): void {
+    this.#sql
+      .get(
+        `INSERT INTO grants (grant_id, subject_id, grantee_id, profile_id, status, granted_at, expires_at,
+           revoked_at, access_mode, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        grant.grant_id,
+        grant.subject_id,
+        grant.grantee_id,
+        grant.profile_id,
+        grant.status,
+        grant.granted_at,
+        grant.expires_at ?? null,
+        grant.revoked_at ?? null,
+        grant.access_mode,
+        toJson(grant),
+      );
+  }
+
+  revokeGrant(grantId: string, at: string): GrantRecord | undefined {
+    const current = this.getGrant(grantId);
+    if (current === undefined) return undefined;
+    const revoked: GrantRecord = { ...current, status: 'revoked', revoked_at: current.revoked_at ?? at };
+    this.#sql
+      .get('UPDATE grants SET status = ?, revoked_at = ?, body = ? WHERE grant_id = ?')
+      .run(revoked.status, revoked.revoked_at ?? null, toJson(revoked), grantId);
+    return revoked;
+  }
+
+  putClient(client: ClientRecord): void {
+    this.#sql
+      .get(
+        `INSERT INTO clients (client_id, created_at, body) VALUES (?, ?, ?)
+         ON CONFLICT (client_id) DO UPDATE SET created_at = excluded.created_at, body = excluded.body`,
+      )
+      .run(client.client_id, client.created_at, toJson(client));
+  }
+
+  insertSigningKey(key: SigningKeyRecord): void {
+    this.#sql
+      .get('INSERT INTO signing_keys (kid, created_at, body) VALUES (?, ?, ?)')
+      .run(key.kid, key.created_at, toJson(key));
+  }
+
+  putSettingIfAbsent(name: string, value: string): string {
+    this.#sql
+      .get('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
+      .run(name, value);
+    const stored = this.getSetting(name);
+    if (stored === undefined) throw new Error(`setting ${name} vanished after insert`);
+    return stored;
+  }
+
+  appendAudit(events: readonly AuditEvent[]): void {
+    const insert = this.#sql.get(
+      `INSERT INTO audit_events (event_id, subject_id, grant_id, actor_id, action, at, at_ms, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const event of events) {
+      insert.run(
+        event.event_id,
+        event.subject_id,
+        event.grant_id ?? null,
+        event.actor.id,
+        event.action,
+        event.at,
+        instant(event.at),
+        toJson(event),
+      );
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
+import type { ProfileRecord } from '../store.ts';
+
+export type Row = Record<string, SQLOutputValue>;
+
+/** Prepares each distinct SQL text once per connection; statements are reused on every call. */
+export class StatementCache {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  get(sql: string): StatementSync {
+    let stmt = this.#cache.get(sql);
+    if (stmt === undefined) {
+      stmt = this.#db.prepare(sql);
+      this.#cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+export function text(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw new TypeError(`column ${column}: expected text, got ${typeof value}`);
+  return value;
+}
+
+export function integer(row: Row, column: string): number {
+  const value = row[column];
+  if (typeof value !== 'number')
+    throw new TypeError(`column ${column}: expected integer, got ${typeof value}`);
+  return value;
+}
+
+/** Parses a JSON `body` column; the caller names the record type it wrote there. */
+export function body<T>(row: Row): T {
+  return JSON.parse(text(row, 'body')) as T;
+}
+
+// JSON.stringify drops properties whose value is undefined, so an optional field that was
+// absent (or explicitly undefined) stays absent after the round trip instead of becoming null.
+export function toJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+export function profileFromRow(row: Row): ProfileRecord {
+  const policy = row['default_policy'];
+  const base = {
+    profile_id: text(row, 'profile_id'),
+    subject_id: text(row, 'subject_id'),
+    created_at: text(row, 'created_at'),
+    updated_at: text(row, 'updated_at'),
+  };
+  return typeof policy === 'string' ? { ...base, default_policy: JSON.parse(policy) } : base;
+}
+
+/** Epoch milliseconds of an RFC 3339 timestamp; audit time filters compare instants, not text. */
+export function instant(value: string): number {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`not an RFC 3339 timestamp: ${JSON.stringify(value)}`);
+  return ms;
+}
+
+// The audit cursor is the `seq` of the last event returned, base64url-encoded so callers treat it
+// as opaque and do not start doing arithmetic on it.
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`a${seq}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^a(\d{1,15})$/.exec(raw);
+  if (match === null || encodeCursor(Number(match[1])) !== cursor) {
+    throw new RangeError('invalid audit cursor');
+  }
+  return Number(match[1]);
+}
+
+export function clampLimit(limit: number): number {
+  const n = Math.trunc(limit);
+  if (Number.isNaN(n)) return 1;
+  return Math.min(500, Math.max(1, n));
+}

@@ -1,0 +1,211 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DatabaseSync } from 'node:sqlite';
+import type { Store, StoreReader, StoreTx, StoreWriter } from '../store.ts';
+import { migrate } from './migrate.ts';
+import { SqliteQueries, type Sync } from './queries.ts';
+
+// Method names per side of the interface. Typed as records over `keyof`, so adding a method to
+// StoreReader/StoreWriter without listing it here fails to compile instead of going missing.
+const READS: { readonly [K in keyof StoreReader]: true } = {
+  getProfileBySubject: true,
+  getProfile: true,
+  listClaims: true,
+  listModifiers: true,
+  getGrant: true,
+  listGrantsBySubject: true,
+  getClient: true,
+  listClients: true,
+  listSigningKeys: true,
+  getSetting: true,
+  listAudit: true,
+  countProfiles: true,
+};
+
+const WRITES: { readonly [K in keyof StoreWriter]: true } = {
+  insertProfile: true,
+  touchProfile: true,
+  putClaims: true,
+  deleteClaims: true,
+  putModifiers: true,
+  deleteProfile: true,
+  insertGrant: true,
+  revokeGrant: true,
+  putClient: true,
+  insertSigningKey: true,
+  putSettingIfAbsent: true,
+  appendAudit: true,
+};
+
+type Runner = (call: () => unknown) => Promise<unknown>;
+
+/** Async facade over synchronous queries: every listed method goes through `run`. */
+function facade<T>(names: { readonly [K in keyof T]: true }, queries: Sync<T>, run: Runner): T {
+  const methods = queries as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(names)) {
+    const method = methods[name];
+    if (method === undefined) throw new Error(`SqliteQueries lacks ${name}`);
+    out[name] = (...args: unknown[]) => run(() => method.apply(queries, args));
+  }
+  return out as T;
+}
+
+/** A promise chain: each task starts after the previous one settles, whatever its outcome. */
+class Mutex {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => T | Promise<T>): Promise<T> {
+    const result = this.#tail.then(task);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+interface TxState {
+  active: boolean;
+}
+
+function isMemory(path: string): boolean {
+  return path === ':memory:' || path === '' || path.includes('mode=memory');
+}
+
+function configure(db: DatabaseSync): void {
+  // WAL + synchronous=NORMAL: a committed transaction survives a process kill (only an OS crash or
+  // power loss can drop the last commits). busy_timeout covers other processes on the same file.
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+}
+
+/**
+ * Opens (creating if needed) an embedded SQLite store at `path`, applying pending migrations.
+ *
+ * node:sqlite is synchronous and this store holds one write connection, so writes and
+ * transactions are serialized by an in-process mutex: an `await` inside `transaction(fn)` would
+ * otherwise let another request's statements run inside the open transaction.
+ *
+ * Reads outside a transaction use a second, read-only connection on the same file, so under WAL
+ * they see only committed data and never wait for a writer. A `:memory:` database exists only on
+ * its one connection, so there reads share the write connection and can observe the writes of a
+ * transaction that is still open (acceptable for tests, which is what `:memory:` is for).
+ */
+export async function openSqliteStore(path: string): Promise<Store> {
+  const writer = new DatabaseSync(path);
+  let reader: DatabaseSync = writer;
+  try {
+    configure(writer);
+    migrate(writer);
+    if (!isMemory(path)) {
+      reader = new DatabaseSync(path, { readOnly: true });
+      reader.exec('PRAGMA busy_timeout = 5000');
+    }
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+
+  const mutex = new Mutex();
+  // Tells a write or transaction started from inside a transaction's fn, which would wait on the
+  // mutex that fn's own transaction holds, forever. Such code must use the `tx` it was given.
+  const current = new AsyncLocalStorage<TxState>();
+  const writeQueries = new SqliteQueries(writer);
+  const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader);
+  let closed = false;
+
+  const assertOpen = (): void => {
+    if (closed) throw new Error('store is closed');
+  };
+  const assertNotInTransaction = (): void => {
+    if (current.getStore()?.active) {
+      throw new Error('inside transaction(): use the tx argument, not the store (it would deadlock)');
+    }
+  };
+  const rollback = (): void => {
+    // Some errors make SQLite roll back on its own; a second ROLLBACK would mask the original.
+    if (writer.isTransaction) writer.exec('ROLLBACK');
+  };
+
+  const readOutside: Runner = async (call) => {
+    assertOpen();
+    return call();
+  };
+  const writeOutside: Runner = async (call) => {
+    assertNotInTransaction();
+    return mutex.run(() => {
+      assertOpen();
+      writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = call();
+        writer.exec('COMMIT');
+        return result;
+      } catch (error) {
+        rollback();
+        throw error;
+      }
+    });
+  };
+
+  const makeTx = (state: TxState): StoreTx => {
+    const assertActive = (): void => {
+      if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
+      // After an error SQLite may have rolled the whole transaction back by itself; going on would
+      // run the rest of fn in autocommit mode, committing piecemeal.
+      if (!writer.isTransaction) throw new Error('transaction was rolled back by SQLite');
+    };
+    const readInside: Runner = async (call) => {
+      assertActive();
+      return call();
+    };
+    // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
+    const writeInside: Runner = async (call) => {
+      assertActive();
+      writer.exec('SAVEPOINT store_write');
+      try {
+        const result = call();
+        writer.exec('RELEASE store_write');
+        return result;
+      } catch (error) {
+        if (writer.isTransaction) writer.exec('ROLLBACK TO store_write; RELEASE store_write');
+        throw error;
+      }
+    };
+    return {
+      ...facade<StoreReader>(READS, writeQueries, readInside),
+      ...facade<StoreWriter>(WRITES, writeQueries, writeInside),
+    };
+  };
+
+  return {
+    ...facade<StoreReader>(READS, readQueries, readOutside),
+    ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
+
+    async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+      assertNotInTransaction();
+      return mutex.run(async () => {
+        assertOpen();
+        const state: TxState = { active: true };
+        writer.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await current.run(state, () => fn(makeTx(state)));
+          writer.exec('COMMIT');
+          return result;
+        } catch (error) {
+          rollback();
+          throw error;
+        } finally {
+          state.active = false;
+        }
+      });
+    },
+
+    async close(): Promise<void> {
+      await mutex.run(() => {
+        if (closed) return;
+        closed = true;
+        if (reader !== writer) reader.close();
+        writer.close();
+      });
+    },
+  };
+}

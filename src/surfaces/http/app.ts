@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { fail, type PpxFailure } from '../../model/errors.ts';
+import { parseInput } from '../../model/validate.ts';
+import { authenticate, type Caller } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { readJsonBody } from './body.ts';
+import { errorResponse, serverError } from './errors.ts';
+import { openApiDocument } from './openapi.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { ROUTES, type Route } from './routes.ts';
+
+export interface HttpOptions {
+  readonly bodyLimitBytes: number;
+  readonly rateLimit: number;
+  readonly rateWindowSeconds: number;
+  readonly log: (msg: string) => void;
+}
+
+type Env = { Bindings: HttpBindings };
+
+/** The HTTP binding: every route of the table runs through one pipeline of named steps. */
+export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  const limiter = new RateLimiter(options.rateLimit, options.rateWindowSeconds);
+  const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
+  const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
+
+  for (const route of ROUTES) {
+    const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);
+    if (route.method === 'GET') app.get(route.path, handler);
+    else app.post(route.path, handler);
+  }
+  app.get('/openapi.json', (c) => c.body(openapi, 200, { 'Content-Type': 'application/json' }));
+  app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  app.notFound((c) => {
+    const known = ROUTES.some((r) => r.path === c.req.path);
+    return errorResponse(
+      known
+        ? { code: 'method_not_allowed', description: `${c.req.method} is not allowed on ${c.req.path}` }
+        : { code: 'not_found', description: `there is no endpoint at ${c.req.path}` },
+    );
+  });
+  app.onError((err) => serverError(err, options.log));
+  return app;
+}
+
+async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, route: Route, c: Context<Env>) {
+  const headers = new Headers();
+  const token = bearerToken(c.req.header('authorization'));
+
+  const limited = rateLimit(limiter, token, c, headers);
+  if (limited) return errorResponse(limited, { headers });
+
+  let caller: Caller | undefined;
+  if (route.auth === 'bearer') {
+    if (token === undefined || !token.ok) {
+      const failure =
+        token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
+      return errorResponse(failure, { headers, tokenPresented: token !== undefined });
+    }
+    const auth = await authenticate(deps, token.value);
+    if (!auth.ok) return errorResponse(auth.error, { headers });
+    caller = auth.value;
+  }
+
+  const query = route.query ? parseInput(route.query, c.req.query(), 'the query string') : undefined;
+  if (query && !query.ok) return errorResponse(query.error, { headers });
+
+  let body: unknown;
+  if (route.method === 'POST') {
+    const raw = await readJsonBody(c.req.raw, options.bodyLimitBytes);
+    if (!raw.ok) return errorResponse(raw.error, { headers });
+    const parsed = route.body ? parseInput(route.body, raw.value, 'the request body') : raw;
+    if (!parsed.ok) return errorResponse(parsed.error, { headers });
+    body = parsed.value;
+  }
+
+  const result = await route.run(deps, { caller, body, query: query?.value });
+  if (!result.ok) return errorResponse(result.error, { headers });
+  headers.set('Content-Type', 'application/json');
+  // Profile data is personal: no shared cache may keep it.
+  if (route.auth === 'bearer') headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(result.value), { status: 200, headers });
+}
+
+type TokenRead = { ok: true; value: string } | { ok: false; error: PpxFailure };
+
+/** RFC 6750 §2.1: `Authorization: Bearer <token>`; anything else presented is a bad token. */
+function bearerToken(header: string | undefined): TokenRead | undefined {
+  if (header === undefined || header === '') return undefined;
+  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  if (!m) return fail('invalid_token', 'the Authorization header must be "Bearer <token>"');
+  return { ok: true, value: m[1]! };
+}
+
+function rateLimit(
+  limiter: RateLimiter,
+  token: TokenRead | undefined,
+  c: Context<Env>,
+  headers: Headers,
+): PpxFailure | undefined {
+  if (!limiter.enabled) return undefined;
+  // Callers are told apart by token when they present one, else by address.
+  const key = token?.ok
+    ? createHash('sha256').update(token.value).digest('base64url').slice(0, 16)
+    : (c.env.incoming?.socket.remoteAddress ?? 'unknown');
+  const { allowed, headers: rl } = limiter.take(key, Date.now());
+  for (const [k, v] of rl) headers.set(k, v);
+  return allowed
+    ? undefined
+    : { code: 'rate_limited', description: 'too many requests; retry after the time in Retry-After' };
+}

@@ -1,0 +1,88 @@
+import { ERROR_STATUS, type PpxErrorCode, statusOf } from '../../model/errors.ts';
+import { toJsonSchema } from '../../model/json-schema.ts';
+import type { ProviderInfo } from '../../operations/deps.ts';
+import type { Route } from './routes.ts';
+
+const ErrorSchema = {
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+    error_description: { type: 'string' },
+    grant_id: { type: 'string' },
+    details: { type: 'object' },
+  },
+  additionalProperties: false,
+};
+
+/** OpenAPI 3.1 for the HTTP surface, generated from the route table (schemas are JSON Schema 2020-12). */
+export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const responses: Record<string, unknown> = {
+      '200': {
+        description: 'Success',
+        content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
+      },
+    };
+    for (const [status, codes] of groupByStatus(r.errors)) {
+      responses[String(status)] = {
+        description: codes.join(', '),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    responses['500'] = {
+      description: 'server_error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+    const op: Record<string, unknown> = {
+      operationId: r.operationId,
+      summary: r.summary,
+      tags: [r.tag],
+      responses,
+      ...(r.auth === 'bearer' ? { security: [{ bearer: [] }] } : { security: [] }),
+    };
+    if (r.body) {
+      op['requestBody'] = {
+        required: false,
+        content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
+      };
+    }
+    if (r.query) op['parameters'] = queryParameters(schemaOf(r.query, 'input'));
+    paths[r.path] = { ...paths[r.path], [r.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: `${provider.name} — PPX HTTP binding`,
+      version: '0.1.0',
+      description: 'PPX draft 0.1 over HTTP (bindings/http.md). Errors use the binding error shape.',
+    },
+    servers: [{ url: provider.baseUrl }],
+    paths,
+    components: {
+      schemas: { Error: ErrorSchema },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
+
+function schemaOf(schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output') {
+  const { $schema: _drop, ...rest } = toJsonSchema(schema, io);
+  return rest;
+}
+
+function groupByStatus(codes: readonly string[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const code of new Set(codes)) {
+    const status = statusOf(code as PpxErrorCode);
+    out.set(status, [...(out.get(status) ?? []), code]);
+  }
+  return out;
+}
+
+function queryParameters(schema: Record<string, unknown>) {
+  const props = (schema['properties'] ?? {}) as Record<string, unknown>;
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
+}

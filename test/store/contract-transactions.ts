@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store, StoreTx } from '../../src/store/store.ts';
+import { auditEvent, gate, grant, minimalClaim, profileRecord, withStore } from './fixtures.ts';
+
+const COUNTER_ID = 'ppx:claim:counter';
+
+async function readCounter(reader: Pick<StoreTx, 'listClaims'>, profileId: string): Promise<number> {
+  const claim = (await reader.listClaims(profileId)).find((c) => c.claim_id === COUNTER_ID);
+  return typeof claim?.value === 'number' ? claim.value : 0;
+}
+
+async function writeCounter(tx: StoreTx, profileId: string, value: number): Promise<void> {
+  await tx.putClaims(profileId, [
+    minimalClaim({ claim_id: COUNTER_ID, key: 'counter', value, value_type: 'int' }),
+  ]);
+}
+
+export function transactionContract(open: () => Promise<Store>): void {
+  describe('transactions', () => {
+    it(
+      'commits every write together and returns fn’s result; reads inside see the writes',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        const claim = minimalClaim();
+        const g = grant({ subject_id: profile.subject_id, profile_id: profile.profile_id });
+        const result = await store.transaction(async (tx) => {
+          await tx.insertProfile(profile);
+          await tx.putClaims(profile.profile_id, [claim]);
+          await tx.insertGrant(g);
+          assert.deepEqual(await tx.getProfile(profile.profile_id), profile);
+          assert.deepEqual(await tx.listClaims(profile.profile_id), [claim]);
+          return 'done';
+        });
+        assert.equal(result, 'done');
+        assert.deepEqual(await store.getProfile(profile.profile_id), profile);
+        assert.deepEqual(await store.listClaims(profile.profile_id), [claim]);
+        assert.deepEqual(await store.getGrant(g.grant_id), g);
+      }),
+    );
+
+    it(
+      'rolls back every write when fn throws, and rethrows the same error',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        const g = grant();
+        const event = auditEvent();
+        const boom = new Error('boom');
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            await tx.insertProfile(profile);
+            await tx.putClaims(profile.profile_id, [minimalClaim()]);
+            await tx.insertGrant(g);
+            await tx.appendAudit([event]);
+            await tx.putSettingIfAbsent('rolled_back', 'yes');
+            throw boom;
+          }),
+          (error) => error === boom,
+        );
+        assert.equal(await store.getProfile(profile.profile_id), undefined);
+        assert.deepEqual(await store.listClaims(profile.profile_id), []);
+        assert.equal(await store.getGrant(g.grant_id), undefined);
+        assert.deepEqual((await store.listAudit({ subject_id: event.subject_id, limit: 5 })).events, []);
+        assert.equal(await store.getSetting('rolled_back'), undefined);
+        assert.equal(await store.countProfiles(), 0);
+      }),
+    );
+
+    it(
+      'keeps a failed write atomic inside a transaction that catches the error and commits',
+      withStore(open, async (store) => {
+        const original = auditEvent();
+        await store.appendAudit([original]);
+        const fresh = auditEvent({ subject_id: original.subject_id });
+        const profile = profileRecord();
+        await store.transaction(async (tx) => {
+          await assert.rejects(tx.appendAudit([fresh, original]));
+          await tx.insertProfile(profile);
+        });
+        assert.deepEqual((await store.listAudit({ subject_id: original.subject_id, limit: 5 })).events, [
+          original,
+        ]);
+        assert.deepEqual(await store.getProfile(profile.profile_id), profile);
+      }),
+    );
+
+    it(
+      'runs concurrent read-then-write transactions without interleaving',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const increment = () =>
+          store.transaction(async (tx) => {
+            const value = await readCounter(tx, profile.profile_id);
+            await sleep(5);
+            await writeCounter(tx, profile.profile_id, value + 1);
+            return value;
+          });
+        const seen = await Promise.all([increment(), increment(), increment(), increment()]);
+        assert.deepEqual(
+          [...seen].sort((a, b) => a - b),
+          [0, 1, 2, 3],
+        );
+        assert.equal(await readCounter(store, profile.profile_id), 4);
+      }),
+    );
+
+    it(
+      'orders a write issued during an open transaction after that transaction',
+      withStore(open, async (store) => {
+        const held = gate();
+        const entered = gate();
+        const tx = store.transaction(async (t) => {
+          entered.open();
+          await held.wait;
+          return t.putSettingIfAbsent('owner', 'transaction');
+        });
+        await entered.wait;
+        const outside = store.putSettingIfAbsent('owner', 'outside');
+        await sleep(10);
+        held.open();
+        assert.equal(await tx, 'transaction');
+        assert.equal(await outside, 'transaction');
+      }),
+    );
+
+    it(
+      'refuses to use a tx after its transaction settled',
+      withStore(open, async (store) => {
+        let leaked: StoreTx | undefined;
+        await store.transaction(async (tx) => {
+          leaked = tx;
+        });
+        assert.ok(leaked);
+        await assert.rejects(leaked.insertProfile(profileRecord()));
+        assert.equal(await store.countProfiles(), 0);
+      }),
+    );
+  });
+}

@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../../src/store/store.ts';
+import { auditContract } from './contract-audit.ts';
+import { recordsContract } from './contract-records.ts';
+import { transactionContract } from './contract-transactions.ts';
+import {
+  at,
+  auditEvent,
+  fullClaim,
+  grant,
+  minimalClaim,
+  modifier,
+  profileRecord,
+  withStore,
+} from './fixtures.ts';
+
+/**
+ * The behaviour every Store implementation must have (see the conventions in src/store/store.ts).
+ * `open` must return a fresh, empty store on every call; each test closes the store it opened.
+ */
+export function runStoreContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    profileContract(open);
+    claimAndModifierContract(open);
+    recordsContract(open);
+    auditContract(open);
+    transactionContract(open);
+  });
+}
+
+function profileContract(open: () => Promise<Store>): void {
+  describe('profiles', () => {
+    it(
+      'round-trips a profile by id and by subject, keeping absent optional fields absent',
+      withStore(open, async (store) => {
+        const bare = profileRecord();
+        const withPolicy = profileRecord({
+          default_policy: {
+            cross_domain_transfer: 'deny',
+            inference_writeback: 'review_required',
+            retention_days: 0,
+          },
+        });
+        await store.insertProfile(bare);
+        await store.insertProfile(withPolicy);
+        assert.deepEqual(await store.getProfile(bare.profile_id), bare);
+        assert.deepEqual(await store.getProfileBySubject(bare.subject_id), bare);
+        assert.deepEqual(await store.getProfile(withPolicy.profile_id), withPolicy);
+        assert.equal('default_policy' in ((await store.getProfile(bare.profile_id)) ?? {}), false);
+      }),
+    );
+
+    it(
+      'returns undefined for a missing profile',
+      withStore(open, async (store) => {
+        assert.equal(await store.getProfile('ppx:profile:missing'), undefined);
+        assert.equal(await store.getProfileBySubject('subj_missing'), undefined);
+      }),
+    );
+
+    it(
+      'rejects a duplicate profile_id and leaves the first one in place',
+      withStore(open, async (store) => {
+        const first = profileRecord();
+        await store.insertProfile(first);
+        await assert.rejects(store.insertProfile({ ...first, subject_id: 'subj_other', updated_at: at(5) }));
+        assert.deepEqual(await store.getProfile(first.profile_id), first);
+      }),
+    );
+
+    it(
+      'touchProfile sets updated_at, sets default_policy only when given, and is false when missing',
+      withStore(open, async (store) => {
+        const policy = { cross_domain_transfer: 'allow_with_review' as const };
+        const profile = profileRecord({ default_policy: policy });
+        await store.insertProfile(profile);
+        assert.equal(await store.touchProfile(profile.profile_id, at(1)), true);
+        assert.deepEqual(await store.getProfile(profile.profile_id), { ...profile, updated_at: at(1) });
+        const next = { inference_writeback: 'forbidden' as const, retention_days: 30 };
+        assert.equal(await store.touchProfile(profile.profile_id, at(2), next), true);
+        assert.deepEqual(await store.getProfile(profile.profile_id), {
+          ...profile,
+          updated_at: at(2),
+          default_policy: next,
+        });
+        assert.equal(await store.touchProfile('ppx:profile:missing', at(3)), false);
+      }),
+    );
+
+    it(
+      'countProfiles counts stored profiles',
+      withStore(open, async (store) => {
+        assert.equal(await store.countProfiles(), 0);
+        await store.insertProfile(profileRecord());
+        await store.insertProfile(profileRecord());
+        assert.equal(await store.countProfiles(), 2);
+      }),
+    );
+
+    it(
+      'deleteProfile removes the profile with its claims and modifiers, but keeps grants and audit',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        const other = profileRecord();
+        await store.insertProfile(profile);
+        await store.insertProfile(other);
+        await store.putClaims(profile.profile_id, [minimalClaim(), fullClaim()]);
+        await store.putModifiers(profile.profile_id, [modifier()]);
+        const otherClaim = minimalClaim();
+        await store.putClaims(other.profile_id, [otherClaim]);
+        const g = grant({ subject_id: profile.subject_id, profile_id: profile.profile_id });
+        await store.insertGrant(g);
+        const event = auditEvent({ subject_id: profile.subject_id, grant_id: g.grant_id });
+        await store.appendAudit([event]);
+
+        assert.equal(await store.deleteProfile(profile.profile_id), true);
+        assert.equal(await store.getProfile(profile.profile_id), undefined);
+        assert.equal(await store.getProfileBySubject(profile.subject_id), undefined);
+        assert.deepEqual(await store.listClaims(profile.profile_id), []);
+        assert.deepEqual(await store.listModifiers(profile.profile_id), []);
+        assert.deepEqual(await store.getGrant(g.grant_id), g);
+        const page = await store.listAudit({ subject_id: profile.subject_id, limit: 10 });
+        assert.deepEqual(page.events, [event]);
+        assert.deepEqual(await store.listClaims(other.profile_id), [otherClaim]);
+        assert.equal(await store.countProfiles(), 1);
+        assert.equal(await store.deleteProfile(profile.profile_id), false);
+      }),
+    );
+
+    it(
+      'rejects further calls after close',
+      withStore(open, async (store) => {
+        await store.close();
+        await assert.rejects(store.countProfiles());
+        await assert.rejects(store.insertProfile(profileRecord()));
+        await assert.rejects(store.transaction(async () => 1));
+      }),
+    );
+  });
+}
+
+function claimAndModifierContract(open: () => Promise<Store>): void {
+  describe('claims and modifiers', () => {
+    it(
+      'round-trips minimal and fully populated claims exactly',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const minimal = minimalClaim({ value: ['a', 'b'], value_type: 'string_list' });
+        const full = fullClaim();
+        await store.putClaims(profile.profile_id, [minimal, full]);
+        const claims = await store.listClaims(profile.profile_id);
+        assert.deepEqual(claims, [minimal, full]);
+        assert.equal('explanation' in (claims[0] ?? {}), false);
+      }),
+    );
+
+    it(
+      'lists claims ordered by namespace, key, claim_id',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const c = (namespace: string, key: string, id: string) =>
+          minimalClaim({ namespace, key, claim_id: `ppx:claim:${id}` });
+        const expected = [c('core', 'budget', '2'), c('core', 'novelty', '1'), c('core', 'novelty', '3')];
+        expected.push(c('fragrance', 'family', '9'), c('travel', 'pace', '0'));
+        const shuffled = [expected[3], expected[2], expected[4], expected[0], expected[1]].map((x) => x!);
+        await store.putClaims(profile.profile_id, shuffled);
+        assert.deepEqual(await store.listClaims(profile.profile_id), expected);
+      }),
+    );
+
+    it(
+      'upserts claims by claim_id and lists nothing for an unknown profile',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const claim = fullClaim();
+        await store.putClaims(profile.profile_id, [claim]);
+        const replaced = minimalClaim({ claim_id: claim.claim_id, key: 'renamed', value: false });
+        await store.putClaims(profile.profile_id, [replaced]);
+        assert.deepEqual(await store.listClaims(profile.profile_id), [replaced]);
+        assert.deepEqual(await store.listClaims('ppx:profile:missing'), []);
+      }),
+    );
+
+    it(
+      'rejects claims for a missing profile, storing none of the batch',
+      withStore(open, async (store) => {
+        await assert.rejects(store.putClaims('ppx:profile:missing', [minimalClaim()]));
+        assert.deepEqual(await store.listClaims('ppx:profile:missing'), []);
+      }),
+    );
+
+    it(
+      'deleteClaims deletes by id within the profile and counts the ones that existed',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        const other = profileRecord();
+        await store.insertProfile(profile);
+        await store.insertProfile(other);
+        const [a, b, c] = [
+          minimalClaim({ key: 'a' }),
+          minimalClaim({ key: 'b' }),
+          minimalClaim({ key: 'c' }),
+        ];
+        const foreign = minimalClaim();
+        await store.putClaims(profile.profile_id, [a, b, c]);
+        await store.putClaims(other.profile_id, [foreign]);
+        const ids = [a.claim_id, c.claim_id, 'ppx:claim:missing', foreign.claim_id];
+        assert.equal(await store.deleteClaims(profile.profile_id, ids), 2);
+        assert.deepEqual(await store.listClaims(profile.profile_id), [b]);
+        assert.deepEqual(await store.listClaims(other.profile_id), [foreign]);
+        assert.equal(await store.deleteClaims(profile.profile_id, []), 0);
+      }),
+    );
+
+    it(
+      'round-trips modifiers, ordered by modifier_id, upserting by id',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const m2 = modifier({ modifier_id: 'ppx:modifier:2' });
+        const m1 = modifier({
+          modifier_id: 'ppx:modifier:1',
+          effect_type: 'override',
+          effect: { override: { pace: 'slow' } },
+          source: { kind: 'user_stated' },
+        });
+        const bare = { ...modifier({ modifier_id: 'ppx:modifier:3' }) };
+        delete bare.targets;
+        await store.putModifiers(profile.profile_id, [m2, bare, m1]);
+        assert.deepEqual(await store.listModifiers(profile.profile_id), [m1, m2, bare]);
+        const m2b = { ...m2, confidence: 0.1 };
+        await store.putModifiers(profile.profile_id, [m2b]);
+        assert.deepEqual(await store.listModifiers(profile.profile_id), [m1, m2b, bare]);
+        assert.deepEqual(await store.listModifiers('ppx:profile:missing'), []);
+      }),
+    );
+  });
+}

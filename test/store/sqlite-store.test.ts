@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuditEvent } from '../../src/model/audit-event.ts';
+import { Claim } from '../../src/model/claim.ts';
+import { ConsentGrant } from '../../src/model/consent-grant.ts';
+import { ContextModifier } from '../../src/model/context-modifier.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { runStoreContract } from './contract.ts';
+import {
+  auditEvent,
+  fullClaim,
+  fullGrant,
+  gate,
+  grant,
+  minimalClaim,
+  modifier,
+  profileRecord,
+  withStore,
+} from './fixtures.ts';
+
+let dir = '';
+let files = 0;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ppx-sqlite-store-'));
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A path for a new database file in the suite's temp dir. */
+function freshPath(): string {
+  files += 1;
+  return join(dir, `store-${files}.db`);
+}
+
+runStoreContract('sqlite :memory:', () => openSqliteStore(':memory:'));
+runStoreContract('sqlite file', () => openSqliteStore(freshPath()));
+
+describe('fixtures', () => {
+  it('are valid per the model schemas', () => {
+    const { profile_id: _p, access_mode: _a, ...published } = fullGrant();
+    ConsentGrant.parse(published);
+    const { profile_id: _q, access_mode: _b, ...bare } = grant();
+    ConsentGrant.parse(bare);
+    Claim.parse(minimalClaim());
+    Claim.parse(fullClaim());
+    ContextModifier.parse(modifier());
+    AuditEvent.parse(auditEvent());
+  });
+});
+
+describe('sqlite store', () => {
+  it('puts a file database in WAL mode with foreign keys on', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore(path);
+    const raw = new DatabaseSync(path);
+    try {
+      assert.equal(raw.prepare('PRAGMA journal_mode').get()?.['journal_mode'], 'wal');
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  it('records migrations and does not re-apply them when the file is reopened', async () => {
+    const path = freshPath();
+    await (await openSqliteStore(path)).close();
+    const migrations = () => {
+      const raw = new DatabaseSync(path, { readOnly: true });
+      try {
+        return raw.prepare('SELECT version, applied_at FROM schema_migrations ORDER BY version').all();
+      } finally {
+        raw.close();
+      }
+    };
+    const first = migrations();
+    assert.deepEqual(
+      first.map((row) => row['version']),
+      [1],
+    );
+    await sleep(5);
+    const store = await openSqliteStore(path);
+    await store.insertProfile(profileRecord());
+    await store.close();
+    assert.deepEqual(migrations(), first);
+  });
+
+  it('keeps data across close and reopen', async () => {
+    const path = freshPath();
+    const profile = profileRecord({ default_policy: { retention_days: 90 } });
+    const claim = fullClaim();
+    const g = fullGrant({ subject_id: profile.subject_id, profile_id: profile.profile_id });
+    const event = auditEvent({ subject_id: profile.subject_id, grant_id: g.grant_id });
+    const first = await openSqliteStore(path);
+    await first.transaction(async (tx) => {
+      await tx.insertProfile(profile);
+      await tx.putClaims(profile.profile_id, [claim]);
+      await tx.insertGrant(g);
+      await tx.appendAudit([event]);
+    });
+    await first.putSettingIfAbsent('pairwise_secret', 's3cret');
+    await first.close();
+
+    const second = await openSqliteStore(path);
+    try {
+      assert.deepEqual(await second.getProfileBySubject(profile.subject_id), profile);
+      assert.deepEqual(await second.listClaims(profile.profile_id), [claim]);
+      assert.deepEqual(await second.getGrant(g.grant_id), g);
+      assert.deepEqual((await second.listAudit({ subject_id: profile.subject_id, limit: 5 })).events, [
+        event,
+      ]);
+      assert.equal(await second.putSettingIfAbsent('pairwise_secret', 'other'), 's3cret');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses UPDATE and DELETE on audit_events at the database level', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore(path);
+    const event = auditEvent();
+    await store.appendAudit([event]);
+    await store.close();
+    const raw = new DatabaseSync(path);
+    try {
+      assert.throws(() => raw.exec(`UPDATE audit_events SET action = 'export'`), /append-only/);
+      assert.throws(() => raw.exec('DELETE FROM audit_events'), /append-only/);
+      assert.equal(raw.prepare('SELECT count(*) AS n FROM audit_events').get()?.['n'], 1);
+    } finally {
+      raw.close();
+    }
+    const reopened = await openSqliteStore(path);
+    try {
+      assert.deepEqual((await reopened.listAudit({ subject_id: event.subject_id, limit: 5 })).events, [
+        event,
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('does not show an open transaction’s writes to reads outside it (file database)', async () => {
+    const store = await openSqliteStore(freshPath());
+    try {
+      const profile = profileRecord();
+      const held = gate();
+      const wrote = gate();
+      const tx = store.transaction(async (t) => {
+        await t.insertProfile(profile);
+        await t.putSettingIfAbsent('draft', 'uncommitted');
+        wrote.open();
+        await held.wait;
+      });
+      await wrote.wait;
+      assert.equal(await store.getProfile(profile.profile_id), undefined);
+      assert.equal(await store.getSetting('draft'), undefined);
+      assert.equal(await store.countProfiles(), 0);
+      held.open();
+      await tx;
+      assert.deepEqual(await store.getProfile(profile.profile_id), profile);
+      assert.equal(await store.getSetting('draft'), 'uncommitted');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it(
+    'rejects (instead of deadlocking) a store write or nested transaction issued inside a transaction',
+    withStore(
+      () => openSqliteStore(':memory:'),
+      async (store) => {
+        await store.transaction(async () => {
+          await assert.rejects(store.insertProfile(profileRecord()), /use the tx argument/);
+          await assert.rejects(
+            store.transaction(async () => undefined),
+            /use the tx argument/,
+          );
+        });
+        assert.equal(await store.countProfiles(), 0);
+      },
+    ),
+  );
+
+  it('rejects a claim id that belongs to another profile', async () => {
+    await withStore(
+      () => openSqliteStore(':memory:'),
+      async (store) => {
+        const [a, b] = [profileRecord(), profileRecord()];
+        await store.insertProfile(a);
+        await store.insertProfile(b);
+        const claim = minimalClaim();
+        await store.putClaims(a.profile_id, [claim]);
+        await assert.rejects(store.putClaims(b.profile_id, [{ ...claim, value: 0 }]), /another profile/);
+        assert.deepEqual(await store.listClaims(a.profile_id), [claim]);
+        assert.deepEqual(await store.listClaims(b.profile_id), []);
+      },
+    )();
+  });
+});
