@@ -1,7 +1,7 @@
 import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
-import { ok, type Result } from '../model/errors.ts';
+import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
-import type { AuditPage } from '../store/store.ts';
+import type { AuditFilter, AuditPage } from '../store/store.ts';
 import { actorOf, type Caller } from './caller.ts';
 import type { Deps } from './deps.ts';
 
@@ -76,6 +76,25 @@ export async function listAuditEvents(
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
     limit,
   };
+  if (query.cursor !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(query.cursor)) {
+    return fail('invalid_request', 'cursor must be a next_cursor value from an earlier page');
+  }
+  try {
+    return await listPage(deps, caller, query, base);
+  } catch (e) {
+    // The store refuses a cursor it did not issue; that is the caller's mistake, not ours.
+    if (e instanceof RangeError)
+      return fail('invalid_request', 'cursor must be a next_cursor value from an earlier page');
+    throw e;
+  }
+}
+
+async function listPage(
+  deps: Deps,
+  caller: Caller,
+  query: AuditQuery,
+  base: Omit<AuditFilter, 'subject_id'>,
+): Promise<Result<AuditPage>> {
   if (caller.kind === 'subject') {
     return ok(
       await deps.store.listAudit({

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
+import type { Deps } from '../../src/operations/deps.ts';
+import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
+import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
+import { seedDemo } from '../../src/operations/seed-demo.ts';
+import { openProvider } from '../../src/provider.ts';
+import type { GrantRecord } from '../../src/store/store.ts';
+import { startHttpServer } from '../../src/surfaces/http/server.ts';
+
+/** A real provider on a real port with its own SQLite file, seeded with the demo profile. */
+export interface TestProvider {
+  readonly url: string;
+  readonly deps: Deps;
+  readonly subjectId: string;
+  /** An owner token for the demo subject. */
+  readonly subjectToken: string;
+  /** Creates a grant (defaults: fragrance-demo, core+fragrance, read+query, 30 days) and a token for it. */
+  grant(draft?: Partial<GrantDraft>): Promise<{ grant: GrantRecord; token: string }>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestProvider(
+  options: { rateLimit?: number; clock?: () => Date } = {},
+): Promise<TestProvider> {
+  const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
+  const port = await freePort();
+  const config = loadConfig(
+    { dbPath: join(dir, 'ppx.db'), port: String(port), rateLimit: String(options.rateLimit ?? 0) },
+    {},
+  );
+  if (!config.ok) throw new Error(config.error.description);
+  const deps = await openProvider(config.value, options.clock);
+  await seedDemo(deps);
+  const server = await startHttpServer(deps, config.value, () => undefined);
+  const subjectToken = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;
+  return {
+    url: server.url,
+    deps,
+    subjectId: DEMO_SUBJECT,
+    subjectToken,
+    async grant(draft = {}) {
+      const r = await createGrant(
+        deps,
+        {
+          subject_id: DEMO_SUBJECT,
+          client_id: 'fragrance-demo',
+          purposes: ['recommendation'],
+          allowed_domains: ['fragrance'],
+          allowed_namespaces: ['core', 'fragrance'],
+          allowed_operations: ['read', 'query'],
+          expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          ...draft,
+        },
+        'operator',
+      );
+      if (!r.ok) throw new Error(r.error.description);
+      return { grant: r.value, token: (await issueGrantToken(deps, r.value)).access_token };
+    },
+    async close() {
+      await server.close();
+      await deps.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  readonly json: any;
+}
+
+/** One HTTP call; `body` objects are sent as JSON, strings as they are. */
+export async function api(
+  base: string,
+  path: string,
+  init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token !== undefined) headers['authorization'] = `Bearer ${init.token}`;
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, {
+    method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
