@@ -12,7 +12,10 @@ describe('smoke', () => {
 
   it('serves an effective profile that validates', { skip: SKIP_NO_SHARED }, async () => {
     const { token } = await p.grant();
-    const r = await api(p.url, '/v1/profile/effective', { token, body: { context: { climate: 'hot_humid' } } });
+    const r = await api(p.url, '/v1/profile/effective', {
+      token,
+      body: { context: { climate: 'hot_humid' } },
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(officialErrors('effective-profile', r.json), []);
     assert.ok(r.json.applied_modifiers.includes('ppx:modifier:demo-climate-hot-humid'));
