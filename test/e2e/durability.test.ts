@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
+import { createGrant } from '../../src/operations/grants.ts';
+import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
+import { openProvider } from '../../src/provider.ts';
+import { api, freePort } from '../support/provider.ts';
+
+const BIN = new URL('../../bin/ppx.js', import.meta.url).pathname;
+
+/** Starts `ppx serve` as its own process and resolves once it says it is listening. */
+function serve(db: string, port: number, base: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--db', db, '--port', String(port), '--base-url', base, '--seed-demo'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('listening on')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
+  });
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('nothing the server accepted is lost when it is killed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ppx-durable-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a revocation and the audit trail survive SIGKILL and a restart', async () => {
+    const db = join(dir, 'ppx.db');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let server = await serve(db, port, base);
+
+    // The CLI and the server share the store, as an operator's `ppx mint` would.
+    const config = loadConfig({ dbPath: db, baseUrl: base }, {});
+    assert.ok(config.ok);
+    const deps = await openProvider(config.value);
+    const grant = await createGrant(
+      deps,
+      {
+        subject_id: DEMO_SUBJECT,
+        client_id: 'travel-demo',
+        purposes: ['recommendation'],
+        allowed_domains: ['travel'],
+        allowed_namespaces: ['core', 'travel'],
+        allowed_operations: ['read'],
+      },
+      'operator',
+    );
+    assert.ok(grant.ok);
+    const token = (await issueGrantToken(deps, grant.value)).access_token;
+    const owner = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;
+    await deps.store.close();
+
+    assert.equal((await api(base, '/v1/profile/effective', { token, body: {} })).status, 200);
+    const revoked = await api(base, '/v1/consent/revoke', {
+      token: owner,
+      body: { grant_id: grant.value.grant_id },
+    });
+    assert.equal(revoked.status, 200);
+    await killHard(server);
+
+    server = await serve(db, port, base);
+    try {
+      const after = await api(base, '/v1/profile/effective', { token, body: {} });
+      assert.equal(after.status, 401);
+      assert.equal(after.json.error, 'grant_revoked');
+      const audit = await api(base, `/v1/audit/events?grant_id=${encodeURIComponent(grant.value.grant_id)}`, {
+        token: owner,
+      });
+      assert.equal(audit.status, 200);
+      const actions = audit.json.events.map((e: { action: string }) => e.action);
+      assert.deepEqual(actions, ['grant_created', 'effective', 'revoke']);
+    } finally {
+      await killHard(server);
+    }
+  });
+});
