@@ -75,7 +75,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
-  if (req.method !== 'POST' || req.url !== BENCH_PATH) return send(res, 404, { error: 'not_found' });
+  if (req.method !== 'POST' || req.url !== BENCH_PATH) {
+    send(res, 404, { error: 'not_found' });
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
@@ -83,7 +86,8 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     try {
       input = chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      return send(res, 400, { error: 'invalid_request' });
+      send(res, 400, { error: 'invalid_request' });
+      return;
     }
     send(res, 200, effective(input.context ?? {}));
   });

@@ -58,7 +58,10 @@ function numericKeys(namespace: string): { key: string; map: boolean }[] {
   const ext = SUPPORTED_EXTENSIONS.find((e) => e.namespace === namespace);
   if (!ext) throw new Error(`bench fixture: namespace ${namespace} is not registered`);
   return ext.keys
-    .filter((k) => (k.value_type === 'float' && k.units === 'normalized_0_1') || k.value_type === 'map<string,float>')
+    .filter(
+      (k) =>
+        (k.value_type === 'float' && k.units === 'normalized_0_1') || k.value_type === 'map<string,float>',
+    )
     .map((k) => ({ key: k.key, map: k.value_type === 'map<string,float>' }));
 }
 
@@ -108,7 +111,8 @@ function buildClaims(rand: () => number): Claim[] {
           user_visible: true,
           user_editable: n % 5 !== 0,
           // never `rejected`: a rejected claim is hidden, and the bench checks all 200 come back.
-          review_status: kind === 'user_stated' ? 'confirmed' : n % 2 === 0 ? 'unreviewed' : 'pending_confirmation',
+          review_status:
+            kind === 'user_stated' ? 'confirmed' : n % 2 === 0 ? 'unreviewed' : 'pending_confirmation',
         },
       };
       claims.push(claim);
@@ -139,7 +143,10 @@ const MODIFIER_SPECS: readonly ModifierSpec[] = [
     effect_type: 'weight_adjustment',
     condition: { climate: 'hot_humid' },
     targets: ['fragrance.projection_tolerance', 'fragrance.freshness_preference'],
-    effect: { increase: ['freshness_preference'], decrease: ['projection_tolerance', 'sweetness_preference'] },
+    effect: {
+      increase: ['freshness_preference'],
+      decrease: ['projection_tolerance', 'sweetness_preference'],
+    },
   },
   // (match)
   {
@@ -334,7 +341,11 @@ export function benchProfile(): Profile {
     provider_id: 'ppx:provider:local',
     created_at: CREATED_AT,
     updated_at: CREATED_AT,
-    default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required', retention_days: 365 },
+    default_policy: {
+      cross_domain_transfer: 'deny',
+      inference_writeback: 'review_required',
+      retention_days: 365,
+    },
     claims,
     context_modifiers: modifiers,
     extensions: BENCH_NAMESPACES.map((namespace) => ({ namespace, version: '0.1' })),

@@ -27,7 +27,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-function check<T>(r: { ok: true; value: T } | { ok: false; error: { description: string } }, what: string): T {
+function check<T>(
+  r: { ok: true; value: T } | { ok: false; error: { description: string } },
+  what: string,
+): T {
   if (!r.ok) throw new Error(`bench provider: ${what} failed: ${r.error.description}`);
   return r.value;
 }
@@ -42,7 +45,9 @@ async function main(): Promise<void> {
   const deps = await openProvider(config);
   const imported = check(await importProfile(deps, benchProfile()), 'importProfile');
   if (imported.claims !== 200 || imported.context_modifiers !== 20) {
-    throw new Error(`bench provider: imported ${imported.claims} claims, ${imported.context_modifiers} modifiers`);
+    throw new Error(
+      `bench provider: imported ${imported.claims} claims, ${imported.context_modifiers} modifiers`,
+    );
   }
   check(await registerClient(deps, { client_id: BENCH_CLIENT, name: 'Benchmark client' }), 'registerClient');
   const grant = check(

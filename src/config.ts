@@ -49,11 +49,10 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
   const rateLimit = intOf(flags.rateLimit ?? env['PPX_RATE_LIMIT'], DEFAULTS.rateLimit);
   if (rateLimit === undefined || rateLimit < 0)
     return fail('invalid_request', 'rate limit must be 0 or more');
-  const baseUrl = (flags.baseUrl ?? env['PPX_BASE_URL'] ?? `http://${hostForUrl(host)}:${port}`).replace(
-    /\/+$/,
-    '',
+  const baseUrl = normalizeBaseUrl(
+    flags.baseUrl ?? env['PPX_BASE_URL'] ?? `http://${hostForUrl(host)}:${port}`,
   );
-  if (!URL.canParse(baseUrl)) return fail('invalid_request', `base URL "${baseUrl}" is not a URL`);
+  if (baseUrl === undefined) return fail('invalid_request', 'the base URL must be an absolute http(s) URL');
   const providerId = flags.providerId ?? env['PPX_PROVIDER_ID'] ?? DEFAULTS.providerId;
   if (!/^ppx:provider:[A-Za-z0-9_.:-]+$/.test(providerId)) {
     return fail('invalid_request', 'provider id must look like ppx:provider:<id>');
@@ -71,6 +70,14 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     tokenTtlSeconds: DEFAULTS.tokenTtlSeconds,
     seedDemo: flags.seedDemo ?? env['PPX_SEED_DEMO'] === '1',
   });
+}
+
+/** The base URL as published: http(s) only, no query or fragment, no trailing slash. */
+function normalizeBaseUrl(raw: string): string | undefined {
+  if (/\s/.test(raw) || !URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) return undefined;
+  return url.href.replace(/\/+$/, '');
 }
 
 function intOf(raw: string | undefined, fallback: number): number | undefined {

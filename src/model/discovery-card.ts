@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { CrossDomainTransfer, PpxVersion, ppxId, WritebackPolicy } from './vocabulary.ts';
+import { CrossDomainTransfer, PpxVersion, ppxId, Uri, WritebackPolicy } from './vocabulary.ts';
 
 const Binding = <K extends string>(uriKey: K) =>
-  z.strictObject({ supported: z.boolean().optional(), [uriKey]: z.url().optional() } as {
+  z.strictObject({ supported: z.boolean().optional(), [uriKey]: Uri.optional() } as {
     supported: z.ZodOptional<z.ZodBoolean>;
-  } & Record<K, z.ZodOptional<z.ZodURL>>);
+  } & Record<K, z.ZodOptional<typeof Uri>>);
 
 /** The discovery card served at /.well-known/ppx-card.json (SPEC §7, discovery-card.schema.json). */
 export const DiscoveryCard = z.strictObject({
   ppx_version: PpxVersion,
   provider_id: ppxId('provider'),
   name: z.string().min(1),
-  base_url: z.url(),
+  base_url: Uri,
   capabilities: z.strictObject({
     profile_read: z.boolean().optional(),
     claim_query: z.boolean().optional(),
@@ -29,15 +29,15 @@ export const DiscoveryCard = z.strictObject({
   }),
   auth: z.strictObject({
     schemes: z.array(z.enum(['oauth2', 'oauth2.1', 'openid_connect', 'bearer'])).min(1),
-    authorization_endpoint: z.url().optional(),
-    token_endpoint: z.url().optional(),
+    authorization_endpoint: Uri.optional(),
+    token_endpoint: Uri.optional(),
     consent_endpoint: z.string().optional(),
   }),
   signing: z
     .strictObject({
       profile_signatures: z.boolean().optional(),
       grant_signatures: z.boolean().optional(),
-      grant_jwks_uri: z.url().optional(),
+      grant_jwks_uri: Uri.optional(),
     })
     .optional(),
   transport_bindings: z

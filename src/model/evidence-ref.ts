@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ppxId } from './vocabulary.ts';
+import { DateTime, ppxId, Uri } from './vocabulary.ts';
 
 /** An evidence reference (SPEC §5.4, evidence-ref.schema.json). */
 export const EvidenceRef = z.strictObject({
@@ -8,6 +8,6 @@ export const EvidenceRef = z.strictObject({
   timestamp: DateTime,
   visibility: z.enum(['public', 'grantee_only', 'provider_only']),
   summary: z.string().optional(),
-  uri: z.url().optional(),
+  uri: Uri.optional(),
 });
 export type EvidenceRef = z.infer<typeof EvidenceRef>;

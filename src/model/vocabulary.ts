@@ -75,7 +75,41 @@ export const CONTEXT_DIMENSIONS = [
   'time_horizon',
 ] as const;
 
-export const DateTime = z.iso.datetime({ offset: true });
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** RFC 3339 §5.6 date-time, `T` and `Z` in either case, with a real calendar date. */
+export function isDateTime(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetOk
+  );
+}
+
+export const DateTime = z
+  .string()
+  .refine(isDateTime, 'must be an RFC 3339 date-time, e.g. 2026-04-06T18:05:00Z')
+  .meta({ format: 'date-time' });
+
+/** An absolute URI without whitespace (JSON Schema `format: uri`). */
+export const Uri = z.url().refine((v) => !/\s/.test(v), 'must not contain spaces');
 
 export function ppxId(type: IdType) {
   return z.string().regex(new RegExp(`^ppx:${type}:${ID_BODY}$`), `must look like ppx:${type}:<id>`);

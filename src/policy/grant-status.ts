@@ -8,6 +8,9 @@ import type { GrantStatus } from '../model/vocabulary.ts';
  */
 export function grantStatusAt(grant: Pick<ConsentGrant, 'status' | 'expires_at'>, now: Date): GrantStatus {
   if (grant.status !== 'active') return grant.status;
-  if (grant.expires_at !== undefined && Date.parse(grant.expires_at) <= now.getTime()) return 'expired';
+  if (grant.expires_at === undefined) return 'active';
+  const expires = Date.parse(grant.expires_at);
+  // Deny by default (SPEC §6.2 rule 1): an expiry that cannot be read counts as passed.
+  if (Number.isNaN(expires) || expires <= now.getTime()) return 'expired';
   return 'active';
 }

@@ -42,5 +42,12 @@ export function resolveEffectiveProfile(input: ResolveInput): ResolvedProfile {
     claims = result.claims;
     applied.push(modifier.modifier_id);
   }
-  return { claims: claims.sort(byClaim), applied_modifiers: applied };
+  // Stored claims usually arrive in this order already; checking is cheaper than sorting.
+  if (!isSorted(claims, byClaim)) claims.sort(byClaim);
+  return { claims, applied_modifiers: applied };
+}
+
+function isSorted<T>(xs: readonly T[], compare: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1] as T, xs[i] as T) > 0) return false;
+  return true;
 }

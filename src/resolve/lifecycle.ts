@@ -17,18 +17,31 @@ function timeOf(value: string | undefined): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+type Lifecycle = NonNullable<Claim['lifecycle']>;
+
+/** Parsed instants of a lifecycle, remembered per object (stored claims are reused read-only). */
+const instants = new WeakMap<Lifecycle, { expires: number | undefined; confirmed: number | undefined }>();
+
+function instantsOf(lifecycle: Lifecycle) {
+  let t = instants.get(lifecycle);
+  if (t === undefined) {
+    t = { expires: timeOf(lifecycle.expires_at), confirmed: timeOf(lifecycle.last_confirmed_at) };
+    instants.set(lifecycle, t);
+  }
+  return t;
+}
+
 /** The multiplier applied to confidence, or 1 when no decay applies. */
-function decayFactor(lifecycle: NonNullable<Claim['lifecycle']>, now: number): number {
+function decayFactor(lifecycle: Lifecycle, now: number): number {
   const policy = lifecycle.decay_policy ?? 'none';
   // SPEC §5.2 decay_policy `none` (or absent): confidence is left as stated.
   if (policy === 'none') return 1;
   // Decay is measured from the last confirmation; without one there is no reference point.
-  const confirmed = timeOf(lifecycle.last_confirmed_at);
+  const { confirmed, expires } = instantsOf(lifecycle);
   if (confirmed === undefined) return 1;
   const elapsed = now - confirmed;
   // A confirmation at or after `now` (clock skew, future-dated import) means nothing has decayed yet.
   if (elapsed <= 0) return 1;
-  const expires = timeOf(lifecycle.expires_at);
   // A non-expired claim has expires > now > confirmed, so the span is positive whenever it is used.
   const span = expires !== undefined && expires > confirmed ? expires - confirmed : undefined;
   if (policy === 'linear') {
@@ -49,7 +62,7 @@ export function applyLifecycle(claim: Claim, now: Date): Claim | undefined {
   const lifecycle = claim.lifecycle;
   if (lifecycle === undefined) return claim;
   const t = now.getTime();
-  const expires = timeOf(lifecycle.expires_at);
+  const { expires } = instantsOf(lifecycle);
   // SPEC §5.2 expires_at: the claim is no longer valid from that instant on (boundary inclusive).
   if (expires !== undefined && expires <= t) return undefined;
   const factor = decayFactor(lifecycle, t);

@@ -28,49 +28,61 @@ export function conditionMatches(
 }
 
 /** The namespaces a bare effect name resolves in: those of the targets, else the modifier's own. */
-function scopeOf(modifier: ContextModifier): ReadonlySet<string> {
+function scopeOf(modifier: ContextModifier): readonly string[] {
   const targets = modifier.targets ?? [];
-  return new Set(targets.length > 0 ? targets.map(namespaceOfKey) : [modifier.namespace]);
+  return [...new Set(targets.length > 0 ? targets.map(namespaceOfKey) : [modifier.namespace])];
 }
 
 /**
- * Whether an effect name refers to a claim. Qualified names (`fragrance.x`, `core.x`) compare
- * against the claim's qualified key; bare names (`x`, as in the SPEC §5.3 example) compare against
- * the claim's key within the modifier's scope, so `freshness_preference` never hits a same-named
- * key of an unrelated namespace.
+ * The qualified keys an effect name refers to. Qualified names (`fragrance.x`, `core.x`) name one
+ * key; bare names (`x`, as in the SPEC §5.3 example) name that key within the modifier's scope,
+ * so `freshness_preference` never hits a same-named key of an unrelated namespace.
  */
-function nameMatches(name: string, claim: Claim, scope: ReadonlySet<string>): boolean {
-  if (name.includes('.')) return qualifiedKey(claim) === normalizeKey(name);
-  return claim.key === name && scope.has(claim.namespace);
+function keysOfName(name: string, scope: readonly string[]): string[] {
+  if (name.includes('.')) return [normalizeKey(name)];
+  return scope.map((ns) => qualifiedKey({ namespace: ns, key: name }));
 }
 
-/** Targets are always qualified keys; a bare target is a core key (WIRE-NOTES §1). */
-function targetMatches(target: string, claim: Claim): boolean {
-  return qualifiedKey(claim) === normalizeKey(target);
+function keySet(names: readonly string[] | undefined, scope: readonly string[]): ReadonlySet<string> {
+  return new Set((names ?? []).flatMap((n) => keysOfName(n, scope)));
 }
 
+/** A modifier's names resolved once to qualified keys, so matching a claim is a set lookup. */
 interface Matchers {
-  targeted: (c: Claim) => boolean;
-  increased: (c: Claim) => boolean;
-  decreased: (c: Claim) => boolean;
-  /** The override name that applies to a claim: a qualified name wins over a bare one. */
-  overrideName: (c: Claim) => string | undefined;
+  /** Targets are always qualified keys; a bare target is a core key (WIRE-NOTES §1). */
+  readonly targeted: ReadonlySet<string>;
+  readonly increased: ReadonlySet<string>;
+  readonly decreased: ReadonlySet<string>;
+  /** Qualified key -> the override name that applies to it: a qualified name wins over a bare one. */
+  readonly overrides: ReadonlyMap<string, string>;
 }
 
 function matchersOf(modifier: ContextModifier): Matchers {
   const scope = scopeOf(modifier);
-  const any = (names: readonly string[] | undefined) => (c: Claim) =>
-    (names ?? []).some((n) => nameMatches(n, c, scope));
-  const overrideNames = Object.keys(modifier.effect.override ?? {});
-  const qualified = overrideNames.filter((n) => n.includes('.'));
-  const bare = overrideNames.filter((n) => !n.includes('.'));
+  const overrides = new Map<string, string>();
+  const names = Object.keys(modifier.effect.override ?? {});
+  // Bare names first, then qualified ones, so a qualified name overwrites a bare one for a key.
+  for (const name of [...names.filter((n) => !n.includes('.')), ...names.filter((n) => n.includes('.'))]) {
+    for (const key of keysOfName(name, scope)) overrides.set(key, name);
+  }
   return {
-    targeted: (c) => (modifier.targets ?? []).some((t) => targetMatches(t, c)),
-    increased: any(modifier.effect.increase),
-    decreased: any(modifier.effect.decrease),
-    overrideName: (c) =>
-      qualified.find((n) => nameMatches(n, c, scope)) ?? bare.find((n) => nameMatches(n, c, scope)),
+    targeted: new Set((modifier.targets ?? []).map(normalizeKey)),
+    increased: keySet(modifier.effect.increase, scope),
+    decreased: keySet(modifier.effect.decrease, scope),
+    overrides,
   };
+}
+
+/** Qualified keys of claims, remembered per claim object (stored claims are reused read-only). */
+const qualifiedKeys = new WeakMap<Claim, string>();
+
+function keyOf(claim: Claim): string {
+  let key = qualifiedKeys.get(claim);
+  if (key === undefined) {
+    key = qualifiedKey(claim);
+    qualifiedKeys.set(claim, key);
+  }
+  return key;
 }
 
 /**
@@ -81,9 +93,10 @@ function matchersOf(modifier: ContextModifier): Matchers {
 function adjustWeight(claim: Claim, m: Matchers, step: number): Claim {
   const v = claim.value;
   if (typeof v !== 'number' || !(v >= 0 && v <= 1) || claim.value_type === 'int') return claim;
+  const key = keyOf(claim);
   let next = v;
-  if (m.increased(claim)) next = Math.min(1, next + step);
-  if (m.decreased(claim)) next = Math.max(0, next - step);
+  if (m.increased.has(key)) next = Math.min(1, next + step);
+  if (m.decreased.has(key)) next = Math.max(0, next - step);
   next = round4(next);
   return next === v ? claim : { ...claim, value: next };
 }
@@ -98,8 +111,11 @@ export function applyModifier(
   modifier: ContextModifier,
 ): { claims: Claim[]; applied: boolean } {
   const m = matchersOf(modifier);
-  const touches = (c: Claim) =>
-    m.targeted(c) || m.increased(c) || m.decreased(c) || m.overrideName(c) !== undefined;
+  const named = (c: Claim) => {
+    const key = keyOf(c);
+    return m.targeted.has(key) || m.increased.has(key) || m.decreased.has(key);
+  };
+  const touches = (c: Claim) => named(c) || m.overrides.has(keyOf(c));
   if (!claims.some(touches)) return { claims: [...claims], applied: false };
   switch (modifier.effect_type) {
     case 'weight_adjustment': {
@@ -111,7 +127,7 @@ export function applyModifier(
       // aliases the modifier object (callers may mutate responses).
       const overrides = modifier.effect.override ?? {};
       const out = claims.map((c) => {
-        const name = m.overrideName(c);
+        const name = m.overrides.get(keyOf(c));
         return name === undefined ? c : { ...c, value: structuredClone(overrides[name]) };
       });
       return { claims: out, applied: true };
@@ -119,7 +135,7 @@ export function applyModifier(
     case 'veto':
       // SPEC §5.3 veto: the named claims do not apply in this context at all.
       return {
-        claims: claims.filter((c) => !(m.targeted(c) || m.increased(c) || m.decreased(c))),
+        claims: claims.filter((c) => !named(c)),
         applied: true,
       };
     case 'suggest':

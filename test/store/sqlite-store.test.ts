@@ -9,6 +9,7 @@ import { AuditEvent } from '../../src/model/audit-event.ts';
 import { Claim } from '../../src/model/claim.ts';
 import { ConsentGrant } from '../../src/model/consent-grant.ts';
 import { ContextModifier } from '../../src/model/context-modifier.ts';
+import { listMigrations } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { runStoreContract } from './contract.ts';
 import {
@@ -83,7 +84,7 @@ describe('sqlite store', () => {
     const first = migrations();
     assert.deepEqual(
       first.map((row) => row['version']),
-      [1],
+      listMigrations().map((m) => m.version),
     );
     await sleep(5);
     const store = await openSqliteStore(path);

@@ -12,6 +12,7 @@ import type {
   SigningKeyRecord,
   StoreTx,
 } from '../store.ts';
+import { ContentCache, versionedBodies } from './content-cache.ts';
 import {
   body,
   clampLimit,
@@ -39,9 +40,21 @@ const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default
  */
 export class SqliteQueries implements Sync<StoreTx> {
   readonly #sql: StatementCache;
+  /** Present only on the read connection (see ContentCache). */
+  readonly #claims: ContentCache<Claim> | undefined;
+  readonly #modifiers: ContentCache<ContextModifier> | undefined;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
     this.#sql = new StatementCache(db);
+    if (options.cacheContent) {
+      this.#claims = new ContentCache();
+      this.#modifiers = new ContentCache();
+    }
+  }
+
+  #version(profileId: string): number | undefined {
+    const row = this.#sql.get('SELECT version FROM profiles WHERE profile_id = ?').get(profileId);
+    return row === undefined ? undefined : integer(row, 'version');
   }
 
   getProfileBySubject(subjectId: string): ProfileRecord | undefined {
@@ -55,17 +68,61 @@ export class SqliteQueries implements Sync<StoreTx> {
   }
 
   listClaims(profileId: string): Claim[] {
-    const rows = this.#sql
-      .get('SELECT body FROM claims WHERE profile_id = ? ORDER BY namespace, key, claim_id')
-      .all(profileId);
-    return rows.map((row) => body<Claim>(row));
+    const cache = this.#claims;
+    if (cache === undefined) {
+      const rows = this.#sql
+        .get('SELECT body FROM claims WHERE profile_id = ? ORDER BY namespace, key, claim_id')
+        .all(profileId);
+      return rows.map((row) => body<Claim>(row));
+    }
+    const version = this.#version(profileId);
+    if (version === undefined) return [];
+    const hit = cache.get(profileId, version);
+    if (hit !== undefined) return hit;
+    const loaded = versionedBodies(
+      this.#sql
+        .get(
+          `SELECT p.version AS version, c.body AS body FROM profiles p
+           LEFT JOIN claims c ON c.profile_id = p.profile_id
+           WHERE p.profile_id = ? ORDER BY c.namespace, c.key, c.claim_id`,
+        )
+        .all(profileId),
+    );
+    if (loaded === undefined) return [];
+    return cache.set(
+      profileId,
+      loaded.version,
+      loaded.bodies.map((b) => JSON.parse(b) as Claim),
+    );
   }
 
   listModifiers(profileId: string): ContextModifier[] {
-    const rows = this.#sql
-      .get('SELECT body FROM modifiers WHERE profile_id = ? ORDER BY modifier_id')
-      .all(profileId);
-    return rows.map((row) => body<ContextModifier>(row));
+    const cache = this.#modifiers;
+    if (cache === undefined) {
+      const rows = this.#sql
+        .get('SELECT body FROM modifiers WHERE profile_id = ? ORDER BY modifier_id')
+        .all(profileId);
+      return rows.map((row) => body<ContextModifier>(row));
+    }
+    const version = this.#version(profileId);
+    if (version === undefined) return [];
+    const hit = cache.get(profileId, version);
+    if (hit !== undefined) return hit;
+    const loaded = versionedBodies(
+      this.#sql
+        .get(
+          `SELECT p.version AS version, m.body AS body FROM profiles p
+           LEFT JOIN modifiers m ON m.profile_id = p.profile_id
+           WHERE p.profile_id = ? ORDER BY m.modifier_id`,
+        )
+        .all(profileId),
+    );
+    if (loaded === undefined) return [];
+    return cache.set(
+      profileId,
+      loaded.version,
+      loaded.bodies.map((b) => JSON.parse(b) as ContextModifier),
+    );
   }
 
   getGrant(grantId: string): GrantRecord | undefined {

@@ -110,7 +110,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // mutex that fn's own transaction holds, forever. Such code must use the `tx` it was given.
   const current = new AsyncLocalStorage<TxState>();
   const writeQueries = new SqliteQueries(writer);
-  const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader);
+  const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader, { cacheContent: true });
   let closed = false;
 
   const assertOpen = (): void => {

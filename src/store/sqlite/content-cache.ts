@@ -1,0 +1,54 @@
+import type { Row } from './rows.ts';
+
+/**
+ * Parsed claims (or modifiers) of a profile, kept for as long as the profile's `version` stays
+ * the same (migration 0002 bumps it on every change, from a counter that never repeats). Parsing
+ * the JSON bodies was the largest cost of a read; with the cache a read costs one indexed
+ * version lookup. Entries are deep-frozen because every reader shares them.
+ *
+ * Only for a connection that sees committed data alone (the read connection): a cache filled
+ * from inside a transaction could outlive a rollback.
+ */
+export class ContentCache<T> {
+  readonly #entries = new Map<string, { version: number; items: readonly T[] }>();
+  readonly #limit: number;
+
+  constructor(limit = 1000) {
+    this.#limit = limit;
+  }
+
+  /** Items for `version`, or undefined when the cache holds another version or none. */
+  get(profileId: string, version: number): T[] | undefined {
+    const entry = this.#entries.get(profileId);
+    return entry?.version === version ? [...entry.items] : undefined;
+  }
+
+  set(profileId: string, version: number, items: T[]): T[] {
+    for (const item of items) deepFreeze(item);
+    this.#entries.delete(profileId);
+    if (this.#entries.size >= this.#limit) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    this.#entries.set(profileId, { version, items });
+    return [...items];
+  }
+}
+
+/**
+ * Reads `version` and the bodies from one statement (a LEFT JOIN from the profile row), so the
+ * version and the content come from the same snapshot. Returns undefined for a missing profile.
+ */
+export function versionedBodies(rows: readonly Row[]): { version: number; bodies: string[] } | undefined {
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const bodies: string[] = [];
+  for (const row of rows) if (typeof row['body'] === 'string') bodies.push(row['body']);
+  return { version: Number(first['version']), bodies };
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
