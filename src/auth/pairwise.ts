@@ -7,13 +7,22 @@ import { createHmac } from 'node:crypto';
  */
 export class PairwiseIds {
   readonly #secret: Buffer;
+  /** Computed ids, bounded; they never change for a given secret, so losing them is harmless. */
+  readonly #memo = new Map<string, string>();
 
   constructor(secret: string) {
     this.#secret = Buffer.from(secret, 'base64url');
   }
 
   subject(subjectId: string, clientId: string): string {
-    return `ppx:subject:${this.#mac('subject', subjectId, clientId)}`;
+    const memoKey = `${clientId}\u0000${subjectId}`;
+    let id = this.#memo.get(memoKey);
+    if (id === undefined) {
+      id = `ppx:subject:${this.#mac('subject', subjectId, clientId)}`;
+      if (this.#memo.size >= 10_000) this.#memo.clear();
+      this.#memo.set(memoKey, id);
+    }
+    return id;
   }
 
   profile(profileId: string, clientId: string): string {

@@ -3,6 +3,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { vocabularyProblems } from '../model/extensions/index.ts';
 import { Profile } from '../model/profile.ts';
 import { parseInput } from '../model/validate.ts';
+import { IdConflictError } from '../store/store.ts';
 import { recordAudit } from './audit.ts';
 import type { Deps } from './deps.ts';
 
@@ -47,7 +48,25 @@ export async function importProfile(
   }
 
   const now = deps.clock();
-  const result = await deps.store.transaction(async (tx): Promise<Result<ImportSummary>> => {
+  let result: Result<ImportSummary>;
+  try {
+    result = await writeProfile(deps, doc, options);
+  } catch (e) {
+    // A claim or modifier id of the file is already used by another profile: ids are never reused.
+    if (e instanceof IdConflictError)
+      return fail('conflict', `id ${e.id} already belongs to another profile`);
+    throw e;
+  }
+  if (result.ok) {
+    await recordAudit(deps, { kind: 'operator', id: 'operator' }, doc.subject_id, { action: 'import' }, now);
+  }
+  return result;
+}
+
+function writeProfile(deps: Deps, doc: Profile, options: ImportOptions): Promise<Result<ImportSummary>> {
+  const claims = doc.claims ?? [];
+  const modifiers = doc.context_modifiers ?? [];
+  return deps.store.transaction(async (tx): Promise<Result<ImportSummary>> => {
     const existing = await tx.getProfileBySubject(doc.subject_id);
     if (existing && !options.replace) {
       return fail(
@@ -77,10 +96,6 @@ export async function importProfile(
       skipped_grants: doc.consent_grants?.length ?? 0,
     });
   });
-  if (result.ok) {
-    await recordAudit(deps, { kind: 'operator', id: 'operator' }, doc.subject_id, { action: 'import' }, now);
-  }
-  return result;
 }
 
 function duplicateIds(claims: readonly Claim[], modifiers: readonly { modifier_id: string }[]): string[] {

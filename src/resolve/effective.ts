@@ -1,7 +1,7 @@
 import type { Claim } from '../model/claim.ts';
 import type { ContextModifier, ResolutionContext } from '../model/context-modifier.ts';
 import { applyLifecycle } from './lifecycle.ts';
-import { applyModifier, conditionMatches } from './modifiers.ts';
+import { ClaimSet, conditionMatches } from './modifiers.ts';
 import { compareBy } from './order.ts';
 
 // get_effective_profile (SPEC §9): claims plus the context modifiers active for a supplied context.
@@ -26,22 +26,21 @@ const byClaim = compareBy<Claim>([(c) => c.namespace, (c) => c.key, (c) => c.cla
 
 export function resolveEffectiveProfile(input: ResolveInput): ResolvedProfile {
   // SPEC §5.2 lifecycle first, so expired claims neither appear nor make a modifier "applied".
-  let claims: Claim[] = [];
+  const live: Claim[] = [];
   for (const claim of input.claims) {
-    const live = applyLifecycle(claim, input.now);
-    if (live !== undefined) claims.push(live);
+    const c = applyLifecycle(claim, input.now);
+    if (c !== undefined) live.push(c);
   }
+  const set = new ClaimSet(live);
   const applied: string[] = [];
   // Modifiers apply in modifier_id order: effects compose (two adjustments, a veto after an
   // override), so a fixed order is what makes the result independent of storage order.
   for (const modifier of [...input.modifiers].sort(byModifier)) {
     // SPEC §5.3 condition
     if (!conditionMatches(modifier.condition, input.context)) continue;
-    const result = applyModifier(claims, modifier);
-    if (!result.applied) continue;
-    claims = result.claims;
-    applied.push(modifier.modifier_id);
+    if (set.apply(modifier)) applied.push(modifier.modifier_id);
   }
+  const claims = set.claims();
   // Stored claims usually arrive in this order already; checking is cheaper than sorting.
   if (!isSorted(claims, byClaim)) claims.sort(byClaim);
   return { claims, applied_modifiers: applied };

@@ -55,9 +55,25 @@ interface Matchers {
   readonly decreased: ReadonlySet<string>;
   /** Qualified key -> the override name that applies to it: a qualified name wins over a bare one. */
   readonly overrides: ReadonlyMap<string, string>;
+  /** Keys named by targets, increase or decrease: what a veto removes. */
+  readonly named: ReadonlySet<string>;
+  /** Every key the modifier refers to, overrides included: what makes it "applied". */
+  readonly touched: ReadonlySet<string>;
 }
 
+const compiled = new WeakMap<ContextModifier, Matchers>();
+
+/** A modifier's matchers, compiled once per modifier object (stored modifiers are reused read-only). */
 function matchersOf(modifier: ContextModifier): Matchers {
+  let m = compiled.get(modifier);
+  if (m === undefined) {
+    m = compile(modifier);
+    compiled.set(modifier, m);
+  }
+  return m;
+}
+
+function compile(modifier: ContextModifier): Matchers {
   const scope = scopeOf(modifier);
   const overrides = new Map<string, string>();
   const names = Object.keys(modifier.effect.override ?? {});
@@ -65,24 +81,18 @@ function matchersOf(modifier: ContextModifier): Matchers {
   for (const name of [...names.filter((n) => !n.includes('.')), ...names.filter((n) => n.includes('.'))]) {
     for (const key of keysOfName(name, scope)) overrides.set(key, name);
   }
+  const targeted = new Set((modifier.targets ?? []).map(normalizeKey));
+  const increased = keySet(modifier.effect.increase, scope);
+  const decreased = keySet(modifier.effect.decrease, scope);
+  const named = new Set([...targeted, ...increased, ...decreased]);
   return {
-    targeted: new Set((modifier.targets ?? []).map(normalizeKey)),
-    increased: keySet(modifier.effect.increase, scope),
-    decreased: keySet(modifier.effect.decrease, scope),
+    targeted,
+    increased,
+    decreased,
     overrides,
+    named,
+    touched: new Set([...named, ...overrides.keys()]),
   };
-}
-
-/** Qualified keys of claims, remembered per claim object (stored claims are reused read-only). */
-const qualifiedKeys = new WeakMap<Claim, string>();
-
-function keyOf(claim: Claim): string {
-  let key = qualifiedKeys.get(claim);
-  if (key === undefined) {
-    key = qualifiedKey(claim);
-    qualifiedKeys.set(claim, key);
-  }
-  return key;
 }
 
 /**
@@ -90,10 +100,9 @@ function keyOf(claim: Claim): string {
  * modifier's confidence. Only plain numbers in [0,1] are weights; maps, strings and ints (counts,
  * which must stay integral) are left alone.
  */
-function adjustWeight(claim: Claim, m: Matchers, step: number): Claim {
+function adjustWeight(claim: Claim, key: string, m: Matchers, step: number): Claim {
   const v = claim.value;
   if (typeof v !== 'number' || !(v >= 0 && v <= 1) || claim.value_type === 'int') return claim;
-  const key = keyOf(claim);
   let next = v;
   if (m.increased.has(key)) next = Math.min(1, next + step);
   if (m.decreased.has(key)) next = Math.max(0, next - step);
@@ -102,44 +111,80 @@ function adjustWeight(claim: Claim, m: Matchers, step: number): Claim {
 }
 
 /**
- * Applies one modifier whose condition already matched. `applied` is true iff the modifier names
- * at least one of `claims`: callers pass only in-scope claims, so reporting a modifier that
- * touches nothing visible would leak the existence of out-of-scope preferences (SPEC §10).
+ * Claims under resolution, indexed by qualified key, so that applying a modifier costs a lookup
+ * per name it carries rather than a pass over every claim.
  */
+export class ClaimSet {
+  readonly #claims: (Claim | undefined)[];
+  readonly #keys: string[];
+  readonly #byKey = new Map<string, number[]>();
+
+  constructor(claims: readonly Claim[]) {
+    this.#claims = [...claims];
+    this.#keys = claims.map(qualifiedKey);
+    for (const [i, key] of this.#keys.entries()) {
+      const at = this.#byKey.get(key);
+      if (at === undefined) this.#byKey.set(key, [i]);
+      else at.push(i);
+    }
+  }
+
+  /** Positions of present (not vetoed) claims whose key is in `keys`, in input order. */
+  #positions(keys: ReadonlySet<string>): number[] {
+    const out: number[] = [];
+    for (const key of keys)
+      for (const i of this.#byKey.get(key) ?? []) if (this.#claims[i] !== undefined) out.push(i);
+    return out.sort((a, b) => a - b);
+  }
+
+  /**
+   * Applies one modifier whose condition already matched. Returns true iff the modifier names at
+   * least one present claim: callers pass only in-scope claims, so reporting a modifier that
+   * touches nothing visible would leak the existence of out-of-scope preferences (SPEC §10).
+   */
+  apply(modifier: ContextModifier): boolean {
+    const m = matchersOf(modifier);
+    const touched = this.#positions(m.touched);
+    if (touched.length === 0) return false;
+    switch (modifier.effect_type) {
+      case 'weight_adjustment': {
+        const step = WEIGHT_STEP * modifier.confidence;
+        for (const i of touched) this.#claims[i] = adjustWeight(this.#claims[i]!, this.#keys[i]!, m, step);
+        return true;
+      }
+      case 'override': {
+        // SPEC §5.3 override: the named claim's value is replaced. Cloned so the output never
+        // aliases the modifier object (callers may mutate responses).
+        const values = modifier.effect.override ?? {};
+        for (const i of touched) {
+          const name = m.overrides.get(this.#keys[i]!);
+          if (name !== undefined)
+            this.#claims[i] = { ...this.#claims[i]!, value: structuredClone(values[name]) };
+        }
+        return true;
+      }
+      case 'veto':
+        // SPEC §5.3 veto: the named claims do not apply in this context at all.
+        for (const i of this.#positions(m.named)) this.#claims[i] = undefined;
+        return true;
+      case 'suggest':
+        // SPEC §5.3 suggest: advisory only; reported, values untouched.
+        return true;
+    }
+  }
+
+  /** The claims still present, in input order. */
+  claims(): Claim[] {
+    return this.#claims.filter((c): c is Claim => c !== undefined);
+  }
+}
+
+/** Applies one modifier to `claims` (see ClaimSet.apply); the input is not changed. */
 export function applyModifier(
   claims: readonly Claim[],
   modifier: ContextModifier,
 ): { claims: Claim[]; applied: boolean } {
-  const m = matchersOf(modifier);
-  const named = (c: Claim) => {
-    const key = keyOf(c);
-    return m.targeted.has(key) || m.increased.has(key) || m.decreased.has(key);
-  };
-  const touches = (c: Claim) => named(c) || m.overrides.has(keyOf(c));
-  if (!claims.some(touches)) return { claims: [...claims], applied: false };
-  switch (modifier.effect_type) {
-    case 'weight_adjustment': {
-      const step = WEIGHT_STEP * modifier.confidence;
-      return { claims: claims.map((c) => adjustWeight(c, m, step)), applied: true };
-    }
-    case 'override': {
-      // SPEC §5.3 override: the named claim's value is replaced. Cloned so the output never
-      // aliases the modifier object (callers may mutate responses).
-      const overrides = modifier.effect.override ?? {};
-      const out = claims.map((c) => {
-        const name = m.overrides.get(keyOf(c));
-        return name === undefined ? c : { ...c, value: structuredClone(overrides[name]) };
-      });
-      return { claims: out, applied: true };
-    }
-    case 'veto':
-      // SPEC §5.3 veto: the named claims do not apply in this context at all.
-      return {
-        claims: claims.filter((c) => !named(c)),
-        applied: true,
-      };
-    case 'suggest':
-      // SPEC §5.3 suggest: advisory only; reported, values untouched.
-      return { claims: [...claims], applied: true };
-  }
+  const set = new ClaimSet(claims);
+  const applied = set.apply(modifier);
+  return { claims: set.claims(), applied };
 }

@@ -16,6 +16,20 @@ import type { DefaultPolicy } from '../model/profile.ts';
 // - Lists come back in a stable order stated per method, so results are deterministic.
 // - The store applies no policy: it returns what it holds; `operations/` decides who sees what.
 
+/**
+ * Thrown by a write that would give an id already used by another record to a new one (ids are
+ * never reused). Operations turn it into a `conflict`; any other exception is a store failure.
+ */
+export class IdConflictError extends Error {
+  readonly id: string;
+
+  constructor(id: string, what: string) {
+    super(`${what} ${id} already belongs to another record`);
+    this.name = 'IdConflictError';
+    this.id = id;
+  }
+}
+
 export interface ProfileRecord {
   readonly profile_id: string;
   /** The internal subject id. Never shown to a grantee as it is (see auth/pairwise). */

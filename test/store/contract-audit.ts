@@ -20,6 +20,28 @@ async function allPages(store: Store, filter: AuditFilter): Promise<AuditEvent[]
 export function auditContract(open: () => Promise<Store>): void {
   describe('audit', () => {
     it(
+      'commits every one of many concurrent appends; a duplicate event id fails alone',
+      withStore(open, async (store) => {
+        const subject = subjectId();
+        const events = Array.from({ length: 60 }, (_, i) => auditEvent({ subject_id: subject, at: at(i) }));
+        const first = events[0]!;
+        const results = await Promise.allSettled([
+          ...events.map((e) => store.appendAudit([e])),
+          store.appendAudit([first]),
+        ]);
+        assert.deepEqual(
+          results.map((r) => r.status),
+          [...events.map(() => 'fulfilled'), 'rejected'],
+        );
+        const page = await store.listAudit({ subject_id: subject, limit: 500 });
+        assert.deepEqual(
+          page.events.map((e) => e.event_id),
+          events.map((e) => e.event_id),
+        );
+      }),
+    );
+
+    it(
       'round-trips events oldest first, only the given subject’s',
       withStore(open, async (store) => {
         const subject = subjectId();

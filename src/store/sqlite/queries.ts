@@ -3,14 +3,15 @@ import type { AuditEvent } from '../../model/audit-event.ts';
 import type { Claim } from '../../model/claim.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
 import type { DefaultPolicy } from '../../model/profile.ts';
-import type {
-  AuditFilter,
-  AuditPage,
-  ClientRecord,
-  GrantRecord,
-  ProfileRecord,
-  SigningKeyRecord,
-  StoreTx,
+import {
+  type AuditFilter,
+  type AuditPage,
+  type ClientRecord,
+  type GrantRecord,
+  IdConflictError,
+  type ProfileRecord,
+  type SigningKeyRecord,
+  type StoreTx,
 } from '../store.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
 import {
@@ -228,7 +229,7 @@ export class SqliteQueries implements Sync<StoreTx> {
     for (const claim of claims) {
       const result = upsert.run(claim.claim_id, profileId, claim.namespace, claim.key, toJson(claim));
       if (Number(result.changes) === 0) {
-        throw new Error(`claim ${claim.claim_id} belongs to another profile`);
+        throw new IdConflictError(claim.claim_id, 'claim');
       }
     }
   }
@@ -249,7 +250,7 @@ export class SqliteQueries implements Sync<StoreTx> {
     for (const modifier of modifiers) {
       const result = upsert.run(modifier.modifier_id, profileId, toJson(modifier));
       if (Number(result.changes) === 0) {
-        throw new Error(`modifier ${modifier.modifier_id} belongs to another profile`);
+        throw new IdConflictError(modifier.modifier_id, 'modifier');
       }
     }
   }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync } from 'node:sqlite';
+import type { AuditEvent } from '../../model/audit-event.ts';
 import type { Store, StoreReader, StoreTx, StoreWriter } from '../store.ts';
 import { migrate } from './migrate.ts';
 import { SqliteQueries, type Sync } from './queries.ts';
@@ -176,9 +177,56 @@ export async function openSqliteStore(path: string): Promise<Store> {
     };
   };
 
+  // Group commit for the audit log: every read appends an event before it answers, so under load
+  // the events of requests arriving in the same turn of the event loop share one transaction.
+  // Each caller still waits for the commit that holds its event; a failing event (a duplicate id)
+  // is rolled back to its own savepoint and fails alone.
+  let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
+  const flushAudit = (): Promise<void> => {
+    const batch = auditQueue;
+    auditQueue = [];
+    if (batch.length === 0) return Promise.resolve();
+    return mutex.run(() => {
+      if (closed) {
+        for (const item of batch) item.done(new Error('store is closed'));
+        return;
+      }
+      const outcomes: unknown[] = [];
+      try {
+        writer.exec('BEGIN IMMEDIATE');
+        for (const item of batch) {
+          writer.exec('SAVEPOINT audit_event');
+          try {
+            writeQueries.appendAudit(item.events);
+            writer.exec('RELEASE audit_event');
+            outcomes.push(undefined);
+          } catch (error) {
+            writer.exec('ROLLBACK TO audit_event; RELEASE audit_event');
+            outcomes.push(error);
+          }
+        }
+        writer.exec('COMMIT');
+      } catch (error) {
+        rollback();
+        for (const item of batch) item.done(error);
+        return;
+      }
+      for (const [i, item] of batch.entries()) item.done(outcomes[i]);
+    });
+  };
+  const appendAudit = (events: readonly AuditEvent[]): Promise<void> => {
+    assertNotInTransaction();
+    assertOpen();
+    return new Promise<void>((resolve, reject) => {
+      if (auditQueue.length === 0) setImmediate(() => void flushAudit());
+      auditQueue.push({ events, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  };
+
   return {
     ...facade<StoreReader>(READS, readQueries, readOutside),
     ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
+    appendAudit,
 
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       assertNotInTransaction();
@@ -200,6 +248,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     },
 
     async close(): Promise<void> {
+      await flushAudit();
       await mutex.run(() => {
         if (closed) return;
         closed = true;

@@ -37,11 +37,14 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   app.notFound((c) => {
-    const known = ROUTES.some((r) => r.path === c.req.path);
+    const allowed = ROUTES.filter((r) => r.path === c.req.path).map((r) => r.method);
+    if (allowed.length === 0) {
+      return errorResponse({ code: 'not_found', description: `there is no endpoint at ${c.req.path}` });
+    }
+    // RFC 9110 §15.5.6: a 405 lists the methods the resource supports.
     return errorResponse(
-      known
-        ? { code: 'method_not_allowed', description: `${c.req.method} is not allowed on ${c.req.path}` }
-        : { code: 'not_found', description: `there is no endpoint at ${c.req.path}` },
+      { code: 'method_not_allowed', description: `${c.req.method} is not allowed on ${c.req.path}` },
+      { headers: new Headers({ Allow: allowed.join(', ') }) },
     );
   });
   app.onError((err) => serverError(err, options.log));
@@ -72,8 +75,21 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
 
   let body: unknown;
   if (route.method === 'POST') {
-    const raw = await readJsonBody(c.req.raw, options.bodyLimitBytes);
-    if (!raw.ok) return errorResponse(raw.error, { headers });
+    // Read straight from Node's request when there is one: it skips building a web stream.
+    const raw = await readJsonBody(
+      {
+        stream: c.env.incoming ?? c.req.raw.body,
+        contentLength: c.req.header('content-length'),
+        contentType: c.req.header('content-type'),
+      },
+      options.bodyLimitBytes,
+    );
+    if (!raw.ok) {
+      // A body refused for its size may not have been read to the end: the connection cannot be
+      // reused safely, so tell the client it closes.
+      if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
+      return errorResponse(raw.error, { headers });
+    }
     const parsed = route.body ? parseInput(route.body, raw.value, 'the request body') : raw;
     if (!parsed.ok) return errorResponse(parsed.error, { headers });
     body = parsed.value;

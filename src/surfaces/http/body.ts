@@ -1,31 +1,37 @@
 import { fail, ok, type Result } from '../../model/errors.ts';
 
+const DRAIN_FACTOR = 8;
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
  * Reads a JSON request body with a hard size limit, without trusting Content-Length alone.
  * An empty body reads as `{}` so that endpoints whose inputs are all optional accept it.
  */
-export async function readJsonBody(req: Request, limit: number): Promise<Result<unknown>> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) return tooLarge(limit);
-  if (declared === '0' || req.body === null) return ok({});
+export interface BodySource {
+  /** The bytes: Node's IncomingMessage and a web ReadableStream are both async iterables. */
+  readonly stream: AsyncIterable<Uint8Array> | null;
+  readonly contentLength: string | undefined;
+  readonly contentType: string | undefined;
+}
+
+export async function readJsonBody(source: BodySource, limit: number): Promise<Result<unknown>> {
+  const declared = source.contentLength;
+  if (declared !== undefined && Number(declared) > limit) return tooLarge(limit);
+  if (declared === '0' || source.stream === null) return ok({});
 
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return tooLarge(limit);
-    }
-    chunks.push(value);
+  for await (const chunk of source.stream) {
+    size += chunk.byteLength;
+    if (size <= limit) chunks.push(chunk);
+    // Past the limit, keep reading (and dropping) a while so the client sees the 413 rather than a
+    // reset; past a few times the limit, leaving the loop destroys the stream and the connection.
+    else if (size > DRAIN_FACTOR * limit) break;
   }
+  if (size > limit) return tooLarge(limit);
   if (size === 0) return ok({});
-  const type = req.headers.get('content-type');
+  const type = source.contentType ?? null;
   if (type === null || !JSON_TYPE.test(type)) {
     return fail(
       'unsupported_media_type',
