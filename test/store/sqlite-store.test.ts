@@ -11,6 +11,7 @@ import { ConsentGrant } from '../../src/model/consent-grant.ts';
 import { ContextModifier } from '../../src/model/context-modifier.ts';
 import { listMigrations } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { IdConflictError } from '../../src/store/store.ts';
 import { runStoreContract } from './contract.ts';
 import {
   auditEvent,
@@ -198,7 +199,10 @@ describe('sqlite store', () => {
         await store.insertProfile(b);
         const claim = minimalClaim();
         await store.putClaims(a.profile_id, [claim]);
-        await assert.rejects(store.putClaims(b.profile_id, [{ ...claim, value: 0 }]), /another profile/);
+        await assert.rejects(
+          store.putClaims(b.profile_id, [{ ...claim, value: 0 }]),
+          (e: unknown) => e instanceof IdConflictError && e.id === claim.claim_id,
+        );
         assert.deepEqual(await store.listClaims(a.profile_id), [claim]);
         assert.deepEqual(await store.listClaims(b.profile_id), []);
       },
