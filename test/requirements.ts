@@ -1,0 +1,240 @@
+// The MUSTs this stage implements, each tied to the spec text it comes from and to the tests
+// that verify it. test/requirements.test.ts fails when a requirement has no test, or when a named
+// test no longer exists (renamed or deleted), so the list cannot silently rot.
+
+export interface Requirement {
+  readonly id: string;
+  /** Where the rule is written. */
+  readonly source: string;
+  readonly rule: string;
+  /** [test file, a substring of a test or suite title in it]. */
+  readonly tests: readonly (readonly [string, string])[];
+}
+
+const E2E = 'test/e2e/http/';
+
+export const REQUIREMENTS: readonly Requirement[] = [
+  {
+    id: 'consent.deny-by-default',
+    source: 'SPEC §6.2 rule 1, §10 MUST 1–2',
+    rule: 'no access without an authenticated caller and an active grant',
+    tests: [
+      [`${E2E}auth-matrix.test.ts`, 'answers no token with a bare 401 challenge'],
+      ['test/unit/policy/grant-status.test.ts', 'an unparseable expires_at fails closed'],
+    ],
+  },
+  {
+    id: 'consent.scope',
+    source: 'SPEC §6.2 rule 3, bindings/http.md',
+    rule: 'claims outside the grant never appear and are indistinguishable from absent ones',
+    tests: [
+      [`${E2E}consent.test.ts`, 'claims outside the grant never appear'],
+      [`${E2E}consent.test.ts`, 'a key-limited grant sees exactly its keys'],
+      [
+        'test/unit/policy/property.test.ts',
+        'random grant/request/claim sets never leak outside the grant or the narrowing',
+      ],
+    ],
+  },
+  {
+    id: 'consent.never-widen',
+    source: 'SPEC §10 MUST NOT 1',
+    rule: 'a request may narrow namespaces, keys and domain, never widen them',
+    tests: [
+      [`${E2E}consent.test.ts`, 'a namespace outside the grant is 403 insufficient_scope'],
+      [`${E2E}consent.test.ts`, 'requested_keys narrows'],
+      ['test/unit/policy/scope.test.ts', 'widening to a supported namespace outside the grant'],
+    ],
+  },
+  {
+    id: 'consent.purpose',
+    source: 'SPEC §6.2 rule 3',
+    rule: 'a declared purpose must be one the grant allows',
+    tests: [[`${E2E}consent.test.ts`, 'a purpose outside the grant is 403 insufficient_scope']],
+  },
+  {
+    id: 'consent.expiry',
+    source: 'SPEC §6.2 rule 4',
+    rule: 'an expired grant authorizes nothing, from the instant of expires_at',
+    tests: [
+      [`${E2E}auth-matrix.test.ts`, 'refuses an expired grant with 401 grant_expired'],
+      ['test/unit/policy/grant-status.test.ts', 'an active grant is expired exactly at expires_at'],
+    ],
+  },
+  {
+    id: 'consent.revocation',
+    source: 'SPEC §6.2 rule 7, §10 MUST 5, WIRE-NOTES §2.5',
+    rule: 'a revoked grant fails on its very next request with 401 invalid_token / grant_revoked',
+    tests: [
+      [
+        `${E2E}auth-matrix.test.ts`,
+        'refuses a revoked grant on the very next request with 401 grant_revoked',
+      ],
+      ['test/e2e/durability.test.ts', 'a revocation and the audit trail survive SIGKILL and a restart'],
+    ],
+  },
+  {
+    id: 'consent.cross-domain',
+    source: 'SPEC §6.5',
+    rule: 'each cross_domain_transfer value is enforced',
+    tests: [
+      [`${E2E}consent.test.ts`, 'cross-domain claims under each cross_domain_transfer value'],
+      [`${E2E}consent.test.ts`, 'requested_domain outside allowed_domains is 403 cross_domain_denied'],
+      [
+        'test/unit/policy/visibility.test.ts',
+        'allow_if_same_provider: cross-domain claims pass unless imported',
+      ],
+    ],
+  },
+  {
+    id: 'consent.writeback',
+    source: 'SPEC §6.2 rule 5, §6.6',
+    rule: 'each writeback_policy value decides refuse / review / apply',
+    tests: [
+      ['test/unit/writeback/writeback.test.ts', 'forbidden refuses every proposal'],
+      ['test/unit/writeback/writeback.test.ts', 'auto_for_low_risk queues high-confidence inferences'],
+    ],
+  },
+  {
+    id: 'consent.foreign-tokens',
+    source: 'SPEC §10 MUST 1, §6.2 rule 2',
+    rule: 'tokens signed by another key, for another audience, tampered or expired are refused',
+    tests: [
+      ['test/e2e/http/consent-attacks.test.ts', 'a token signed by another key is 401 invalid_token'],
+      ['test/e2e/http/consent-attacks.test.ts', 'a token with another audience or issuer'],
+      ['test/e2e/http/consent-attacks.test.ts', 'a tampered payload is 401 invalid_token'],
+    ],
+  },
+  {
+    id: 'consent.other-subjects',
+    source: 'SPEC §4.5',
+    rule: "a grant or subject token never reaches another subject's profile or grants",
+    tests: [
+      [
+        'test/e2e/http/consent-attacks.test.ts',
+        'the subject token of one subject does not read the other profile',
+      ],
+      [
+        'test/e2e/http/consent-attacks.test.ts',
+        'a grantee cannot revoke another grant (404), which keeps working',
+      ],
+    ],
+  },
+  {
+    id: 'privacy.pairwise',
+    source: 'PDPP read profile (pairwise identifiers), issue 3 item 5',
+    rule: 'grantees see pairwise subject ids, never the internal one',
+    tests: [
+      [`${E2E}consent.test.ts`, 'differ between clients, are stable, and are never the internal id'],
+      ['test/unit/auth/pairwise.test.ts', 'different across clients'],
+    ],
+  },
+  {
+    id: 'provenance.stated-vs-inferred',
+    source: 'SPEC §4.3, §4.4, §10 MUST 4',
+    rule: 'user_stated is told apart from every other kind; inference is never presented as stated',
+    tests: [
+      [`${E2E}consent.test.ts`, 'every claim keeps its source.kind in query, effective and export'],
+      [`${E2E}consent.test.ts`, 'the summary marks stated: true only for user_stated claims'],
+    ],
+  },
+  {
+    id: 'model.ids',
+    source: 'SPEC §5',
+    rule: 'ids are ppx:<type>:<id> and never reused',
+    tests: [
+      ['test/unit/model/ids.test.ts', '10 000 ids are all distinct'],
+      ['test/store/sqlite-store.test.ts', 'rejects a claim id that belongs to another profile'],
+    ],
+  },
+  {
+    id: 'model.official-schemas',
+    source: 'WIRE-NOTES §1, SPEC §5',
+    rule: 'every emitted PPX object validates against the official schema; official examples validate with ours',
+    tests: [
+      ['test/unit/model/examples.test.ts', 'official examples validate with the product zod schemas'],
+      [
+        'test/unit/model/published-schemas.test.ts',
+        'product-produced instances validate against the OFFICIAL',
+      ],
+      [`${E2E}discovery-schemas.test.ts`, 'every grant of /v1/consent/grants validates'],
+    ],
+  },
+  {
+    id: 'discovery.card',
+    source: 'SPEC §7, bindings/http.md',
+    rule: 'the discovery card validates, lists core, and its advertised URLs resolve',
+    tests: [
+      [`${E2E}discovery-schemas.test.ts`, 'validates and advertises core and the HTTP binding'],
+      [`${E2E}discovery-schemas.test.ts`, 'openapi_uri and grant_jwks_uri resolve'],
+    ],
+  },
+  {
+    id: 'http.effective-profile',
+    source: 'bindings/http.md "Effective-profile response body"',
+    rule: 'query and effective return effective-profile documents with applied_modifiers, even empty',
+    tests: [
+      [`${E2E}resolution.test.ts`, 'a context that matches nothing still reports applied_modifiers: []'],
+      [`${E2E}discovery-schemas.test.ts`, 'validates for a grant token, with the grant echo'],
+    ],
+  },
+  {
+    id: 'http.errors',
+    source: 'bindings/http.md "Error shape"',
+    rule: 'bad input gets a 4xx with a PPX code and a readable description, never a 500 or a stack',
+    tests: [
+      [`${E2E}bad-input.test.ts`, 'never answers 500 and never leaks internals, whatever the input'],
+      [`${E2E}bad-input.test.ts`, 'malformed JSON is 400 invalid_request'],
+      [`${E2E}body-limits.test.ts`, 'a chunked body over 256 KiB is 413 payload_too_large'],
+    ],
+  },
+  {
+    id: 'http.rate-limit',
+    source: 'bindings/http.md "Rate limits"',
+    rule: 'RateLimit-* headers are advertised; over the limit is 429',
+    tests: [[`${E2E}rate-limit.test.ts`, 'advertises the limit, counts down, and answers the 6th request']],
+  },
+  {
+    id: 'http.openapi',
+    source: 'bindings/http.md "OpenAPI"',
+    rule: 'an OpenAPI 3.1 document at /openapi.json describes every route',
+    tests: [[`${E2E}discovery-schemas.test.ts`, 'is a valid OpenAPI 3.1 document listing every route']],
+  },
+  {
+    id: 'resolution.context',
+    source: 'SPEC §5.3, §9',
+    rule: 'modifiers whose condition matches apply; their ids are reported; results are deterministic',
+    tests: [
+      [
+        `${E2E}resolution.test.ts`,
+        'is deterministic: the same request twice gives the same claims and modifiers',
+      ],
+      ['test/unit/resolve/effective.test.ts', 'is deterministic under any input order'],
+    ],
+  },
+  {
+    id: 'audit.every-access',
+    source: 'SPEC §10 MUST 3',
+    rule: 'every access to a claim is audited (who, grant, operation, keys, when); the log is append-only',
+    tests: [
+      [`${E2E}audit-export.test.ts`, 'records a grantee read with actor, grant, action and the keys read'],
+      [`${E2E}audit-export.test.ts`, 'audits a denied request with outcome "denied"'],
+      ['test/store/sqlite-store.test.ts', 'refuses UPDATE and DELETE on audit_events at the database level'],
+    ],
+  },
+  {
+    id: 'export.scope',
+    source: 'SPEC §9 export_profile, §10 MUST 6',
+    rule: 'the subject exports everything; a grantee needs export and gets only its scope',
+    tests: [
+      [`${E2E}audit-export.test.ts`, 'gives the subject everything'],
+      [`${E2E}audit-export.test.ts`, 'refuses a grant without export with 403 insufficient_scope'],
+    ],
+  },
+  {
+    id: 'import.atomic',
+    source: 'issue 2 item 8',
+    rule: 'import validates and refuses a bad file with a clear message, writing nothing',
+    tests: [['test/cli/files.test.ts', 'a bad file: exit 1, the problem named, the database unchanged']],
+  },
+];
