@@ -3,6 +3,7 @@ import type { ContextModifier } from '../src/model/context-modifier.ts';
 import { SUPPORTED_EXTENSIONS } from '../src/model/extensions/index.ts';
 import type { Profile } from '../src/model/profile.ts';
 import { PPX_VERSION } from '../src/model/vocabulary.ts';
+import { prng } from '../test/support/random.ts';
 
 // A deterministic benchmark profile: 200 claims over core, fragrance and travel (keys reused, ids
 // distinct) and 20 context modifiers, some of which match BENCH_CONTEXT. Same output on every
@@ -35,18 +36,6 @@ const ORIGINS: Record<Kind, string> = {
 const CLAIM_TYPES = ['preference', 'tendency', 'preference', 'aversion', 'derived_signal'] as const;
 const FAMILIES = ['woody', 'citrus', 'floral', 'oriental', 'aquatic', 'gourmand'];
 const OCCASIONS = ['date_night', 'office', 'weekend', 'wedding', 'gym'];
-
-/** mulberry32: a tiny seeded PRNG, so the fixture is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const unit = (rand: () => number) => Math.round(rand() * 1000) / 1000;
 

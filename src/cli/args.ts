@@ -1,7 +1,5 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.ts';
-
-export { parseArgs };
 
 /** Flags every command that opens the provider accepts. */
 export const COMMON_OPTIONS = {
@@ -12,14 +10,15 @@ export const COMMON_OPTIONS = {
 } as const;
 
 /**
- * Runs a strict `parseArgs` (an unknown flag is an error, never ignored) and turns its exception
- * into a message for the user.
+ * Parses argv strictly (an unknown flag is an error, never ignored) and turns parseArgs'
+ * exception into a message for the user.
  */
-export function parse<T>(run: () => T): { ok: true; value: T } | { ok: false; message: string } {
+export function parse<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
   try {
-    return { ok: true, value: run() };
+    const value = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+    return { ok: true as const, value };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false as const, message: e instanceof Error ? e.message : String(e) };
   }
 }
 

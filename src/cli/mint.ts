@@ -2,7 +2,7 @@ import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
 import { createGrant } from '../operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
 import { openProvider } from '../provider.ts';
-import { COMMON_OPTIONS, configFrom, list, parse, parseArgs } from './args.ts';
+import { COMMON_OPTIONS, configFrom, list, parse } from './args.ts';
 
 export const MINT_HELP = `ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
   Prints an owner (subject) token.
@@ -13,29 +13,22 @@ ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--
 Common: --db PATH --base-url URL (must match the server's, tokens are audience-bound).`;
 
 export async function mintCommand(argv: string[]): Promise<number> {
-  const args = parse(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...COMMON_OPTIONS,
-        subject: { type: 'string' },
-        client: { type: 'string' },
-        namespaces: { type: 'string' },
-        keys: { type: 'string' },
-        domains: { type: 'string' },
-        operations: { type: 'string' },
-        purposes: { type: 'string' },
-        'cross-domain': { type: 'string' },
-        writeback: { type: 'string' },
-        days: { type: 'string' },
-        'single-use': { type: 'boolean' },
-        ttl: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-    }),
-  );
+  const args = parse(argv, {
+    ...COMMON_OPTIONS,
+    subject: { type: 'string' },
+    client: { type: 'string' },
+    namespaces: { type: 'string' },
+    keys: { type: 'string' },
+    domains: { type: 'string' },
+    operations: { type: 'string' },
+    purposes: { type: 'string' },
+    'cross-domain': { type: 'string' },
+    writeback: { type: 'string' },
+    days: { type: 'string' },
+    'single-use': { type: 'boolean' },
+    ttl: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (!args.ok) return usage(args.message);
   const { values: v, positionals } = args.value;
   if (v.help) return usage();

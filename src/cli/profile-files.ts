@@ -3,7 +3,7 @@ import { exportProfile } from '../operations/export-profile.ts';
 import { importProfile } from '../operations/import-profile.ts';
 import { seedDemo } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
-import { COMMON_OPTIONS, configFrom, parse, parseArgs } from './args.ts';
+import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
 
 export const FILES_HELP = `ppx export --subject ID [--out FILE]     the subject's whole profile as PPX JSON (stdout by default)
 ppx import FILE [--replace]              validates a PPX profile file and stores it; a bad file writes nothing
@@ -12,14 +12,7 @@ ppx seed --demo                          (re)seeds the demo subject did:example:
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
 export async function exportCommand(argv: string[]): Promise<number> {
-  const args = parse(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { ...COMMON_OPTIONS, subject: { type: 'string' }, out: { type: 'string' } },
-    }),
-  );
+  const args = parse(argv, { ...COMMON_OPTIONS, subject: { type: 'string' }, out: { type: 'string' } });
   if (!args.ok) return usage('export', args.message);
   const v = args.value.values;
   if (v.help) return usage('export');
@@ -43,14 +36,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
 }
 
 export async function importCommand(argv: string[]): Promise<number> {
-  const args = parse(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { ...COMMON_OPTIONS, replace: { type: 'boolean' } },
-    }),
-  );
+  const args = parse(argv, { ...COMMON_OPTIONS, replace: { type: 'boolean' } });
   if (!args.ok) return usage('import', args.message);
   const { values: v, positionals } = args.value;
   if (v.help) return usage('import');
@@ -83,14 +69,7 @@ export async function importCommand(argv: string[]): Promise<number> {
 }
 
 export async function seedCommand(argv: string[]): Promise<number> {
-  const args = parse(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { ...COMMON_OPTIONS, demo: { type: 'boolean' } },
-    }),
-  );
+  const args = parse(argv, { ...COMMON_OPTIONS, demo: { type: 'boolean' } });
   if (!args.ok) return usage('seed', args.message);
   if (args.value.values.help) return usage('seed');
   if (!args.value.values.demo) return usage('seed', 'only --demo is available');

@@ -1,27 +1,20 @@
 import { seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
 import { startHttpServer } from '../surfaces/http/server.ts';
-import { COMMON_OPTIONS, configFrom, parse, parseArgs } from './args.ts';
+import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
 
 export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
   Runs the provider. Env: PPX_PORT, PPX_HOST, PPX_DB, PPX_BASE_URL, PPX_RATE_LIMIT, PPX_SEED_DEMO=1.
   --seed-demo seeds the demo profile when the database holds no profile yet.`;
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const args = parse(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...COMMON_OPTIONS,
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        'seed-demo': { type: 'boolean' },
-        'rate-limit': { type: 'string' },
-      },
-    }),
-  );
+  const args = parse(argv, {
+    ...COMMON_OPTIONS,
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    'seed-demo': { type: 'boolean' },
+    'rate-limit': { type: 'string' },
+  });
   if (!args.ok) return usage(args.message);
   const v = args.value.values;
   if (v.help) return usage();

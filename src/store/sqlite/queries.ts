@@ -69,52 +69,35 @@ export class SqliteQueries implements Sync<StoreTx> {
   }
 
   listClaims(profileId: string): Claim[] {
-    const cache = this.#claims;
-    if (cache === undefined) {
-      const rows = this.#sql
-        .get('SELECT body FROM claims WHERE profile_id = ? ORDER BY namespace, key, claim_id')
-        .all(profileId);
-      return rows.map((row) => body<Claim>(row));
-    }
-    const version = this.#version(profileId);
-    if (version === undefined) return [];
-    const hit = cache.get(profileId, version);
-    if (hit !== undefined) return hit;
-    const loaded = versionedBodies(
-      this.#sql
-        .get(
-          `SELECT p.version AS version, c.body AS body FROM profiles p
-           LEFT JOIN claims c ON c.profile_id = p.profile_id
-           WHERE p.profile_id = ? ORDER BY c.namespace, c.key, c.claim_id`,
-        )
-        .all(profileId),
-    );
-    if (loaded === undefined) return [];
-    return cache.set(
-      profileId,
-      loaded.version,
-      loaded.bodies.map((b) => JSON.parse(b) as Claim),
-    );
+    return this.#listContent<Claim>(profileId, this.#claims, 'claims', 'namespace, key, claim_id');
   }
 
   listModifiers(profileId: string): ContextModifier[] {
-    const cache = this.#modifiers;
+    return this.#listContent<ContextModifier>(profileId, this.#modifiers, 'modifiers', 'modifier_id');
+  }
+
+  /** A profile's rows of `table`, through the version-keyed cache when this connection has one. */
+  #listContent<T>(profileId: string, cache: ContentCache<T> | undefined, table: string, order: string): T[] {
     if (cache === undefined) {
       const rows = this.#sql
-        .get('SELECT body FROM modifiers WHERE profile_id = ? ORDER BY modifier_id')
+        .get(`SELECT body FROM ${table} WHERE profile_id = ? ORDER BY ${order}`)
         .all(profileId);
-      return rows.map((row) => body<ContextModifier>(row));
+      return rows.map((row) => body<T>(row));
     }
     const version = this.#version(profileId);
     if (version === undefined) return [];
     const hit = cache.get(profileId, version);
     if (hit !== undefined) return hit;
+    const ordered = order
+      .split(', ')
+      .map((column) => `t.${column}`)
+      .join(', ');
     const loaded = versionedBodies(
       this.#sql
         .get(
-          `SELECT p.version AS version, m.body AS body FROM profiles p
-           LEFT JOIN modifiers m ON m.profile_id = p.profile_id
-           WHERE p.profile_id = ? ORDER BY m.modifier_id`,
+          `SELECT p.version AS version, t.body AS body FROM profiles p
+           LEFT JOIN ${table} t ON t.profile_id = p.profile_id
+           WHERE p.profile_id = ? ORDER BY ${ordered}`,
         )
         .all(profileId),
     );
@@ -122,7 +105,7 @@ export class SqliteQueries implements Sync<StoreTx> {
     return cache.set(
       profileId,
       loaded.version,
-      loaded.bodies.map((b) => JSON.parse(b) as ContextModifier),
+      loaded.bodies.map((b) => JSON.parse(b) as T),
     );
   }
 

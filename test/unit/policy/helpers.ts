@@ -58,21 +58,9 @@ export function assertOk<T>(r: Result<T>): T {
   return r.value;
 }
 
-/** mulberry32: a tiny seeded PRNG so randomized tests are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { pick } from '../../support/random.ts';
 
-export function pick<T>(rand: () => number, items: readonly T[]): T {
-  return items[Math.floor(rand() * items.length)] as T;
-}
+export { pick, prng } from '../../support/random.ts';
 
 /** A random non-empty subset, or `undefined` with probability `pUndefined`. */
 export function subset<T>(rand: () => number, items: readonly T[], pUndefined = 0): T[] | undefined {
