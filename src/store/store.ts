@@ -53,6 +53,10 @@ export interface ClientRecord {
   /** SHA-256 (hex) of the client secret, for confidential clients. */
   readonly secret_hash?: string;
   readonly created_at: string;
+  /** How the client came to be known: by the operator, RFC 7591 registration, or a metadata document. */
+  readonly source?: 'operator' | 'dynamic' | 'metadata_document';
+  /** The client metadata as registered (RFC 7591 §2), for clients that registered themselves. */
+  readonly metadata?: Record<string, unknown>;
 }
 
 export interface SigningKeyRecord {
@@ -61,6 +65,87 @@ export interface SigningKeyRecord {
   readonly private_jwk: Record<string, unknown>;
   readonly public_jwk: Record<string, unknown>;
   readonly created_at: string;
+}
+
+/** A person who owns a profile and signs in to the consent and review pages. */
+export interface SubjectRecord {
+  readonly subject_id: string;
+  /** Unique, case-folded sign-in name. */
+  readonly username: string;
+  /** A memory-hard hash (`scrypt$N$r$p$salt$hash`), never the password. */
+  readonly password_hash: string;
+  readonly created_at: string;
+}
+
+/** A signed-in browser session; the cookie carries the secret, the store only its SHA-256. */
+export interface SessionRecord {
+  readonly session_hash: string;
+  readonly subject_id: string;
+  /** The session's anti-CSRF token (synchronizer token), sent back in every form. */
+  readonly csrf_token: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+}
+
+/** What a client asks for, before the subject decides (WIRE-NOTES §2.1). */
+export interface GrantRequestDraft {
+  readonly purposes: readonly string[];
+  readonly allowed_domains: readonly string[];
+  readonly allowed_namespaces: readonly string[];
+  readonly allowed_claim_keys?: readonly string[];
+  readonly allowed_operations: readonly string[];
+  readonly cross_domain_transfer: string;
+  readonly writeback_policy: string;
+  /** When the grant would expire if approved as asked. */
+  readonly expires_at: string;
+  readonly access_mode: 'continuous' | 'single_use';
+}
+
+export type GrantRequestStatus = 'pending' | 'approved' | 'rejected' | 'exchanged';
+
+/**
+ * A consent request (consent-v2 or OAuth authorization). It carries no authority while pending;
+ * `request_token_hash` is the SHA-256 of the capability returned once to the client.
+ */
+export interface GrantRequestRecord {
+  readonly grant_request_id: string;
+  readonly request_token_hash: string;
+  readonly client_id: string;
+  readonly subject_id: string;
+  readonly draft: GrantRequestDraft;
+  readonly redirect_uri: string;
+  readonly code_challenge: string;
+  readonly status: GrantRequestStatus;
+  /** The grant the approval created. */
+  readonly grant_id?: string;
+  readonly created_at: string;
+  /** A request not decided and exchanged by then is dead. */
+  readonly expires_at: string;
+  readonly decided_at?: string;
+}
+
+/**
+ * One refresh family: every access and refresh token descended from one exchange. It covers one
+ * grant, or several (a grant package). Revoking it kills every refresh token in it.
+ */
+export interface TokenFamilyRecord {
+  readonly family_id: string;
+  readonly client_id: string;
+  readonly subject_id: string;
+  readonly grant_ids: readonly string[];
+  readonly status: 'active' | 'revoked';
+  readonly created_at: string;
+  readonly revoked_at?: string;
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 (base64url) of the refresh token. */
+  readonly token_hash: string;
+  readonly family_id: string;
+  /** `rotated` once exchanged: presenting it again is theft (WIRE-NOTES §2.4). */
+  readonly status: 'current' | 'rotated';
+  readonly issued_at: string;
+  readonly expires_at: string;
 }
 
 export interface AuditFilter {
@@ -112,6 +197,17 @@ export interface StoreReader {
   listAudit(filter: AuditFilter): Promise<AuditPage>;
   /** Number of profiles; used to decide whether to seed the demo on first start. */
   countProfiles(): Promise<number>;
+  getSubject(subjectId: string): Promise<SubjectRecord | undefined>;
+  /** By case-folded username. */
+  getSubjectByUsername(username: string): Promise<SubjectRecord | undefined>;
+  /** A session by the hash of its secret, whether or not it has expired (the caller checks). */
+  getSession(sessionHash: string): Promise<SessionRecord | undefined>;
+  getGrantRequest(grantRequestId: string): Promise<GrantRequestRecord | undefined>;
+  getTokenFamily(familyId: string): Promise<TokenFamilyRecord | undefined>;
+  /** A refresh token by hash, whatever its status (the caller tells rotated from current). */
+  getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
+  /** Families covering a grant, so revoking the grant can end them. Ordered by family_id. */
+  listTokenFamiliesByGrant(grantId: string): Promise<TokenFamilyRecord[]>;
 }
 
 export interface StoreWriter {
@@ -142,6 +238,32 @@ export interface StoreWriter {
   putSettingIfAbsent(name: string, value: string): Promise<string>;
   /** Appends audit events; they can never be changed or removed afterwards. */
   appendAudit(events: readonly AuditEvent[]): Promise<void>;
+  /** Inserts a subject; a taken subject_id or username throws IdConflictError. */
+  insertSubject(subject: SubjectRecord): Promise<void>;
+  insertSession(session: SessionRecord): Promise<void>;
+  /** Removes a session (sign-out); false when it was not there. */
+  deleteSession(sessionHash: string): Promise<boolean>;
+  insertGrantRequest(request: GrantRequestRecord): Promise<void>;
+  /**
+   * Compare-and-set: applies `patch` only while the request's status is `expected`. Returns the
+   * request as stored afterwards, or undefined when it is missing or its status was not
+   * `expected` — of two concurrent transitions from the same status, exactly one succeeds.
+   */
+  transitionGrantRequest(
+    grantRequestId: string,
+    expected: GrantRequestStatus,
+    patch: Partial<Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft'>>,
+  ): Promise<GrantRequestRecord | undefined>;
+  insertTokenFamily(family: TokenFamilyRecord): Promise<void>;
+  /** Marks a family revoked (keeping the first revoked_at); false when missing. */
+  revokeTokenFamily(familyId: string, at: string): Promise<boolean>;
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  /**
+   * Compare-and-set rotation: marks `oldHash` rotated and inserts `next`, only while `oldHash` is
+   * `current` and its family active. Returns false otherwise (nothing written) — of two
+   * concurrent rotations of one token, exactly one succeeds.
+   */
+  rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): Promise<boolean>;
 }
 
 export interface StoreTx extends StoreReader, StoreWriter {}
