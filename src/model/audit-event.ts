@@ -14,6 +14,10 @@ export const AuditAction = z.enum([
   'grant_created',
   'audit_read',
   'denied',
+  'consent_rejected',
+  'token_issued',
+  'token_refreshed',
+  'refresh_reuse',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

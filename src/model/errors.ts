@@ -22,6 +22,19 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   server_error: 500,
+  // OAuth 2.1 / RFC 6749 §5.2 and RFC 7591 §3.2.2 codes, used by the consent flow and the
+  // authorization server.
+  invalid_grant: 400,
+  invalid_client: 401,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  access_denied: 403,
+  invalid_client_metadata: 400,
+  invalid_redirect_uri: 400,
+  /** A refresh under a grant the subject revoked: it will never work again (WIRE-NOTES §2.4). */
+  grant_gone: 410,
 } as const satisfies Record<string, number>;
 
 export type PpxErrorCode = keyof typeof ERROR_STATUS;

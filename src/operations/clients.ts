@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { sha256 } from '../auth/secrets.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { ClientRecord } from '../store/store.ts';
 import type { Deps } from './deps.ts';
@@ -29,7 +29,7 @@ export async function registerClient(
     name: c.name,
     redirect_uris: c.redirect_uris,
     kind: c.kind,
-    ...(c.secret !== undefined ? { secret_hash: createHash('sha256').update(c.secret).digest('hex') } : {}),
+    ...(c.secret !== undefined ? { secret_hash: sha256(c.secret) } : {}),
     created_at: deps.clock().toISOString(),
   };
   await deps.store.putClient(record);

@@ -15,6 +15,7 @@ import {
 import type { GrantRecord } from '../store/store.ts';
 import { recordAudit, recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
+import { revokeGrantEverywhere } from './consent/revocation.ts';
 import type { Deps } from './deps.ts';
 import { publishGrant } from './present.ts';
 
@@ -132,7 +133,7 @@ export async function revokeConsentGrant(
   if (caller.kind === 'subject' && grant.subject_id !== caller.subjectId) return notFound;
   if (caller.kind === 'grant' && grant.grant_id !== caller.grant.grant_id) return notFound;
   const now = deps.clock();
-  const revoked = await deps.store.revokeGrant(grant.grant_id, now.toISOString());
+  const revoked = await revokeGrantEverywhere(deps, grant.grant_id, now);
   if (!revoked) return notFound;
   await recordCallerAudit(deps, caller, grant.subject_id, { action: 'revoke', grantId: grant.grant_id }, now);
   return ok({ grant: publishGrant(revoked, subjectIdFor(deps, caller, grant.subject_id), now) });

@@ -50,7 +50,7 @@ export interface ClientRecord {
   readonly name: string;
   readonly redirect_uris: readonly string[];
   readonly kind: 'public' | 'confidential';
-  /** SHA-256 (hex) of the client secret, for confidential clients. */
+  /** SHA-256 (base64url) of the client secret, for confidential clients. */
   readonly secret_hash?: string;
   readonly created_at: string;
   /** How the client came to be known: by the operator, RFC 7591 registration, or a metadata document. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { auditContract } from './contract-audit.ts';
+import { consentContract } from './contract-consent.ts';
 import { recordsContract } from './contract-records.ts';
 import { transactionContract } from './contract-transactions.ts';
 import {
@@ -25,6 +26,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     claimAndModifierContract(open);
     recordsContract(open);
     auditContract(open);
+    consentContract(open);
     transactionContract(open);
   });
 }

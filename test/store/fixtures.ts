@@ -5,9 +5,15 @@ import type { ContextModifier } from '../../src/model/context-modifier.ts';
 import type {
   ClientRecord,
   GrantRecord,
+  GrantRequestDraft,
+  GrantRequestRecord,
   ProfileRecord,
+  RefreshTokenRecord,
+  SessionRecord,
   SigningKeyRecord,
   Store,
+  SubjectRecord,
+  TokenFamilyRecord,
 } from '../../src/store/store.ts';
 
 // Builders for records that are valid per the model schemas (sqlite-store.test.ts checks that), with
@@ -159,6 +165,25 @@ export function confidentialClient(overrides: Partial<ClientRecord> = {}): Clien
   });
 }
 
+/** A client that registered itself (RFC 7591), with its metadata as sent. */
+export function dynamicClient(overrides: Partial<ClientRecord> = {}): ClientRecord {
+  return publicClient({
+    name: 'Wine Cellar',
+    redirect_uris: ['https://cellar.example/oauth/cb'],
+    source: 'dynamic',
+    metadata: {
+      client_name: 'Wine Cellar',
+      redirect_uris: ['https://cellar.example/oauth/cb'],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      scope: 'profile:read',
+      contacts: [],
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', use: 'sig' }] },
+    },
+    ...overrides,
+  });
+}
+
 export function signingKey(overrides: Partial<SigningKeyRecord> = {}): SigningKeyRecord {
   const kid = `key_${uid()}`;
   const x = 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU';
@@ -169,6 +194,83 @@ export function signingKey(overrides: Partial<SigningKeyRecord> = {}): SigningKe
     private_jwk: { kty: 'EC', crv: 'P-256', x, y, d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI', kid },
     public_jwk: { kty: 'EC', crv: 'P-256', x, y, kid },
     created_at: T0,
+    ...overrides,
+  };
+}
+
+export function subject(overrides: Partial<SubjectRecord> = {}): SubjectRecord {
+  const id = uid();
+  return {
+    subject_id: `subj_${id}`,
+    username: `user-${id}`,
+    password_hash: `scrypt$16384$8$1$${Buffer.from(id).toString('base64url')}$aGFzaA`,
+    created_at: T0,
+    ...overrides,
+  };
+}
+
+export function session(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    session_hash: `sess_${uid()}`,
+    subject_id: subjectId(),
+    csrf_token: `csrf_${uid()}`,
+    created_at: T0,
+    expires_at: at(60 * 12),
+    ...overrides,
+  };
+}
+
+/** A draft without the optional allowed_claim_keys. */
+export function grantRequestDraft(overrides: Partial<GrantRequestDraft> = {}): GrantRequestDraft {
+  return {
+    purposes: ['recommendation'],
+    allowed_domains: ['fragrance'],
+    allowed_namespaces: ['core', 'fragrance'],
+    allowed_operations: ['read', 'query'],
+    cross_domain_transfer: 'deny',
+    writeback_policy: 'review_required',
+    expires_at: at(60 * 24 * 90),
+    access_mode: 'continuous',
+    ...overrides,
+  };
+}
+
+/** A pending request, without the optional grant_id and decided_at. */
+export function grantRequest(overrides: Partial<GrantRequestRecord> = {}): GrantRequestRecord {
+  return {
+    grant_request_id: `ppx:grant_request:${uid()}`,
+    request_token_hash: `rth_${uid()}`,
+    client_id: 'client_perfumery',
+    subject_id: subjectId(),
+    draft: grantRequestDraft(),
+    redirect_uri: 'https://perfumery.example/callback',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    status: 'pending',
+    created_at: T0,
+    expires_at: at(10),
+    ...overrides,
+  };
+}
+
+export function tokenFamily(overrides: Partial<TokenFamilyRecord> = {}): TokenFamilyRecord {
+  return {
+    family_id: `fam_${uid()}`,
+    client_id: 'client_perfumery',
+    subject_id: subjectId(),
+    grant_ids: [`ppx:grant:${uid()}`],
+    status: 'active',
+    created_at: T0,
+    ...overrides,
+  };
+}
+
+export function refreshToken(overrides: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord {
+  return {
+    token_hash: `rt_${uid()}`,
+    family_id: `fam_${uid()}`,
+    status: 'current',
+    issued_at: T0,
+    expires_at: at(60 * 24 * 30),
     ...overrides,
   };
 }

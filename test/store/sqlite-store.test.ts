@@ -19,9 +19,12 @@ import {
   fullGrant,
   gate,
   grant,
+  grantRequest,
   minimalClaim,
   modifier,
   profileRecord,
+  refreshToken,
+  tokenFamily,
   withStore,
 } from './fixtures.ts';
 
@@ -207,5 +210,41 @@ describe('sqlite store', () => {
         assert.deepEqual(await store.listClaims(b.profile_id), []);
       },
     )();
+  });
+
+  it('keeps the status columns the compare-and-set writes test in step with the JSON bodies', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore(path);
+    const request = grantRequest();
+    const family = tokenFamily();
+    const old = refreshToken({ family_id: family.family_id });
+    try {
+      await store.insertGrantRequest(request);
+      await store.transitionGrantRequest(request.grant_request_id, 'pending', { status: 'approved' });
+      await store.insertTokenFamily(family);
+      await store.insertRefreshToken(old);
+      await store.rotateRefreshToken(old.token_hash, refreshToken({ family_id: family.family_id }));
+      await store.revokeTokenFamily(family.family_id, '2026-03-01T10:00:00.000Z');
+    } finally {
+      await store.close();
+    }
+    const raw = new DatabaseSync(path, { readOnly: true });
+    try {
+      for (const table of ['grant_requests', 'token_families', 'refresh_tokens']) {
+        const rows = raw.prepare(`SELECT status, body ->> '$.status' AS body_status FROM ${table}`).all();
+        assert.ok(rows.length > 0, table);
+        for (const row of rows) assert.equal(row['status'], row['body_status'], table);
+      }
+      const statuses = (table: string) =>
+        raw
+          .prepare(`SELECT status FROM ${table} ORDER BY status`)
+          .all()
+          .map((row) => row['status']);
+      assert.deepEqual(statuses('grant_requests'), ['approved']);
+      assert.deepEqual(statuses('token_families'), ['revoked']);
+      assert.deepEqual(statuses('refresh_tokens'), ['current', 'rotated']);
+    } finally {
+      raw.close();
+    }
   });
 });

@@ -20,6 +20,13 @@ const READS: { readonly [K in keyof StoreReader]: true } = {
   getSetting: true,
   listAudit: true,
   countProfiles: true,
+  getSubject: true,
+  getSubjectByUsername: true,
+  getSession: true,
+  getGrantRequest: true,
+  getTokenFamily: true,
+  getRefreshToken: true,
+  listTokenFamiliesByGrant: true,
 };
 
 const WRITES: { readonly [K in keyof StoreWriter]: true } = {
@@ -35,6 +42,15 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   insertSigningKey: true,
   putSettingIfAbsent: true,
   appendAudit: true,
+  insertSubject: true,
+  insertSession: true,
+  deleteSession: true,
+  insertGrantRequest: true,
+  transitionGrantRequest: true,
+  insertTokenFamily: true,
+  revokeTokenFamily: true,
+  insertRefreshToken: true,
+  rotateRefreshToken: true,
 };
 
 type Runner = (call: () => unknown) => Promise<unknown>;

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { randomToken, sha256 } from '../auth/secrets.ts';
+import { fail, ok, type Result } from '../model/errors.ts';
+import { newId } from '../model/ids.ts';
+import { IdConflictError, type SessionRecord, type SubjectRecord } from '../store/store.ts';
+import type { Deps } from './deps.ts';
+
+/** How long a browser session lasts. */
+export const SESSION_TTL_SECONDS = 8 * 3600;
+
+export const SubjectInput = z.strictObject({
+  username: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{3,64}$/, 'usernames are 3–64 letters, digits, dots, dashes or underscores'),
+  password: z.string().min(10, 'passwords have at least 10 characters').max(200),
+  /** Defaults to a fresh `ppx:subject:…` id. */
+  subject_id: z.string().min(1).max(300).optional(),
+});
+
+/** Creates a subject who can sign in, with an empty profile when they have none yet. */
+export async function createSubject(
+  deps: Deps,
+  input: z.infer<typeof SubjectInput>,
+): Promise<Result<SubjectRecord>> {
+  const now = deps.clock().toISOString();
+  const record: SubjectRecord = {
+    subject_id: input.subject_id ?? `ppx:subject:${randomToken(12)}`,
+    username: input.username.toLowerCase(),
+    password_hash: await hashPassword(input.password),
+    created_at: now,
+  };
+  try {
+    await deps.store.insertSubject(record);
+  } catch (e) {
+    if (e instanceof IdConflictError) return fail('conflict', 'that username or subject id is already taken');
+    throw e;
+  }
+  if (!(await deps.store.getProfileBySubject(record.subject_id))) {
+    await deps.store.insertProfile({
+      profile_id: newId('profile'),
+      subject_id: record.subject_id,
+      created_at: now,
+      updated_at: now,
+      default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
+    });
+  }
+  return ok(record);
+}
+
+export interface NewSession {
+  /** The cookie value: returned once, stored only as its hash. */
+  readonly secret: string;
+  readonly session: SessionRecord;
+}
+
+// A fixed hash to verify against when the username is unknown, so a wrong username takes as
+// long as a wrong password and sign-in does not reveal which accounts exist.
+let decoy: Promise<string> | undefined;
+
+/** Password sign-in. Every failure is the same `access_denied`, whichever part was wrong. */
+export async function signIn(deps: Deps, username: string, password: string): Promise<Result<NewSession>> {
+  const subject = await deps.store.getSubjectByUsername(username.toLowerCase());
+  decoy ??= hashPassword(randomToken());
+  const valid = await verifyPassword(password, subject?.password_hash ?? (await decoy));
+  if (!subject || !valid) return fail('access_denied', 'the username or password is wrong');
+  const now = deps.clock();
+  const secret = randomToken();
+  const session: SessionRecord = {
+    session_hash: sha256(secret),
+    subject_id: subject.subject_id,
+    csrf_token: randomToken(),
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000).toISOString(),
+  };
+  await deps.store.insertSession(session);
+  return ok({ secret, session });
+}
+
+/** The live session behind a cookie value, or undefined (missing, unknown or expired). */
+export async function sessionFrom(
+  deps: Deps,
+  secret: string | undefined,
+): Promise<SessionRecord | undefined> {
+  if (secret === undefined || secret.length > 200) return undefined;
+  const session = await deps.store.getSession(sha256(secret));
+  if (!session || Date.parse(session.expires_at) <= deps.clock().getTime()) return undefined;
+  return session;
+}
+
+export async function signOut(deps: Deps, secret: string): Promise<void> {
+  await deps.store.deleteSession(sha256(secret));
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/vocabulary.ts';
+import { narrowDraft } from '../../policy/narrowing.ts';
+import type { GrantRequestRecord } from '../../store/store.ts';
+import { recordAudit } from '../audit.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { createGrant, type GrantDraft } from '../grants.ts';
+import { inTransaction } from '../transaction.ts';
+
+const Names = z.array(z.string().min(1).max(200)).max(100);
+
+/** The subject's narrowing of a request (WIRE-NOTES §2.2): every field may only shrink. */
+export const NarrowInput = z.strictObject({
+  purposes: Names.optional(),
+  allowed_domains: Names.optional(),
+  allowed_namespaces: Names.optional(),
+  allowed_claim_keys: Names.optional(),
+  allowed_operations: Names.optional(),
+  cross_domain_transfer: CrossDomainTransfer.optional(),
+  writeback_policy: WritebackPolicy.optional(),
+  expires_at: DateTime.optional(),
+});
+
+export const DecisionInput = z.strictObject({
+  grant_request_id: z.string().min(1).max(200),
+  narrow: NarrowInput.optional(),
+});
+export type DecisionInput = z.infer<typeof DecisionInput>;
+
+/** What a decision returns: the request as now stored, without its secrets. */
+export interface DecisionResult {
+  readonly grant_request_id: string;
+  readonly status: 'approved' | 'rejected';
+  readonly grant_id?: string;
+  readonly redirect_to: string;
+}
+
+/**
+ * The subject approves a pending request, possibly narrowed: one transaction moves it from
+ * pending to approved and creates the grant, so a request is approved at most once and never
+ * leaves an orphan grant. Only the subject the request names may decide; a grantee never can.
+ */
+export async function approveGrantRequest(
+  deps: Deps,
+  caller: Caller,
+  input: DecisionInput,
+): Promise<Result<DecisionResult>> {
+  const found = await pendingRequestFor(deps, caller, input.grant_request_id);
+  if (!found.ok) return found;
+  const request = found.value;
+  const now = deps.clock();
+  const draft = narrowDraft(request.draft, input.narrow ?? {}, now);
+  if (!draft.ok) return draft;
+
+  return inTransaction(deps, async (tx): Promise<Result<DecisionResult>> => {
+    const approved = await tx.store.transitionGrantRequest(request.grant_request_id, 'pending', {
+      status: 'approved',
+      draft: draft.value,
+      decided_at: now.toISOString(),
+    });
+    if (!approved) return fail('conflict', 'this request has already been decided');
+    const d = draft.value;
+    const grant = await createGrant(
+      tx,
+      {
+        subject_id: request.subject_id,
+        client_id: request.client_id,
+        purposes: d.purposes as GrantDraft['purposes'],
+        allowed_domains: [...d.allowed_domains],
+        allowed_namespaces: [...d.allowed_namespaces],
+        ...(d.allowed_claim_keys ? { allowed_claim_keys: [...d.allowed_claim_keys] } : {}),
+        allowed_operations: d.allowed_operations as GrantDraft['allowed_operations'],
+        cross_domain_transfer: d.cross_domain_transfer as GrantDraft['cross_domain_transfer'],
+        writeback_policy: d.writeback_policy as GrantDraft['writeback_policy'],
+        expires_at: d.expires_at,
+        access_mode: d.access_mode,
+      },
+      'subject',
+    );
+    // Throwing rolls the approval back with it: the request stays pending, no grant exists.
+    if (!grant.ok) throw new DecisionFailed(grant.error.description);
+    await tx.store.transitionGrantRequest(request.grant_request_id, 'approved', {
+      grant_id: grant.value.grant_id,
+    });
+    return ok({
+      grant_request_id: request.grant_request_id,
+      status: 'approved',
+      grant_id: grant.value.grant_id,
+      redirect_to: redirectTo(request, 'approve'),
+    });
+  }).catch((e: unknown) => {
+    if (e instanceof DecisionFailed)
+      return fail('invalid_request', `the grant could not be created: ${e.message}`);
+    throw e;
+  });
+}
+
+/** The subject declines a pending request; the client's exchange will then fail. */
+export async function rejectGrantRequest(
+  deps: Deps,
+  caller: Caller,
+  input: { grant_request_id: string },
+): Promise<Result<DecisionResult>> {
+  const found = await pendingRequestFor(deps, caller, input.grant_request_id);
+  if (!found.ok) return found;
+  const now = deps.clock();
+  const rejected = await deps.store.transitionGrantRequest(input.grant_request_id, 'pending', {
+    status: 'rejected',
+    decided_at: now.toISOString(),
+  });
+  if (!rejected) return fail('conflict', 'this request has already been decided');
+  await recordAudit(
+    deps,
+    { kind: 'subject', id: rejected.subject_id },
+    rejected.subject_id,
+    {
+      action: 'denied',
+      outcome: 'denied',
+      detail: `consent request ${rejected.grant_request_id} of ${rejected.client_id} rejected`,
+    },
+    now,
+  );
+  return ok({
+    grant_request_id: rejected.grant_request_id,
+    status: 'rejected',
+    redirect_to: redirectTo(rejected, 'reject'),
+  });
+}
+
+/**
+ * The request a subject may decide on. A grant token is refused outright (a grantee must never
+ * approve its own access, WIRE-NOTES §2.2); another subject's request reads as not found.
+ */
+export async function pendingRequestFor(
+  deps: Deps,
+  caller: Caller,
+  grantRequestId: string,
+): Promise<Result<GrantRequestRecord>> {
+  if (caller.kind !== 'subject') {
+    return fail('access_denied', 'only the subject can decide on a consent request; a grant token cannot');
+  }
+  const request = await deps.store.getGrantRequest(grantRequestId);
+  if (!request || request.subject_id !== caller.subjectId) {
+    return fail('not_found', 'there is no consent request with this id for you');
+  }
+  if (request.status !== 'pending') return fail('conflict', 'this request has already been decided');
+  if (Date.parse(request.expires_at) <= deps.clock().getTime()) {
+    return fail('conflict', 'this request has expired; the client must ask again');
+  }
+  return ok(request);
+}
+
+/** Where the browser goes after a decision (WIRE-NOTES §2.2). */
+export function redirectTo(request: GrantRequestRecord, decision: 'approve' | 'reject'): string {
+  const url = new URL(request.redirect_uri);
+  url.searchParams.set('grant_request_id', request.grant_request_id);
+  url.searchParams.set('decision', decision);
+  return url.href;
+}
+
+class DecisionFailed extends Error {}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { S256_CHALLENGE } from '../../auth/pkce.ts';
+import { randomToken, sha256 } from '../../auth/secrets.ts';
+import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { AccessMode } from '../../model/consent-grant.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { isSupportedNamespace } from '../../model/extensions/index.ts';
+import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
+import type { GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
+import type { Deps } from '../deps.ts';
+
+/** How long a consent request may wait for the subject's decision and the exchange. */
+export const REQUEST_TTL_SECONDS = 15 * 60;
+
+const Names = z.array(z.string().min(1).max(200)).min(1).max(100);
+
+/** POST /v1/consent/request (WIRE-NOTES §2.1). */
+export const ConsentRequestInput = z.strictObject({
+  client_id: z.string().min(1).max(200),
+  subject_id: z.string().min(1).max(300),
+  purposes: z.array(Purpose).min(1),
+  allowed_domains: Names,
+  allowed_namespaces: Names,
+  allowed_claim_keys: Names.optional(),
+  allowed_operations: z.array(Operation).min(1),
+  cross_domain_transfer: CrossDomainTransfer.default('deny'),
+  writeback_policy: WritebackPolicy.default('review_required'),
+  requested_duration_days: z.int().min(1).max(365).default(30),
+  access_mode: AccessMode.default('continuous'),
+  redirect_uri: z.url().max(2000),
+  code_challenge: z.string().max(200).optional(),
+  code_challenge_method: z.string().max(20).optional(),
+});
+export type ConsentRequestInput = z.input<typeof ConsentRequestInput>;
+
+export interface ConsentRequestCreated {
+  readonly grant_request_id: string;
+  readonly status: 'pending';
+  readonly consent_url: string;
+  /** The capability to exchange the approved request: returned this once, stored only hashed. */
+  readonly request_token: string;
+  readonly expires_at: string;
+}
+
+/**
+ * Records what a client asks for. The request carries no authority until the subject approves
+ * it on the consent page, and even then only the holder of the request token and the PKCE
+ * verifier can exchange it.
+ */
+export async function requestConsent(
+  deps: Deps,
+  input: z.output<typeof ConsentRequestInput>,
+): Promise<Result<ConsentRequestCreated>> {
+  const client = await deps.store.getClient(input.client_id);
+  if (!client)
+    return fail('unknown_client', `client "${input.client_id}" is not registered with this provider`);
+  // OAuth 2.1 §4.1.1: redirect URIs are compared as exact strings.
+  if (!client.redirect_uris.includes(input.redirect_uri)) {
+    return fail('invalid_redirect_uri', 'redirect_uri does not match any registered for this client');
+  }
+  if (input.code_challenge === undefined)
+    return fail('invalid_request', 'code_challenge is required (PKCE S256)');
+  if (input.code_challenge_method !== 'S256') {
+    return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted');
+  }
+  if (!S256_CHALLENGE.test(input.code_challenge)) {
+    return fail(
+      'invalid_request',
+      'code_challenge must be the base64url SHA-256 of the verifier (43 characters)',
+    );
+  }
+  const scope = checkScope(input);
+  if (!scope.ok) return scope;
+
+  const now = deps.clock();
+  const requestToken = randomToken();
+  const record: GrantRequestRecord = {
+    grant_request_id: `gr_${randomToken(16)}`,
+    request_token_hash: sha256(requestToken),
+    client_id: input.client_id,
+    subject_id: input.subject_id,
+    draft: draftOf(input, now),
+    redirect_uri: input.redirect_uri,
+    code_challenge: input.code_challenge,
+    status: 'pending',
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + REQUEST_TTL_SECONDS * 1000).toISOString(),
+  };
+  await deps.store.insertGrantRequest(record);
+  return ok({
+    grant_request_id: record.grant_request_id,
+    status: 'pending',
+    consent_url: consentUrl(deps, record.grant_request_id),
+    request_token: requestToken,
+    expires_at: record.expires_at,
+  });
+}
+
+export function consentUrl(deps: Deps, grantRequestId: string): string {
+  return `${deps.provider.baseUrl}/consent/${encodeURIComponent(grantRequestId)}`;
+}
+
+function checkScope(input: z.output<typeof ConsentRequestInput>): Result<true> {
+  const unknown = input.allowed_namespaces.find((ns) => !isSupportedNamespace(ns));
+  if (unknown !== undefined)
+    return fail('unknown_namespace', `namespace "${unknown}" is not supported by this provider`);
+  const stray = input.allowed_claim_keys
+    ?.map(normalizeKey)
+    .find((k) => !input.allowed_namespaces.includes(namespaceOfKey(k)));
+  if (stray !== undefined)
+    return fail('invalid_request', `key "${stray}" lies outside the requested namespaces`);
+  return ok(true);
+}
+
+function draftOf(input: z.output<typeof ConsentRequestInput>, now: Date): GrantRequestDraft {
+  return {
+    purposes: [...new Set(input.purposes)],
+    allowed_domains: [...new Set(input.allowed_domains)],
+    allowed_namespaces: [...new Set(input.allowed_namespaces)],
+    ...(input.allowed_claim_keys
+      ? { allowed_claim_keys: [...new Set(input.allowed_claim_keys.map(normalizeKey))] }
+      : {}),
+    allowed_operations: [...new Set(input.allowed_operations)],
+    cross_domain_transfer: input.cross_domain_transfer,
+    writeback_policy: input.writeback_policy,
+    expires_at: new Date(now.getTime() + input.requested_duration_days * 86_400_000).toISOString(),
+    access_mode: input.access_mode,
+  };
+}

@@ -1,0 +1,182 @@
+import type { SQLInputValue } from 'node:sqlite';
+import {
+  type GrantRequestRecord,
+  type GrantRequestStatus,
+  IdConflictError,
+  type RefreshTokenRecord,
+  type SessionRecord,
+  type SubjectRecord,
+  type TokenFamilyRecord,
+} from '../store.ts';
+import { body, type StatementCache, toJson } from './rows.ts';
+
+export type GrantRequestPatch = Partial<
+  Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft'>
+>;
+
+/**
+ * The consent side of the store (subjects, sessions, grant requests, token families, refresh
+ * tokens) as synchronous SQL over a connection's statement cache; SqliteQueries delegates here.
+ * As there, a write may be several statements: the caller runs it in a transaction or savepoint.
+ *
+ * The two compare-and-set writes (transitionGrantRequest, rotateRefreshToken) test the status in
+ * the UPDATE's own WHERE clause and decide by the number of rows changed, so they stay correct
+ * even without the in-process write mutex (another process on the file, or PostgreSQL later).
+ * They rewrite `body` with json_set in the same statement, so it never disagrees with the columns.
+ */
+export class ConsentQueries {
+  readonly #sql: StatementCache;
+
+  constructor(sql: StatementCache) {
+    this.#sql = sql;
+  }
+
+  #body<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
+    const row = this.#sql.get(sql).get(...params);
+    return row === undefined ? undefined : body<T>(row);
+  }
+
+  getSubject(subjectId: string): SubjectRecord | undefined {
+    return this.#body('SELECT body FROM subjects WHERE subject_id = ?', subjectId);
+  }
+
+  getSubjectByUsername(username: string): SubjectRecord | undefined {
+    return this.#body('SELECT body FROM subjects WHERE username = ?', username);
+  }
+
+  getSession(sessionHash: string): SessionRecord | undefined {
+    return this.#body('SELECT body FROM sessions WHERE session_hash = ?', sessionHash);
+  }
+
+  getGrantRequest(grantRequestId: string): GrantRequestRecord | undefined {
+    return this.#body('SELECT body FROM grant_requests WHERE grant_request_id = ?', grantRequestId);
+  }
+
+  getTokenFamily(familyId: string): TokenFamilyRecord | undefined {
+    return this.#body('SELECT body FROM token_families WHERE family_id = ?', familyId);
+  }
+
+  getRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {
+    return this.#body('SELECT body FROM refresh_tokens WHERE token_hash = ?', tokenHash);
+  }
+
+  listTokenFamiliesByGrant(grantId: string): TokenFamilyRecord[] {
+    return this.#sql
+      .get(
+        `SELECT f.body AS body FROM family_grants g JOIN token_families f ON f.family_id = g.family_id
+         WHERE g.grant_id = ? ORDER BY f.family_id`,
+      )
+      .all(grantId)
+      .map((row) => body<TokenFamilyRecord>(row));
+  }
+
+  insertSubject(subject: SubjectRecord): void {
+    // DO NOTHING covers both unique keys; which one was taken is then looked up, so the caller
+    // gets an IdConflictError naming it rather than a SQLite constraint message.
+    const result = this.#sql
+      .get('INSERT INTO subjects (subject_id, username, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+      .run(subject.subject_id, subject.username, toJson(subject));
+    if (Number(result.changes) > 0) return;
+    if (this.getSubject(subject.subject_id) !== undefined) {
+      throw new IdConflictError(subject.subject_id, 'subject');
+    }
+    throw new IdConflictError(subject.username, 'username');
+  }
+
+  insertSession(session: SessionRecord): void {
+    this.#sql
+      .get('INSERT INTO sessions (session_hash, subject_id, expires_at, body) VALUES (?, ?, ?, ?)')
+      .run(session.session_hash, session.subject_id, session.expires_at, toJson(session));
+  }
+
+  deleteSession(sessionHash: string): boolean {
+    const result = this.#sql.get('DELETE FROM sessions WHERE session_hash = ?').run(sessionHash);
+    return Number(result.changes) > 0;
+  }
+
+  insertGrantRequest(request: GrantRequestRecord): void {
+    this.#sql
+      .get(
+        `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at, body)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        request.grant_request_id,
+        request.client_id,
+        request.subject_id,
+        request.status,
+        request.expires_at,
+        toJson(request),
+      );
+  }
+
+  transitionGrantRequest(
+    grantRequestId: string,
+    expected: GrantRequestStatus,
+    patch: GrantRequestPatch,
+  ): GrantRequestRecord | undefined {
+    // Fields given as undefined are left alone, as JSON.stringify would drop them.
+    const paths: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (path: string, value: string | undefined, asJson = false): void => {
+      if (value === undefined) return;
+      paths.push(asJson ? `'$.${path}', json(?)` : `'$.${path}', ?`);
+      values.push(value);
+    };
+    set('status', patch.status);
+    set('grant_id', patch.grant_id);
+    set('decided_at', patch.decided_at);
+    set('draft', patch.draft === undefined ? undefined : toJson(patch.draft), true);
+    const setBody = paths.length === 0 ? '' : `, body = json_set(body, ${paths.join(', ')})`;
+    const row = this.#sql
+      .get(
+        `UPDATE grant_requests SET status = ?${setBody}
+         WHERE grant_request_id = ? AND status = ? RETURNING body`,
+      )
+      .get(patch.status ?? expected, ...values, grantRequestId, expected);
+    return row === undefined ? undefined : body<GrantRequestRecord>(row);
+  }
+
+  insertTokenFamily(family: TokenFamilyRecord): void {
+    this.#sql
+      .get(
+        'INSERT INTO token_families (family_id, client_id, subject_id, status, body) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(family.family_id, family.client_id, family.subject_id, family.status, toJson(family));
+    const link = this.#sql.get(
+      'INSERT INTO family_grants (family_id, grant_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    for (const grantId of family.grant_ids) link.run(family.family_id, grantId);
+  }
+
+  revokeTokenFamily(familyId: string, at: string): boolean {
+    const result = this.#sql
+      .get(
+        `UPDATE token_families SET status = 'revoked',
+           body = json_set(body, '$.status', 'revoked', '$.revoked_at', coalesce(body ->> '$.revoked_at', ?))
+         WHERE family_id = ?`,
+      )
+      .run(at, familyId);
+    return Number(result.changes) > 0;
+  }
+
+  insertRefreshToken(token: RefreshTokenRecord): void {
+    this.#sql
+      .get('INSERT INTO refresh_tokens (token_hash, family_id, status, body) VALUES (?, ?, ?, ?)')
+      .run(token.token_hash, token.family_id, token.status, toJson(token));
+  }
+
+  rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): boolean {
+    const result = this.#sql
+      .get(
+        `UPDATE refresh_tokens SET status = 'rotated', body = json_set(body, '$.status', 'rotated')
+         WHERE token_hash = ? AND status = 'current' AND EXISTS (
+           SELECT 1 FROM token_families f WHERE f.family_id = refresh_tokens.family_id AND f.status = 'active')`,
+      )
+      .run(oldHash);
+    if (Number(result.changes) === 0) return false;
+    // A failing insert (a reused hash) throws; the caller's transaction then undoes the UPDATE too.
+    this.insertRefreshToken(next);
+    return true;
+  }
+}

@@ -1,0 +1,369 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { IdConflictError, type Store } from '../../src/store/store.ts';
+import {
+  at,
+  dynamicClient,
+  grantRequest,
+  grantRequestDraft,
+  refreshToken,
+  session,
+  subject,
+  tokenFamily,
+  withStore,
+} from './fixtures.ts';
+
+const isConflict = (id: string) => (error: unknown) => error instanceof IdConflictError && error.id === id;
+
+/** Subjects, sessions, grant requests, token families and refresh tokens (the consent side). */
+export function consentContract(open: () => Promise<Store>): void {
+  subjectContract(open);
+  grantRequestContract(open);
+  tokenContract(open);
+}
+
+function subjectContract(open: () => Promise<Store>): void {
+  describe('subjects and sessions', () => {
+    it(
+      'round-trips a subject by id and by username; missing is undefined',
+      withStore(open, async (store) => {
+        const s = subject();
+        await store.insertSubject(s);
+        assert.deepEqual(await store.getSubject(s.subject_id), s);
+        assert.deepEqual(await store.getSubjectByUsername(s.username), s);
+        assert.equal(await store.getSubject('subj_missing'), undefined);
+        assert.equal(await store.getSubjectByUsername('nobody'), undefined);
+      }),
+    );
+
+    it(
+      'rejects a taken subject_id or username with IdConflictError, keeping the first',
+      withStore(open, async (store) => {
+        const first = subject();
+        await store.insertSubject(first);
+        const sameId = subject({ subject_id: first.subject_id });
+        await assert.rejects(store.insertSubject(sameId), isConflict(first.subject_id));
+        assert.equal(await store.getSubjectByUsername(sameId.username), undefined);
+        const sameName = subject({ username: first.username });
+        await assert.rejects(store.insertSubject(sameName), isConflict(first.username));
+        assert.equal(await store.getSubject(sameName.subject_id), undefined);
+        assert.deepEqual(await store.getSubject(first.subject_id), first);
+        assert.deepEqual(await store.getSubjectByUsername(first.username), first);
+      }),
+    );
+
+    it(
+      'round-trips a client registered with source and metadata',
+      withStore(open, async (store) => {
+        const client = dynamicClient();
+        await store.putClient(client);
+        assert.deepEqual(await store.getClient(client.client_id), client);
+        assert.deepEqual(await store.listClients(), [client]);
+        const fromDocument = dynamicClient({ client_id: 'https://app.example/client.json' });
+        await store.putClient({ ...fromDocument, source: 'metadata_document' });
+        assert.equal((await store.getClient(fromDocument.client_id))?.source, 'metadata_document');
+      }),
+    );
+
+    it(
+      'inserts, gets and deletes sessions; a duplicate hash is rejected',
+      withStore(open, async (store) => {
+        const s = session();
+        const other = session({ subject_id: s.subject_id });
+        await store.insertSession(s);
+        await store.insertSession(other);
+        assert.deepEqual(await store.getSession(s.session_hash), s);
+        await assert.rejects(store.insertSession({ ...s, csrf_token: 'csrf_other' }));
+        assert.deepEqual(await store.getSession(s.session_hash), s);
+        assert.equal(await store.deleteSession(s.session_hash), true);
+        assert.equal(await store.getSession(s.session_hash), undefined);
+        assert.equal(await store.deleteSession(s.session_hash), false);
+        assert.deepEqual(await store.getSession(other.session_hash), other);
+        assert.equal(await store.getSession('sess_missing'), undefined);
+      }),
+    );
+  });
+}
+
+function grantRequestContract(open: () => Promise<Store>): void {
+  describe('grant requests', () => {
+    it(
+      'round-trips requests with and without optional fields; missing is undefined',
+      withStore(open, async (store) => {
+        const bare = grantRequest();
+        const full = grantRequest({
+          draft: grantRequestDraft({ allowed_claim_keys: ['novelty_tolerance'], access_mode: 'single_use' }),
+          status: 'approved',
+          grant_id: 'ppx:grant:g1',
+          decided_at: at(2),
+        });
+        await store.insertGrantRequest(bare);
+        await store.insertGrantRequest(full);
+        const stored = await store.getGrantRequest(bare.grant_request_id);
+        assert.deepEqual(stored, bare);
+        for (const field of ['grant_id', 'decided_at']) assert.equal(field in (stored ?? {}), false, field);
+        assert.equal('allowed_claim_keys' in (stored?.draft ?? {}), false);
+        assert.deepEqual(await store.getGrantRequest(full.grant_request_id), full);
+        assert.equal(await store.getGrantRequest('ppx:grant_request:missing'), undefined);
+        await assert.rejects(store.insertGrantRequest({ ...bare, client_id: 'client_other' }));
+        assert.deepEqual(await store.getGrantRequest(bare.grant_request_id), bare);
+      }),
+    );
+
+    it(
+      'transitionGrantRequest applies the patch while the status is as expected',
+      withStore(open, async (store) => {
+        const req = grantRequest();
+        await store.insertGrantRequest(req);
+        const draft = grantRequestDraft({ purposes: ['ranking'], allowed_domains: [] });
+        const approved = {
+          ...req,
+          status: 'approved' as const,
+          grant_id: 'ppx:grant:g',
+          decided_at: at(1),
+          draft,
+        };
+        const patch = { status: 'approved' as const, grant_id: 'ppx:grant:g', decided_at: at(1), draft };
+        assert.deepEqual(
+          await store.transitionGrantRequest(req.grant_request_id, 'pending', patch),
+          approved,
+        );
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), approved);
+        const exchanged = await store.transitionGrantRequest(req.grant_request_id, 'approved', {
+          status: 'exchanged',
+        });
+        assert.deepEqual(exchanged, { ...approved, status: 'exchanged' });
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), exchanged);
+      }),
+    );
+
+    it(
+      'a patch that keeps the status, or sets fields to undefined, leaves the rest as it was',
+      withStore(open, async (store) => {
+        const req = grantRequest({
+          draft: grantRequestDraft({ allowed_claim_keys: ['novelty_tolerance'] }),
+        });
+        await store.insertGrantRequest(req);
+        const draft = grantRequestDraft({ purposes: ['ranking'] });
+        const edited = await store.transitionGrantRequest(req.grant_request_id, 'pending', {
+          draft,
+          grant_id: undefined,
+        });
+        assert.deepEqual(edited, { ...req, draft });
+        assert.equal('allowed_claim_keys' in (edited?.draft ?? {}), false);
+        assert.equal('grant_id' in (edited ?? {}), false);
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), edited);
+        assert.deepEqual(await store.transitionGrantRequest(req.grant_request_id, 'pending', {}), edited);
+      }),
+    );
+
+    it(
+      'returns undefined and changes nothing when the status is not the expected one, or it is missing',
+      withStore(open, async (store) => {
+        const req = grantRequest({ status: 'rejected', decided_at: at(1) });
+        await store.insertGrantRequest(req);
+        const patch = { status: 'approved' as const, grant_id: 'ppx:grant:x', decided_at: at(2) };
+        assert.equal(await store.transitionGrantRequest(req.grant_request_id, 'pending', patch), undefined);
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), req);
+        assert.equal(
+          await store.transitionGrantRequest('ppx:grant_request:missing', 'pending', patch),
+          undefined,
+        );
+      }),
+    );
+
+    it(
+      'of concurrent transitions from pending, exactly one succeeds',
+      withStore(open, async (store) => {
+        const req = grantRequest();
+        await store.insertGrantRequest(req);
+        const results = await Promise.all([
+          store.transitionGrantRequest(req.grant_request_id, 'pending', {
+            status: 'approved',
+            grant_id: 'ppx:grant:a',
+            decided_at: at(1),
+          }),
+          store.transitionGrantRequest(req.grant_request_id, 'pending', {
+            status: 'rejected',
+            decided_at: at(1),
+          }),
+          store.transitionGrantRequest(req.grant_request_id, 'pending', {
+            status: 'approved',
+            grant_id: 'ppx:grant:b',
+            decided_at: at(1),
+          }),
+        ]);
+        const winners = results.filter((r) => r !== undefined);
+        assert.equal(winners.length, 1);
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), winners[0]);
+      }),
+    );
+
+    it(
+      'a transition inside a transaction that throws is rolled back',
+      withStore(open, async (store) => {
+        const req = grantRequest();
+        await store.insertGrantRequest(req);
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            const done = await tx.transitionGrantRequest(req.grant_request_id, 'pending', {
+              status: 'rejected',
+            });
+            assert.equal(done?.status, 'rejected');
+            assert.equal((await tx.getGrantRequest(req.grant_request_id))?.status, 'rejected');
+            throw new Error('undo');
+          }),
+          /undo/,
+        );
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), req);
+      }),
+    );
+  });
+}
+
+function tokenContract(open: () => Promise<Store>): void {
+  describe('token families and refresh tokens', () => {
+    it(
+      'round-trips families and refresh tokens; missing is undefined',
+      withStore(open, async (store) => {
+        const active = tokenFamily({ grant_ids: ['ppx:grant:b', 'ppx:grant:a'] });
+        const revoked = tokenFamily({ status: 'revoked', revoked_at: at(3) });
+        await store.insertTokenFamily(active);
+        await store.insertTokenFamily(revoked);
+        const stored = await store.getTokenFamily(active.family_id);
+        assert.deepEqual(stored, active);
+        assert.equal('revoked_at' in (stored ?? {}), false);
+        assert.deepEqual(await store.getTokenFamily(revoked.family_id), revoked);
+        assert.equal(await store.getTokenFamily('fam_missing'), undefined);
+        await assert.rejects(store.insertTokenFamily({ ...active, client_id: 'client_other' }));
+        assert.deepEqual(await store.getTokenFamily(active.family_id), active);
+
+        const token = refreshToken({ family_id: active.family_id });
+        const rotated = refreshToken({ family_id: active.family_id, status: 'rotated' });
+        await store.insertRefreshToken(token);
+        await store.insertRefreshToken(rotated);
+        assert.deepEqual(await store.getRefreshToken(token.token_hash), token);
+        assert.deepEqual(await store.getRefreshToken(rotated.token_hash), rotated);
+        assert.equal(await store.getRefreshToken('rt_missing'), undefined);
+        await assert.rejects(store.insertRefreshToken({ ...token, expires_at: at(1) }));
+        assert.deepEqual(await store.getRefreshToken(token.token_hash), token);
+      }),
+    );
+
+    it(
+      'revokeTokenFamily keeps the first revoked_at and is false when missing',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        assert.equal(await store.revokeTokenFamily(family.family_id, at(5)), true);
+        const revoked = { ...family, status: 'revoked' as const, revoked_at: at(5) };
+        assert.deepEqual(await store.getTokenFamily(family.family_id), revoked);
+        assert.equal(await store.revokeTokenFamily(family.family_id, at(9)), true);
+        assert.deepEqual(await store.getTokenFamily(family.family_id), revoked);
+        assert.equal(await store.revokeTokenFamily('fam_missing', at(5)), false);
+      }),
+    );
+
+    it(
+      'listTokenFamiliesByGrant lists every family covering a grant, ordered by family_id',
+      withStore(open, async (store) => {
+        const f = (id: string, grantIds: string[]) =>
+          tokenFamily({ family_id: `fam_${id}`, grant_ids: grantIds });
+        const c = f('c', ['ppx:grant:1']);
+        const a = f('a', ['ppx:grant:2', 'ppx:grant:1', 'ppx:grant:3']);
+        const b = f('b', ['ppx:grant:2']);
+        for (const family of [c, a, b]) await store.insertTokenFamily(family);
+        await store.revokeTokenFamily(c.family_id, at(1));
+        const revokedC = { ...c, status: 'revoked' as const, revoked_at: at(1) };
+        assert.deepEqual(await store.listTokenFamiliesByGrant('ppx:grant:1'), [a, revokedC]);
+        assert.deepEqual(await store.listTokenFamiliesByGrant('ppx:grant:2'), [a, b]);
+        assert.deepEqual(await store.listTokenFamiliesByGrant('ppx:grant:3'), [a]);
+        assert.deepEqual(await store.listTokenFamiliesByGrant('ppx:grant:missing'), []);
+      }),
+    );
+
+    it(
+      'rotateRefreshToken marks the old token rotated and stores the next one',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const old = refreshToken({ family_id: family.family_id });
+        await store.insertRefreshToken(old);
+        const next = refreshToken({ family_id: family.family_id, issued_at: at(1) });
+        assert.equal(await store.rotateRefreshToken(old.token_hash, next), true);
+        assert.deepEqual(await store.getRefreshToken(old.token_hash), { ...old, status: 'rotated' });
+        assert.deepEqual(await store.getRefreshToken(next.token_hash), next);
+        const third = refreshToken({ family_id: family.family_id, issued_at: at(2) });
+        assert.equal(await store.rotateRefreshToken(next.token_hash, third), true);
+        assert.deepEqual(await store.getRefreshToken(third.token_hash), third);
+      }),
+    );
+
+    it(
+      'rotateRefreshToken is false and writes nothing for a rotated, missing, or revoked-family token',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const old = refreshToken({ family_id: family.family_id });
+        await store.insertRefreshToken(old);
+        assert.equal(
+          await store.rotateRefreshToken(old.token_hash, refreshToken({ family_id: family.family_id })),
+          true,
+        );
+
+        const replay = refreshToken({ family_id: family.family_id });
+        assert.equal(await store.rotateRefreshToken(old.token_hash, replay), false);
+        assert.equal(await store.getRefreshToken(replay.token_hash), undefined);
+        assert.deepEqual(await store.getRefreshToken(old.token_hash), { ...old, status: 'rotated' });
+
+        const stray = refreshToken({ family_id: family.family_id });
+        assert.equal(await store.rotateRefreshToken('rt_missing', stray), false);
+        assert.equal(await store.getRefreshToken(stray.token_hash), undefined);
+
+        const dead = tokenFamily();
+        await store.insertTokenFamily(dead);
+        const live = refreshToken({ family_id: dead.family_id });
+        await store.insertRefreshToken(live);
+        await store.revokeTokenFamily(dead.family_id, at(1));
+        const after = refreshToken({ family_id: dead.family_id });
+        assert.equal(await store.rotateRefreshToken(live.token_hash, after), false);
+        assert.deepEqual(await store.getRefreshToken(live.token_hash), live);
+        assert.equal(await store.getRefreshToken(after.token_hash), undefined);
+      }),
+    );
+
+    it(
+      'of concurrent rotations of one token, exactly one succeeds and the others write nothing',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const old = refreshToken({ family_id: family.family_id });
+        await store.insertRefreshToken(old);
+        const nexts = [1, 2, 3].map((n) => refreshToken({ family_id: family.family_id, issued_at: at(n) }));
+        const results = await Promise.all(
+          nexts.map((next) => store.rotateRefreshToken(old.token_hash, next)),
+        );
+        assert.equal(results.filter(Boolean).length, 1);
+        for (const [i, next] of nexts.entries()) {
+          assert.deepEqual(await store.getRefreshToken(next.token_hash), results[i] ? next : undefined);
+        }
+        assert.equal((await store.getRefreshToken(old.token_hash))?.status, 'rotated');
+      }),
+    );
+
+    it(
+      'a rotation whose next token cannot be stored leaves the old token current',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const old = refreshToken({ family_id: family.family_id });
+        const taken = refreshToken({ family_id: family.family_id });
+        await store.insertRefreshToken(old);
+        await store.insertRefreshToken(taken);
+        await assert.rejects(store.rotateRefreshToken(old.token_hash, { ...taken, issued_at: at(1) }));
+        assert.deepEqual(await store.getRefreshToken(old.token_hash), old);
+        assert.deepEqual(await store.getRefreshToken(taken.token_hash), taken);
+      }),
+    );
+  });
+}
