@@ -103,6 +103,17 @@ export interface GrantRequestDraft {
 
 export type GrantRequestStatus = 'pending' | 'approved' | 'rejected' | 'exchanged';
 
+/** What an OAuth authorization request adds to a consent request (WIRE-NOTES §3). */
+export interface OAuthRequestFacts {
+  /** Echoed to the client with the code (RFC 6749 §4.1.2). */
+  readonly state?: string;
+  /** The resource the tokens are for (RFC 8707); their audience. */
+  readonly resource: string;
+  readonly scope?: string;
+  /** SHA-256 of the authorization code, set when the subject approves. */
+  readonly code_hash?: string;
+}
+
 /**
  * A consent request (consent-v2 or OAuth authorization). It carries no authority while pending;
  * `request_token_hash` is the SHA-256 of the capability returned once to the client.
@@ -122,6 +133,8 @@ export interface GrantRequestRecord {
   /** A request not decided and exchanged by then is dead. */
   readonly expires_at: string;
   readonly decided_at?: string;
+  /** Present when the request came through the OAuth authorization endpoint. */
+  readonly oauth?: OAuthRequestFacts;
 }
 
 /**
@@ -252,7 +265,7 @@ export interface StoreWriter {
   transitionGrantRequest(
     grantRequestId: string,
     expected: GrantRequestStatus,
-    patch: Partial<Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft'>>,
+    patch: Partial<Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>>,
   ): Promise<GrantRequestRecord | undefined>;
   insertTokenFamily(family: TokenFamilyRecord): Promise<void>;
   /** Marks a family revoked (keeping the first revoked_at); false when missing. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/vocabulary.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
@@ -54,11 +55,15 @@ export async function approveGrantRequest(
   const draft = narrowDraft(request.draft, input.narrow ?? {}, now);
   if (!draft.ok) return draft;
 
+  // An OAuth request is answered with an authorization code (RFC 6749 §4.1.2), whose hash is
+  // stored with the approval; a consent-v2 request is exchanged with its request token instead.
+  const code = request.oauth ? authorizationCode(request.grant_request_id) : undefined;
   return inTransaction(deps, async (tx): Promise<Result<DecisionResult>> => {
     const approved = await tx.store.transitionGrantRequest(request.grant_request_id, 'pending', {
       status: 'approved',
       draft: draft.value,
       decided_at: now.toISOString(),
+      ...(request.oauth && code ? { oauth: { ...request.oauth, code_hash: sha256(code) } } : {}),
     });
     if (!approved) return fail('conflict', 'this request has already been decided');
     const d = draft.value;
@@ -88,7 +93,7 @@ export async function approveGrantRequest(
       grant_request_id: request.grant_request_id,
       status: 'approved',
       grant_id: grant.value.grant_id,
-      redirect_to: redirectTo(request, 'approve'),
+      redirect_to: redirectTo(deps, request, 'approve', code),
     });
   }).catch((e: unknown) => {
     if (e instanceof DecisionFailed)
@@ -152,12 +157,33 @@ export async function pendingRequestFor(
   return ok(request);
 }
 
-/** Where the browser goes after a decision (WIRE-NOTES §2.2). */
-export function redirectTo(request: GrantRequestRecord, decision: 'approve' | 'reject'): string {
+/**
+ * Where the browser goes after a decision. consent-v2: `?grant_request_id=…&decision=…`
+ * (WIRE-NOTES §2.2). OAuth: `?code=…&state=…&iss=…` or `?error=access_denied&state=…&iss=…`
+ * (RFC 6749 §4.1.2, RFC 9207).
+ */
+export function redirectTo(
+  deps: Deps,
+  request: GrantRequestRecord,
+  decision: 'approve' | 'reject',
+  code?: string,
+): string {
   const url = new URL(request.redirect_uri);
-  url.searchParams.set('grant_request_id', request.grant_request_id);
-  url.searchParams.set('decision', decision);
+  if (!request.oauth) {
+    url.searchParams.set('grant_request_id', request.grant_request_id);
+    url.searchParams.set('decision', decision);
+    return url.href;
+  }
+  if (decision === 'approve' && code !== undefined) url.searchParams.set('code', code);
+  else url.searchParams.set('error', 'access_denied');
+  if (request.oauth.state !== undefined) url.searchParams.set('state', request.oauth.state);
+  url.searchParams.set('iss', deps.provider.baseUrl);
   return url.href;
+}
+
+/** An authorization code: the request it answers, then a 256-bit secret (only its hash is kept). */
+export function authorizationCode(grantRequestId: string): string {
+  return `${grantRequestId}.${randomToken()}`;
 }
 
 class DecisionFailed extends Error {}

@@ -11,7 +11,7 @@ import {
 import { body, type StatementCache, toJson } from './rows.ts';
 
 export type GrantRequestPatch = Partial<
-  Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft'>
+  Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>
 >;
 
 /**
@@ -127,6 +127,7 @@ export class ConsentQueries {
     set('grant_id', patch.grant_id);
     set('decided_at', patch.decided_at);
     set('draft', patch.draft === undefined ? undefined : toJson(patch.draft), true);
+    set('oauth', patch.oauth === undefined ? undefined : toJson(patch.oauth), true);
     const setBody = paths.length === 0 ? '' : `, body = json_set(body, ${paths.join(', ')})`;
     const row = this.#sql
       .get(
