@@ -121,8 +121,7 @@ export async function rejectGrantRequest(
     { kind: 'subject', id: rejected.subject_id },
     rejected.subject_id,
     {
-      action: 'denied',
-      outcome: 'denied',
+      action: 'consent_rejected',
       detail: `consent request ${rejected.grant_request_id} of ${rejected.client_id} rejected`,
     },
     now,
@@ -130,7 +129,7 @@ export async function rejectGrantRequest(
   return ok({
     grant_request_id: rejected.grant_request_id,
     status: 'rejected',
-    redirect_to: redirectTo(rejected, 'reject'),
+    redirect_to: redirectTo(deps, rejected, 'reject'),
   });
 }
 

@@ -88,19 +88,34 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
       // A body refused for its size may not have been read to the end: the connection cannot be
       // reused safely, so tell the client it closes.
       if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
-      return errorResponse(raw.error, { headers });
+      return errorResponse(uniform(route, raw.error, true), { headers });
     }
     const parsed = route.body ? parseInput(route.body, raw.value, 'the request body') : raw;
-    if (!parsed.ok) return errorResponse(parsed.error, { headers });
+    if (!parsed.ok) return errorResponse(uniform(route, parsed.error, true), { headers });
     body = parsed.value;
   }
 
   const result = await route.run(deps, { caller, body, query: query?.value });
-  if (!result.ok) return errorResponse(result.error, { headers });
+  if (!result.ok) return errorResponse(uniform(route, result.error, false), { headers });
   headers.set('Content-Type', 'application/json');
-  // Profile data is personal: no shared cache may keep it.
-  if (route.auth === 'bearer') headers.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(result.value), { status: 200, headers });
+  // Profile data is personal, and tokens are secrets: no shared cache may keep either.
+  if (route.auth === 'bearer' || route.noStore) headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(result.value), { status: route.successStatus ?? 200, headers });
+}
+
+/**
+ * A route with a uniform failure answers it for every unreadable or invalid body (except one too
+ * large or not JSON) and for every operation failure of the same code, so nothing tells which
+ * check or field failed.
+ */
+function uniform(route: Route, failure: PpxFailure, fromBody: boolean): PpxFailure {
+  const u = route.uniformFailure;
+  if (u === undefined) return failure;
+  if (fromBody) {
+    const transport = failure.code === 'payload_too_large' || failure.code === 'unsupported_media_type';
+    return transport ? failure : u;
+  }
+  return failure.code === u.code ? u : failure;
 }
 
 type TokenRead = { ok: true; value: string } | { ok: false; error: PpxFailure };

@@ -3,7 +3,7 @@ import { AuditAction, AuditEvent } from '../../model/audit-event.ts';
 import { ConsentGrant } from '../../model/consent-grant.ts';
 import { DiscoveryCard } from '../../model/discovery-card.ts';
 import { EffectiveProfile } from '../../model/effective-profile.ts';
-import { ok, type Result } from '../../model/errors.ts';
+import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { ExtensionDescriptor } from '../../model/extension-descriptor.ts';
 import { Profile } from '../../model/profile.ts';
 import { ProfileSummary } from '../../model/summary.ts';
@@ -21,6 +21,7 @@ import {
   QueryInput,
   queryClaims,
 } from '../../operations/profile-reads.ts';
+import { CONSENT_ROUTES } from './consent-routes.ts';
 
 // The HTTP surface as data: each route names its input and output schemas and the operation it
 // calls. The server registers these routes and the OpenAPI document is generated from them, so
@@ -45,6 +46,20 @@ export interface Route {
   readonly response: z.ZodType;
   /** Error codes this route may answer with, for the OpenAPI document. */
   readonly errors: readonly string[];
+  /** The status of a success (default 200), e.g. 201 when the route creates something. */
+  readonly successStatus?: number;
+  /**
+   * `Cache-Control: no-store` on every answer, for routes without bearer auth that hand out
+   * tokens or other secrets (bearer routes always get it: their answers are personal data).
+   */
+  readonly noStore?: true;
+  /**
+   * The one failure this route answers whenever the body cannot be read or fails its schema, and
+   * in place of any failure the operation returns with the same code: the caller never learns
+   * which check or which field failed (WIRE-NOTES §2.3). A body too large or not JSON at all is
+   * still answered as such (413, 415): that says nothing about the grant.
+   */
+  readonly uniformFailure?: PpxFailure;
   run(deps: Deps, input: RouteInput): Promise<Result<unknown>>;
 }
 
@@ -182,4 +197,5 @@ export const ROUTES: readonly Route[] = [
     errors: [...AUTH_ERRORS, 'insufficient_scope', 'not_found', 'invalid_request', ...BODY_ERRORS],
     run: (deps, input) => exportProfile(deps, caller(input)),
   },
+  ...CONSENT_ROUTES,
 ];
