@@ -1,10 +1,16 @@
+import { conformanceEnv } from '../operations/conformance-env.ts';
 import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
 import { createGrant } from '../operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
 import { openProvider } from '../provider.ts';
 import { COMMON_OPTIONS, configFrom, list, parse } from './args.ts';
 
-export const MINT_HELP = `ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
+export const MINT_HELP = `ppx mint env [--base-url URL] [--subject ID] [--client ID]
+  Prints export lines for the public PPX conformance suite (fresh grants each run):
+  PPX_PROVIDER_URL, PPX_PROVIDER_TOKEN, PPX_EXPIRED_TOKEN, PPX_REVOCABLE_GRANT_ID,
+  PPX_REVOCABLE_TOKEN, PPX_REVOKE_TOKEN, PPX_DENY_CROSSDOMAIN_TOKEN,
+  PPX_FORBIDDEN_WRITEBACK_TOKEN, PPX_CLIENT_ID, PPX_SUBJECT_ID, PPX_USER_TOKEN.
+ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
   Prints an owner (subject) token.
 ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--domains d1]
                [--operations read,query] [--purposes recommendation] [--cross-domain deny]
@@ -33,7 +39,9 @@ export async function mintCommand(argv: string[]): Promise<number> {
   const { values: v, positionals } = args.value;
   if (v.help) return usage();
   const kind = positionals[0];
-  if (kind !== 'subject' && kind !== 'grant') return usage('say what to mint: subject or grant');
+  if (kind !== 'subject' && kind !== 'grant' && kind !== 'env') {
+    return usage('say what to mint: subject, grant or env');
+  }
   const ttl = v.ttl !== undefined ? Number(v.ttl) : undefined;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0))
     return usage('--ttl must be a positive number of seconds');
@@ -42,6 +50,18 @@ export async function mintCommand(argv: string[]): Promise<number> {
   const deps = await openProvider(config);
   try {
     const subject = v.subject ?? DEMO_SUBJECT;
+    if (kind === 'env') {
+      const env = await conformanceEnv(deps, {
+        subjectId: subject,
+        ...(v.client ? { clientId: v.client } : {}),
+      });
+      if (!env.ok) {
+        console.error(`ppx mint env: ${env.error.description}`);
+        return 1;
+      }
+      for (const [k, value] of Object.entries(env.value)) console.log(`export ${k}=${shellQuote(value)}`);
+      return 0;
+    }
     if (kind === 'subject') {
       const token = await issueSubjectToken(deps, subject, ttl);
       print(v.json, { subject_id: subject, ...token });
@@ -80,6 +100,11 @@ export async function mintCommand(argv: string[]): Promise<number> {
   } finally {
     await deps.store.close();
   }
+}
+
+/** POSIX single-quoting, so every value survives `eval` whatever it holds. */
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 function print(json: boolean | undefined, value: Record<string, unknown>) {
