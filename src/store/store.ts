@@ -267,6 +267,11 @@ export interface StoreWriter {
     expected: GrantRequestStatus,
     patch: Partial<Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>>,
   ): Promise<GrantRequestRecord | undefined>;
+  /**
+   * Moves a grant's expiry earlier (never later): a single-use grant ends when the one token it
+   * gave expires. Returns the grant as stored afterwards; undefined when missing.
+   */
+  shortenGrantExpiry(grantId: string, expiresAt: string): Promise<GrantRecord | undefined>;
   insertTokenFamily(family: TokenFamilyRecord): Promise<void>;
   /** Marks a family revoked (keeping the first revoked_at); false when missing. */
   revokeTokenFamily(familyId: string, at: string): Promise<boolean>;

@@ -4,6 +4,7 @@ import { IdConflictError, type Store } from '../../src/store/store.ts';
 import {
   at,
   dynamicClient,
+  grant,
   grantRequest,
   grantRequestDraft,
   refreshToken,
@@ -20,6 +21,28 @@ export function consentContract(open: () => Promise<Store>): void {
   subjectContract(open);
   grantRequestContract(open);
   tokenContract(open);
+  describe('single-use expiry', () => {
+    it(
+      'shortenGrantExpiry only moves an expiry earlier, and sets one where there was none',
+      withStore(open, async (store) => {
+        const g = grant({ expires_at: '2026-06-01T00:00:00.000Z', access_mode: 'single_use' });
+        await store.insertGrant(g);
+        const shorter = await store.shortenGrantExpiry(g.grant_id, '2026-05-01T00:00:00.000Z');
+        assert.equal(shorter?.expires_at, '2026-05-01T00:00:00.000Z');
+        const later = await store.shortenGrantExpiry(g.grant_id, '2026-07-01T00:00:00.000Z');
+        assert.equal(later?.expires_at, '2026-05-01T00:00:00.000Z');
+        assert.deepEqual(await store.getGrant(g.grant_id), { ...g, expires_at: '2026-05-01T00:00:00.000Z' });
+
+        const open_ = grant();
+        await store.insertGrant(open_);
+        assert.equal(
+          (await store.shortenGrantExpiry(open_.grant_id, '2026-05-02T00:00:00Z'))?.expires_at,
+          '2026-05-02T00:00:00.000Z',
+        );
+        assert.equal(await store.shortenGrantExpiry('ppx:grant:missing', '2026-05-02T00:00:00Z'), undefined);
+      }),
+    );
+  });
 }
 
 function subjectContract(open: () => Promise<Store>): void {

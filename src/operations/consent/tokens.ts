@@ -97,7 +97,15 @@ export async function issueFamily(deps: Deps, grant: GrantRecord, clientId: stri
     },
     now,
   );
-  if (grant.access_mode === 'single_use') return { ...access, grant_id: grant.grant_id };
+  if (grant.access_mode === 'single_use') {
+    // Consumed at its first token: readable until that token expires, and never again
+    // (WIRE-NOTES §4). Shortening the grant's own expiry makes every surface enforce it.
+    await deps.store.shortenGrantExpiry(
+      grant.grant_id,
+      new Date(now.getTime() + access.expires_in * 1000).toISOString(),
+    );
+    return { ...access, grant_id: grant.grant_id };
+  }
   const refresh = newRefreshToken(family.family_id, grant, now);
   await deps.store.insertRefreshToken(refresh.record);
   return { ...access, grant_id: grant.grant_id, refresh_token: refresh.token };

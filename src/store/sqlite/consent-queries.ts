@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite';
 import {
+  type GrantRecord,
   type GrantRequestRecord,
   type GrantRequestStatus,
   IdConflictError,
@@ -136,6 +137,18 @@ export class ConsentQueries {
       )
       .get(patch.status ?? expected, ...values, grantRequestId, expected);
     return row === undefined ? undefined : body<GrantRequestRecord>(row);
+  }
+
+  shortenGrantExpiry(grantId: string, expiresAt: string): GrantRecord | undefined {
+    // Instants compare as text because grant expiries are always written by toISOString (UTC).
+    const at = new Date(expiresAt).toISOString();
+    this.#sql
+      .get(
+        `UPDATE grants SET expires_at = ?, body = json_set(body, '$.expires_at', ?)
+         WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+      )
+      .run(at, at, grantId, at);
+    return this.#body('SELECT body FROM grants WHERE grant_id = ?', grantId);
   }
 
   insertTokenFamily(family: TokenFamilyRecord): void {

@@ -8,18 +8,12 @@ import {
   type AuditPage,
   type ClientRecord,
   type GrantRecord,
-  type GrantRequestRecord,
-  type GrantRequestStatus,
   IdConflictError,
   type ProfileRecord,
-  type RefreshTokenRecord,
-  type SessionRecord,
   type SigningKeyRecord,
   type StoreTx,
-  type SubjectRecord,
-  type TokenFamilyRecord,
 } from '../store.ts';
-import { ConsentQueries, type GrantRequestPatch } from './consent-queries.ts';
+import { ConsentQueries } from './consent-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
 import {
   body,
@@ -46,17 +40,16 @@ const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default
  * the async surface are the caller's concern (sqlite-store.ts); a write here is one or more
  * statements that the caller wraps in a transaction or savepoint so it applies all-or-nothing.
  */
-export class SqliteQueries implements Sync<StoreTx> {
+export class SqliteQueries extends ConsentQueries implements Sync<StoreTx> {
   readonly #sql: StatementCache;
   /** Present only on the read connection (see ContentCache). */
   readonly #claims: ContentCache<Claim> | undefined;
   readonly #modifiers: ContentCache<ContextModifier> | undefined;
-  /** Subjects, sessions, grant requests and refresh tokens (consent-queries.ts). */
-  readonly #consent: ConsentQueries;
-
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
-    this.#sql = new StatementCache(db);
-    this.#consent = new ConsentQueries(this.#sql);
+    // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries.
+    const sql = new StatementCache(db);
+    super(sql);
+    this.#sql = sql;
     if (options.cacheContent) {
       this.#claims = new ContentCache();
       this.#modifiers = new ContentCache();
@@ -325,75 +318,5 @@ export class SqliteQueries implements Sync<StoreTx> {
         toJson(event),
       );
     }
-  }
-
-  // The consent side, delegated.
-
-  getSubject(subjectId: string): SubjectRecord | undefined {
-    return this.#consent.getSubject(subjectId);
-  }
-
-  getSubjectByUsername(username: string): SubjectRecord | undefined {
-    return this.#consent.getSubjectByUsername(username);
-  }
-
-  getSession(sessionHash: string): SessionRecord | undefined {
-    return this.#consent.getSession(sessionHash);
-  }
-
-  getGrantRequest(grantRequestId: string): GrantRequestRecord | undefined {
-    return this.#consent.getGrantRequest(grantRequestId);
-  }
-
-  getTokenFamily(familyId: string): TokenFamilyRecord | undefined {
-    return this.#consent.getTokenFamily(familyId);
-  }
-
-  getRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {
-    return this.#consent.getRefreshToken(tokenHash);
-  }
-
-  listTokenFamiliesByGrant(grantId: string): TokenFamilyRecord[] {
-    return this.#consent.listTokenFamiliesByGrant(grantId);
-  }
-
-  insertSubject(subject: SubjectRecord): void {
-    this.#consent.insertSubject(subject);
-  }
-
-  insertSession(session: SessionRecord): void {
-    this.#consent.insertSession(session);
-  }
-
-  deleteSession(sessionHash: string): boolean {
-    return this.#consent.deleteSession(sessionHash);
-  }
-
-  insertGrantRequest(request: GrantRequestRecord): void {
-    this.#consent.insertGrantRequest(request);
-  }
-
-  transitionGrantRequest(
-    id: string,
-    expected: GrantRequestStatus,
-    patch: GrantRequestPatch,
-  ): GrantRequestRecord | undefined {
-    return this.#consent.transitionGrantRequest(id, expected, patch);
-  }
-
-  insertTokenFamily(family: TokenFamilyRecord): void {
-    this.#consent.insertTokenFamily(family);
-  }
-
-  revokeTokenFamily(familyId: string, at: string): boolean {
-    return this.#consent.revokeTokenFamily(familyId, at);
-  }
-
-  insertRefreshToken(token: RefreshTokenRecord): void {
-    this.#consent.insertRefreshToken(token);
-  }
-
-  rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): boolean {
-    return this.#consent.rotateRefreshToken(oldHash, next);
   }
 }

@@ -47,6 +47,7 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   deleteSession: true,
   insertGrantRequest: true,
   transitionGrantRequest: true,
+  shortenGrantExpiry: true,
   insertTokenFamily: true,
   revokeTokenFamily: true,
   insertRefreshToken: true,
