@@ -114,8 +114,9 @@ export async function issueFamily(deps: Deps, grant: GrantRecord, clientId: stri
 /**
  * Rotates a refresh token (WIRE-NOTES §2.4). Presenting a token that was already rotated is
  * treated as theft: the whole family dies and the grant is revoked. A refresh under a revoked
- * grant is 410 Gone. Of two concurrent refreshes of one token exactly one wins; the loser gets
- * `invalid_grant` without killing the family, since it presented the token while it was current.
+ * grant is 410 Gone. Of two concurrent refreshes of one token exactly one wins (compare-and-set);
+ * one that arrives after the other rotated the token cannot be told from a thief's replay and is
+ * treated as one (RFC 9700 §4.14.2).
  */
 export async function refreshGrantTokens(
   deps: Deps,
@@ -201,12 +202,6 @@ function accessTtl(deps: Deps, grant: GrantRecord, now: Date): number {
 export function clientAuthenticated(client: ClientRecord, secret: string | undefined): boolean {
   if (client.kind === 'public') return true;
   return (
-    secret !== undefined &&
-    client.secret_hash !== undefined &&
-    safeEqual(sha256hex(secret), client.secret_hash)
+    secret !== undefined && client.secret_hash !== undefined && safeEqual(sha256(secret), client.secret_hash)
   );
-}
-
-function sha256hex(value: string): string {
-  return Buffer.from(sha256(value), 'base64url').toString('hex');
 }

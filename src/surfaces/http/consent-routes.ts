@@ -64,8 +64,7 @@ export const CONSENT_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/v1/consent/request',
     operationId: 'requestConsent',
-    summary:
-      'A client asks a subject for a grant (PKCE S256); the pending request carries no authority',
+    summary: 'A client asks a subject for a grant (PKCE S256); the pending request carries no authority',
     tag: 'consent',
     auth: 'none',
     body: ConsentRequestInput,
@@ -104,15 +103,13 @@ export const CONSENT_ROUTES: readonly Route[] = [
     body: RejectInput,
     response: Decision,
     errors: [...AUTH_ERRORS, 'invalid_request', 'access_denied', 'not_found', 'conflict', ...BODY_ERRORS],
-    run: (deps, input) =>
-      rejectGrantRequest(deps, subject(input), input.body as z.infer<typeof RejectInput>),
+    run: (deps, input) => rejectGrantRequest(deps, subject(input), input.body as z.infer<typeof RejectInput>),
   },
   {
     method: 'POST',
     path: '/v1/consent/token',
     operationId: 'exchangeGrantRequest',
-    summary:
-      'Exchanges an approved request (request token, PKCE verifier, client) for tokens, at most once',
+    summary: 'Exchanges an approved request (request token, PKCE verifier, client) for tokens, at most once',
     tag: 'consent',
     auth: 'none',
     body: ExchangeInput,

@@ -20,7 +20,7 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const responses: Record<string, unknown> = {
-      '200': {
+      [String(r.successStatus ?? 200)]: {
         description: 'Success',
         content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
       },
