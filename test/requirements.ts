@@ -237,4 +237,66 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'import validates and refuses a bad file with a clear message, writing nothing',
     tests: [['test/cli/files.test.ts', 'a bad file: exit 1, the problem named, the database unchanged']],
   },
+  {
+    id: 'consent-v2.registered-clients',
+    source: 'WIRE-NOTES §2.1',
+    rule: 'unknown clients are 404 unknown_client; redirect_uri matches a registered one exactly',
+    tests: [
+      ['test/e2e/consent/request.test.ts', 'an unknown client is 404 unknown_client'],
+      ['test/e2e/consent/request.test.ts', 'redirect_uri must match a registered one exactly'],
+    ],
+  },
+  {
+    id: 'consent-v2.pkce-s256',
+    source: 'WIRE-NOTES §2.1, §3',
+    rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',
+    tests: [
+      ['test/e2e/consent/request.test.ts', 'method plain is 400'],
+      ['test/e2e/consent/request.test.ts', 'a missing code_challenge is 400'],
+      ['test/e2e/consent/exchange.test.ts', 'a wrong code verifier is invalid_grant'],
+      ['test/unit/auth/secrets.test.ts', 'matches the RFC 7636 appendix B example'],
+    ],
+  },
+  {
+    id: 'consent-v2.pending-no-authority',
+    source: 'WIRE-NOTES §2.1',
+    rule: 'a pending request carries no authority; the request token is returned once and stored hashed',
+    tests: [
+      ['test/e2e/consent/request.test.ts', 'the request token is not a bearer token'],
+      ['test/e2e/consent/request.test.ts', 'an exchange before approval is invalid_grant'],
+    ],
+  },
+  {
+    id: 'consent-v2.decisions',
+    source: 'WIRE-NOTES §2.2',
+    rule: 'only the subject decides; a grant token never approves; narrowing is enforced on every read',
+    tests: [
+      ['test/e2e/consent/decide.test.ts', 'a grant token presented to approve is 403 access_denied'],
+      ['test/e2e/consent/decide.test.ts', 'narrowed to one core key: every read returns only that key'],
+      ['test/unit/consent/narrowing.test.ts', 'refuses an item that was not requested, in each list'],
+    ],
+  },
+  {
+    id: 'consent-v2.exchange',
+    source: 'WIRE-NOTES §2.3',
+    rule: 'every failed exchange is the same 400 invalid_grant; a request is exchanged at most once',
+    tests: [
+      ['test/e2e/consent/exchange.test.ts', 'the id alone (no request token) is invalid_grant'],
+      ['test/e2e/consent/exchange.test.ts', 'a replay of a successful exchange is invalid_grant'],
+      ['test/e2e/consent/exchange.test.ts', 'five concurrent genuine exchanges: exactly one 200'],
+    ],
+  },
+  {
+    id: 'consent-v2.refresh-rotation',
+    source: 'WIRE-NOTES §2.4',
+    rule: 'refresh rotates; a replayed refresh token kills the family and revokes the grant; 410 after revoke',
+    tests: [
+      [
+        'test/e2e/consent/refresh.test.ts',
+        'a replayed (rotated) refresh token: invalid_grant, the family dies',
+      ],
+      ['test/e2e/consent/refresh.test.ts', 'refresh after the subject revoked the grant is 410 grant_gone'],
+      ['test/e2e/consent/refresh.test.ts', 'two concurrent refreshes of one token: exactly one 200'],
+    ],
+  },
 ];
