@@ -17,6 +17,13 @@ export interface Config {
   /** Lifetime of access tokens minted for grants and subjects. */
   readonly tokenTtlSeconds: number;
   readonly seedDemo: boolean;
+  /**
+   * Development only: lets the OAuth server fetch client ID metadata documents over http and
+   * from private, loopback or link-local addresses (docs/oauth.md). Off in production.
+   */
+  readonly devAllowHttpClientMetadata: boolean;
+  /** Lets people create their own account on the web pages (`/signup`). Off by default. */
+  readonly signupEnabled: boolean;
 }
 
 export const DEFAULTS = {
@@ -39,6 +46,8 @@ export interface ConfigInput {
   readonly providerId?: string | undefined;
   readonly rateLimit?: string | undefined;
   readonly seedDemo?: boolean | undefined;
+  readonly devAllowHttpClientMetadata?: boolean | undefined;
+  readonly signupEnabled?: boolean | undefined;
 }
 
 /** Reads flags first, then PPX_* environment variables, then defaults. */
@@ -69,6 +78,9 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     rateWindowSeconds: DEFAULTS.rateWindowSeconds,
     tokenTtlSeconds: DEFAULTS.tokenTtlSeconds,
     seedDemo: flags.seedDemo ?? env['PPX_SEED_DEMO'] === '1',
+    devAllowHttpClientMetadata:
+      flags.devAllowHttpClientMetadata ?? env['PPX_DEV_ALLOW_HTTP_CLIENT_METADATA'] === '1',
+    signupEnabled: flags.signupEnabled ?? env['PPX_ENABLE_SIGNUP'] === '1',
   });
 }
 

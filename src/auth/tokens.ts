@@ -16,11 +16,18 @@ export interface VerifiedToken {
   readonly principal: TokenSubject;
   readonly tokenId: string;
   readonly expiresAt: number;
+  /** Seconds since the epoch, as signed (`iat`). */
+  readonly issuedAt: number;
+  /** The resource the token was minted for (RFC 8707 / RFC 9068 `aud`). */
+  readonly audience: string;
 }
 
 export interface TokenOptions {
   readonly issuer: string;
-  /** The resource the tokens are for (RFC 8707); a token for another audience is refused. */
+  /**
+   * The default resource tokens are minted for and checked against (RFC 8707): the HTTP API's
+   * base URL. A token for another audience is refused unless the verifier asks for that one.
+   */
   readonly audience: string;
 }
 
@@ -41,7 +48,8 @@ export class TokenService {
     return this.#key.publicJwk;
   }
 
-  async mint(subject: TokenSubject, ttlSeconds: number, now: Date): Promise<string> {
+  /** `audience` defaults to the HTTP API; the OAuth server passes the request's `resource`. */
+  async mint(subject: TokenSubject, ttlSeconds: number, now: Date, audience?: string): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
     const claims =
       subject.kind === 'subject'
@@ -50,7 +58,7 @@ export class TokenService {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALG, kid: this.#key.kid, typ: 'at+jwt' })
       .setIssuer(this.#options.issuer)
-      .setAudience(this.#options.audience)
+      .setAudience(audience ?? this.#options.audience)
       .setSubject(subject.kind === 'subject' ? subject.subjectId : subject.clientId)
       .setJti(randomUUID())
       .setIssuedAt(iat)
@@ -58,10 +66,15 @@ export class TokenService {
       .sign(this.#key.privateKey);
   }
 
-  /** Checks signature, issuer, audience and expiry. Never throws; failures are `invalid_token`. */
-  async verify(token: string, now: Date): Promise<Result<VerifiedToken>> {
+  /**
+   * Checks signature, issuer, audience (`audience`, default the HTTP API's) and expiry. Never
+   * throws; failures are `invalid_token`.
+   */
+  async verify(token: string, now: Date, audience?: string): Promise<Result<VerifiedToken>> {
+    const expected = audience ?? this.#options.audience;
     const cached = this.#verified.get(token);
     if (cached) {
+      if (cached.audience !== expected) return otherAudience();
       if (cached.expiresAt * 1000 > now.getTime()) return ok(cached);
       this.#verified.delete(token);
       return fail('invalid_token', 'the access token has expired');
@@ -72,11 +85,11 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.#key.publicKey, {
         issuer: this.#options.issuer,
-        audience: this.#options.audience,
+        audience: expected,
         algorithms: [TOKEN_ALG],
         typ: 'at+jwt',
         currentDate: now,
-        requiredClaims: ['exp', 'jti', 'sub'],
+        requiredClaims: ['exp', 'iat', 'jti', 'sub'],
       });
       const principal = principalOf(payload);
       if (!principal) return fail('invalid_token', 'the access token does not name a subject or a grant');
@@ -84,18 +97,22 @@ export class TokenService {
         principal,
         tokenId: String(payload.jti),
         expiresAt: Number(payload.exp),
+        issuedAt: Number(payload.iat),
+        audience: expected,
       };
       if (this.#verified.size >= CACHE_LIMIT) this.#verified.clear();
       this.#verified.set(token, verified);
       return ok(verified);
     } catch (e) {
       if (e instanceof errors.JWTExpired) return fail('invalid_token', 'the access token has expired');
-      if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'aud') {
-        return fail('invalid_token', 'the access token was issued for another resource');
-      }
+      if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'aud') return otherAudience();
       return fail('invalid_token', 'the access token is not valid for this provider');
     }
   }
+}
+
+function otherAudience() {
+  return fail('invalid_token', 'the access token was issued for another resource');
 }
 
 function principalOf(payload: Record<string, unknown>): TokenSubject | undefined {

@@ -24,7 +24,14 @@ export function parse<const O extends ParseArgsOptionsConfig>(argv: string[], op
 
 export function configFrom(
   values: Record<string, unknown>,
-  extra: { port?: string; host?: string; seedDemo?: boolean; rateLimit?: string } = {},
+  extra: {
+    port?: string;
+    host?: string;
+    seedDemo?: boolean;
+    rateLimit?: string;
+    devAllowHttpClientMetadata?: boolean;
+    signupEnabled?: boolean;
+  } = {},
 ): Config | string {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   const r = loadConfig(
@@ -36,6 +43,8 @@ export function configFrom(
       host: extra.host,
       seedDemo: extra.seedDemo,
       rateLimit: extra.rateLimit,
+      devAllowHttpClientMetadata: extra.devAllowHttpClientMetadata,
+      signupEnabled: extra.signupEnabled,
     },
     process.env,
   );

@@ -1,3 +1,4 @@
+import { CLIENT_HELP, clientCommand, SUBJECT_HELP, subjectCommand } from './accounts.ts';
 import { MINT_HELP, mintCommand } from './mint.ts';
 import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
 import { SERVE_HELP, serveCommand } from './serve.ts';
@@ -8,6 +9,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   seed: seedCommand,
   export: exportCommand,
   import: importCommand,
+  subject: subjectCommand,
+  client: clientCommand,
 };
 
 /** `ppx <command> …`; returns the process exit code. */
@@ -17,7 +20,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!command) {
     if (name !== undefined && name !== 'help' && name !== '--help' && name !== '-h')
       console.error(`ppx: unknown command "${name}"`);
-    console.log(['PPX provider', '', SERVE_HELP, '', MINT_HELP, '', FILES_HELP].join('\n'));
+    console.log(
+      ['PPX provider', '', SERVE_HELP, '', MINT_HELP, '', FILES_HELP, '', SUBJECT_HELP, CLIENT_HELP].join(
+        '\n',
+      ),
+    );
     return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
   }
   return command(rest);

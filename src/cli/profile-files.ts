@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { exportProfile } from '../operations/export-profile.ts';
 import { importProfile } from '../operations/import-profile.ts';
-import { seedDemo } from '../operations/seed-demo.ts';
+import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
 import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
 
@@ -78,7 +78,9 @@ export async function seedCommand(argv: string[]): Promise<number> {
   const deps = await openProvider(config);
   try {
     await seedDemo(deps);
+    const login = await seedDemoLogin(deps);
     console.log('seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo');
+    if (login) console.log(`demo login (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
     return 0;
   } finally {
     await deps.store.close();

@@ -1,11 +1,17 @@
-import { seedDemoIfEmpty } from '../operations/seed-demo.ts';
+import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
 import { startHttpServer } from '../surfaces/http/server.ts';
 import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
 
 export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
-  Runs the provider. Env: PPX_PORT, PPX_HOST, PPX_DB, PPX_BASE_URL, PPX_RATE_LIMIT, PPX_SEED_DEMO=1.
-  --seed-demo seeds the demo profile when the database holds no profile yet.`;
+           [--dev-allow-http-client-metadata] [--enable-signup]
+  Runs the provider. Env: PPX_PORT, PPX_HOST, PPX_DB, PPX_BASE_URL, PPX_RATE_LIMIT, PPX_SEED_DEMO=1,
+  PPX_DEV_ALLOW_HTTP_CLIENT_METADATA=1, PPX_ENABLE_SIGNUP=1.
+  --seed-demo seeds the demo profile (and the demo login demo / demo-password) when the database
+  holds no profile yet.
+  --enable-signup lets people create their own account at /signup (off by default).
+  --dev-allow-http-client-metadata (development only) lets OAuth client ID metadata documents be
+  fetched over http and from private or loopback addresses.`;
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const args = parse(argv, {
@@ -14,6 +20,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     host: { type: 'string' },
     'seed-demo': { type: 'boolean' },
     'rate-limit': { type: 'string' },
+    'dev-allow-http-client-metadata': { type: 'boolean' },
+    'enable-signup': { type: 'boolean' },
   });
   if (!args.ok) return usage(args.message);
   const v = args.value.values;
@@ -23,6 +31,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(v.host !== undefined ? { host: v.host } : {}),
     ...(v['seed-demo'] ? { seedDemo: true } : {}),
     ...(v['rate-limit'] !== undefined ? { rateLimit: v['rate-limit'] } : {}),
+    ...(v['dev-allow-http-client-metadata'] ? { devAllowHttpClientMetadata: true } : {}),
+    ...(v['enable-signup'] ? { signupEnabled: true } : {}),
   });
   if (typeof config === 'string') return usage(config);
 
@@ -33,6 +43,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
   console.log(
     `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,
   );
+  if (seeded) {
+    console.log(
+      `Demo login for the consent page (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`,
+    );
+  }
   console.table([
     { what: 'discovery card', url: `${base}/.well-known/ppx-card.json` },
     { what: 'OpenAPI 3.1', url: `${base}/openapi.json` },

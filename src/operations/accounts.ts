@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { randomToken, sha256 } from '../auth/secrets.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
+import { parseInput } from '../model/validate.ts';
 import { IdConflictError, type SessionRecord, type SubjectRecord } from '../store/store.ts';
 import type { Deps } from './deps.ts';
 
@@ -21,8 +22,11 @@ export const SubjectInput = z.strictObject({
 /** Creates a subject who can sign in, with an empty profile when they have none yet. */
 export async function createSubject(
   deps: Deps,
-  input: z.infer<typeof SubjectInput>,
+  raw: z.input<typeof SubjectInput>,
 ): Promise<Result<SubjectRecord>> {
+  const parsed = parseInput(SubjectInput, raw, 'the account');
+  if (!parsed.ok) return parsed;
+  const input = parsed.value;
   const now = deps.clock().toISOString();
   const record: SubjectRecord = {
     subject_id: input.subject_id ?? `ppx:subject:${randomToken(12)}`,
@@ -64,17 +68,25 @@ export async function signIn(deps: Deps, username: string, password: string): Pr
   decoy ??= hashPassword(randomToken());
   const valid = await verifyPassword(password, subject?.password_hash ?? (await decoy));
   if (!subject || !valid) return fail('access_denied', 'the username or password is wrong');
+  return ok(await openSession(deps, subject.subject_id));
+}
+
+/**
+ * Opens a session for a subject another step has already verified; a replacement sign-in
+ * method (an operator's SSO, say) ends here too.
+ */
+export async function openSession(deps: Deps, subjectId: string): Promise<NewSession> {
   const now = deps.clock();
   const secret = randomToken();
   const session: SessionRecord = {
     session_hash: sha256(secret),
-    subject_id: subject.subject_id,
+    subject_id: subjectId,
     csrf_token: randomToken(),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000).toISOString(),
   };
   await deps.store.insertSession(session);
-  return ok({ secret, session });
+  return { secret, session };
 }
 
 /** The live session behind a cookie value, or undefined (missing, unknown or expired). */

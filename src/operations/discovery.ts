@@ -27,7 +27,13 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
     supported_namespaces: supportedNamespaces(),
     supported_purposes: [...Purpose.options],
     default_policies: { cross_domain_transfer: 'deny', writeback_policy: 'review_required' },
-    auth: { schemes: ['bearer'] },
+    // OAuth 2.1 authorization server (WIRE-NOTES §3, docs/oauth.md) beside plain bearer tokens.
+    auth: {
+      schemes: ['bearer', 'oauth2.1'],
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      consent_endpoint: `${base}/consent/{grant_request_id}`,
+    },
     signing: {
       profile_signatures: false,
       grant_signatures: false,

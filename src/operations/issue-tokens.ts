@@ -22,12 +22,15 @@ export async function issueGrantToken(
   deps: Deps,
   grant: { grant_id: string; grantee_id: string },
   ttlSeconds?: number,
+  /** The resource the token is for (RFC 8707); the HTTP API when absent. */
+  audience?: string,
 ): Promise<IssuedToken> {
   const ttl = ttlSeconds ?? deps.provider.tokenTtlSeconds;
   const access_token = await deps.tokens.mint(
     { kind: 'grant', grantId: grant.grant_id, clientId: grant.grantee_id },
     ttl,
     deps.clock(),
+    audience,
   );
   return { access_token, token_type: 'Bearer', expires_in: ttl };
 }

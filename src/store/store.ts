@@ -146,6 +146,8 @@ export interface TokenFamilyRecord {
   readonly client_id: string;
   readonly subject_id: string;
   readonly grant_ids: readonly string[];
+  /** The resource (RFC 8707) its access tokens are for; absent means the HTTP API (the base URL). */
+  readonly resource?: string;
   readonly status: 'active' | 'revoked';
   readonly created_at: string;
   readonly revoked_at?: string;

@@ -13,7 +13,11 @@ describe('ppx seed / mint', () => {
     box = sandbox();
     const r = await box.run(['seed', '--demo']);
     assert.equal(r.code, 0, show(r));
-    assert.equal(r.stdout, 'seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo\n');
+    assert.equal(
+      r.stdout,
+      'seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo\n' +
+        'demo login (local demo only): demo / demo-password\n',
+    );
   });
   after(() => box.cleanup());
 
@@ -130,13 +134,14 @@ describe('ppx seed / mint', () => {
     const r = await box.run(['mint', 'grant', '--namespaces', 'core']);
     assert.equal(r.code, 2, show(r));
     assert.match(r.stderr, /--client is required for a grant/);
-    assert.match(r.stdout, /^ppx mint subject/);
+    assert.match(r.stdout, /^ppx mint env/m);
+    assert.match(r.stdout, /^ppx mint subject/m);
   });
 
   it('mint with nothing to mint is a usage error (exit 2)', async () => {
     const r = await box.run(['mint']);
     assert.equal(r.code, 2, show(r));
-    assert.match(r.stderr, /say what to mint: subject or grant/);
+    assert.match(r.stderr, /say what to mint: subject, grant or env/);
   });
 
   it('mint --ttl 0 is a usage error (exit 2)', async () => {

@@ -75,18 +75,25 @@ export async function exchangeGrantRequest(
  * Starts a refresh family for a grant and issues its first tokens. A single-use grant gets no
  * refresh token: its one access token is all the access it gives (WIRE-NOTES §4).
  */
-export async function issueFamily(deps: Deps, grant: GrantRecord, clientId: string): Promise<TokenResponse> {
+export async function issueFamily(
+  deps: Deps,
+  grant: GrantRecord,
+  clientId: string,
+  /** The resource the family's access tokens are for (RFC 8707); the HTTP API when absent. */
+  resource?: string,
+): Promise<TokenResponse> {
   const now = deps.clock();
   const family: TokenFamilyRecord = {
     family_id: `fam_${randomToken(16)}`,
     client_id: clientId,
     subject_id: grant.subject_id,
     grant_ids: [grant.grant_id],
+    ...(resource !== undefined ? { resource } : {}),
     status: 'active',
     created_at: now.toISOString(),
   };
   await deps.store.insertTokenFamily(family);
-  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now));
+  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now), resource);
   await recordAudit(
     deps,
     { kind: 'grantee', id: clientId },
@@ -160,7 +167,8 @@ export async function refreshGrantTokens(
 
   const next = newRefreshToken(family.family_id, grant, now);
   if (!(await deps.store.rotateRefreshToken(hash, next.record))) return invalidGrant();
-  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now));
+  // A refreshed token keeps the audience the family was issued for.
+  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now), family.resource);
   await recordAudit(
     deps,
     { kind: 'grantee', id: family.client_id },

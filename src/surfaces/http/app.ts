@@ -5,8 +5,10 @@ import { fail, type PpxFailure } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { mountWebPages } from '../web/app.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse, serverError } from './errors.ts';
+import { mountOAuth } from './oauth/mount.ts';
 import { openApiDocument } from './openapi.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { ROUTES, type Route } from './routes.ts';
@@ -16,6 +18,10 @@ export interface HttpOptions {
   readonly rateLimit: number;
   readonly rateWindowSeconds: number;
   readonly log: (msg: string) => void;
+  /** Self-service sign-up on the web pages (`--enable-signup`). */
+  readonly signupEnabled?: boolean;
+  /** `--dev-allow-http-client-metadata`: OAuth client metadata documents over http (docs/oauth.md). */
+  readonly devAllowHttpClientMetadata?: boolean;
 }
 
 type Env = { Bindings: HttpBindings };
@@ -26,6 +32,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   const limiter = new RateLimiter(options.rateLimit, options.rateWindowSeconds);
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
+  mountOAuth(app, deps, options); // first: its middleware adds resource_metadata to 401s (RFC 9728)
 
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);
@@ -36,6 +43,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
+  mountWebPages(app, deps, options);
   app.notFound((c) => {
     const allowed = ROUTES.filter((r) => r.path === c.req.path).map((r) => r.method);
     if (allowed.length === 0) {

@@ -24,7 +24,7 @@ export function errorBody(failure: PpxFailure): ErrorBody {
  */
 export function errorResponse(
   failure: PpxFailure,
-  options: { headers?: Headers; tokenPresented?: boolean } = {},
+  options: { headers?: Headers; tokenPresented?: boolean; resourceMetadata?: string } = {},
 ): Response {
   const headers = options.headers ?? new Headers();
   const status = statusOf(failure.code);
@@ -32,18 +32,30 @@ export function errorResponse(
     // RFC 6750 §3.1: a request that carried no token gets a bare challenge, without an error code.
     headers.set(
       'WWW-Authenticate',
-      challenge(options.tokenPresented === false ? undefined : 'invalid_token', failure.description),
+      challenge(
+        options.tokenPresented === false ? undefined : 'invalid_token',
+        failure.description,
+        options.resourceMetadata,
+      ),
     );
   } else if (failure.code === 'insufficient_scope') {
-    headers.set('WWW-Authenticate', challenge('insufficient_scope', failure.description));
+    headers.set(
+      'WWW-Authenticate',
+      challenge('insufficient_scope', failure.description, options.resourceMetadata),
+    );
   }
   headers.set('Content-Type', 'application/json');
   headers.set('Cache-Control', 'no-store');
   return new Response(JSON.stringify(errorBody(failure)), { status, headers });
 }
 
-function challenge(error: string | undefined, description: string): string {
+/**
+ * RFC 6750 §3 challenge. `resourceMetadata` is the RFC 9728 §5.1 parameter: the URL of the
+ * protected resource metadata, from which OAuth clients discover the authorization server.
+ */
+export function challenge(error: string | undefined, description: string, resourceMetadata?: string): string {
   const parts = ['Bearer realm="ppx"'];
+  if (resourceMetadata !== undefined) parts.push(`resource_metadata="${resourceMetadata}"`);
   if (error) parts.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`);
   return parts.join(', ');
 }

@@ -19,6 +19,8 @@ export async function startHttpServer(
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimit: config.rateLimit,
     rateWindowSeconds: config.rateWindowSeconds,
+    devAllowHttpClientMetadata: config.devAllowHttpClientMetadata,
+    signupEnabled: config.signupEnabled,
     log,
   });
   return new Promise((resolve, reject) => {

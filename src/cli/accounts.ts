@@ -1,0 +1,135 @@
+import { createSubject, SubjectInput } from '../operations/accounts.ts';
+import { registerClient } from '../operations/clients.ts';
+import type { Deps } from '../operations/deps.ts';
+import { openProvider } from '../provider.ts';
+import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
+
+export const SUBJECT_HELP = `ppx subject add --username U [--password P] [--subject ID]
+  Creates a subject who can sign in to the consent page (with an empty profile when the subject
+  has none). The password comes from --password, else PPX_PASSWORD, else one line of stdin
+  (prefer the last two: a flag shows up in the process list). --subject defaults to a new id.`;
+
+export const CLIENT_HELP = `ppx client add --id ID --name NAME --redirect-uri URL [--redirect-uri URL…]
+               [--confidential --secret S]
+  Registers (or updates) a client that may ask subjects for consent. Redirect URIs are matched
+  exactly. A confidential client needs a secret of at least 16 characters.`;
+
+/** `ppx subject add …` */
+export async function subjectCommand(argv: string[]): Promise<number> {
+  const args = parse(argv, {
+    ...COMMON_OPTIONS,
+    username: { type: 'string' },
+    password: { type: 'string' },
+    subject: { type: 'string' },
+  });
+  if (!args.ok) return usage('subject', SUBJECT_HELP, args.message);
+  const { values: v, positionals } = args.value;
+  if (v.help) return usage('subject', SUBJECT_HELP);
+  if (positionals[0] !== 'add' || positionals.length > 1) {
+    return usage('subject', SUBJECT_HELP, 'the only subcommand is "add"');
+  }
+  if (!v.username) return usage('subject', SUBJECT_HELP, '--username is required');
+  const password = v.password ?? process.env['PPX_PASSWORD'] ?? (await passwordFromStdin());
+  if (!password) {
+    return usage('subject', SUBJECT_HELP, 'give a password (--password, PPX_PASSWORD or one line on stdin)');
+  }
+  const config = configFrom(v);
+  if (typeof config === 'string') return usage('subject', SUBJECT_HELP, config);
+  // createSubject trusts its caller to have checked the input against SubjectInput.
+  const input = SubjectInput.safeParse({
+    username: v.username,
+    password,
+    ...(v.subject !== undefined ? { subject_id: v.subject } : {}),
+  });
+  if (!input.success) return fatal('subject', input.error.issues[0]?.message ?? 'invalid input');
+  return withProvider(config, async (deps) => {
+    const r = await createSubject(deps, input.data);
+    if (!r.ok) return fatal('subject', r.error.description);
+    console.log(`created subject ${r.value.subject_id} (sign-in name "${r.value.username}")`);
+    return 0;
+  });
+}
+
+/** `ppx client add …` */
+export async function clientCommand(argv: string[]): Promise<number> {
+  const args = parse(argv, {
+    ...COMMON_OPTIONS,
+    id: { type: 'string' },
+    name: { type: 'string' },
+    'redirect-uri': { type: 'string', multiple: true },
+    confidential: { type: 'boolean' },
+    secret: { type: 'string' },
+  });
+  if (!args.ok) return usage('client', CLIENT_HELP, args.message);
+  const { values: v, positionals } = args.value;
+  if (v.help) return usage('client', CLIENT_HELP);
+  if (positionals[0] !== 'add' || positionals.length > 1) {
+    return usage('client', CLIENT_HELP, 'the only subcommand is "add"');
+  }
+  if (!v.id) return usage('client', CLIENT_HELP, '--id is required');
+  if (!v.name) return usage('client', CLIENT_HELP, '--name is required');
+  const redirects = v['redirect-uri'] ?? [];
+  if (redirects.length === 0) return usage('client', CLIENT_HELP, 'give at least one --redirect-uri');
+  const bad = redirects.find((u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol));
+  if (bad !== undefined) return usage('client', CLIENT_HELP, `"${bad}" is not an absolute http(s) URL`);
+  if (v.secret !== undefined && !v.confidential) {
+    return usage('client', CLIENT_HELP, '--secret only goes with --confidential');
+  }
+  if (v.confidential && v.secret === undefined) {
+    return usage('client', CLIENT_HELP, 'a --confidential client needs --secret (16 characters or more)');
+  }
+  const config = configFrom(v);
+  if (typeof config === 'string') return usage('client', CLIENT_HELP, config);
+  return withProvider(config, async (deps) => {
+    const r = await registerClient(deps, {
+      client_id: v.id!,
+      name: v.name!,
+      redirect_uris: redirects,
+      kind: v.confidential ? 'confidential' : 'public',
+      ...(v.secret !== undefined ? { secret: v.secret } : {}),
+    });
+    if (!r.ok) return fatal('client', r.error.description);
+    console.log(
+      `registered ${r.value.kind} client ${r.value.client_id} ("${r.value.name}") with redirect URIs ${r.value.redirect_uris.join(', ')}`,
+    );
+    return 0;
+  });
+}
+
+async function withProvider(
+  config: Parameters<typeof openProvider>[0],
+  run: (deps: Deps) => Promise<number>,
+): Promise<number> {
+  const deps = await openProvider(config);
+  try {
+    return await run(deps);
+  } finally {
+    await deps.store.close();
+  }
+}
+
+/** The first line of stdin, when stdin is not a terminal (a pipe or a file). */
+async function passwordFromStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    chunks.push(b);
+    size += b.length;
+    if (size > 4096) break;
+  }
+  const line = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  return line === '' ? undefined : line;
+}
+
+function fatal(cmd: string, message: string): number {
+  console.error(`ppx ${cmd}: ${message}`);
+  return 1;
+}
+
+function usage(cmd: string, help: string, problem?: string): number {
+  if (problem) console.error(`ppx ${cmd}: ${problem}`);
+  console.log(help);
+  return problem ? 2 : 0;
+}

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { S256_CHALLENGE } from '../../auth/pkce.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { supportedNamespaces } from '../../model/extensions/index.ts';
+import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
+import type { ClientRecord } from '../../store/store.ts';
+import { type ConsentRequestCreated, ConsentRequestInput, requestConsent } from '../consent/request.ts';
+import type { Deps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
+import { type DocumentOptions, documentClient, isDocumentClientId } from './client-document.ts';
+import {
+  DEFAULT_SCOPE,
+  DETAIL_TYPE,
+  domainNamespaces,
+  oauthResources,
+  SCOPE_OPERATIONS,
+} from './metadata.ts';
+
+// The authorization endpoint's checks (RFC 6749 §4.1.1–4.1.2.1, OAuth 2.1 §4.1). What the client
+// asks for becomes an ordinary consent request (operations/consent/request.ts), decided on the
+// same consent page; approval answers it with an authorization code (consent/decide.ts).
+
+/** An OAuth error for the client (RFC 6749 §4.1.2.1), or for the person when no redirect is safe. */
+export interface OAuthProblem {
+  readonly error: string;
+  readonly description: string;
+}
+
+export type AuthorizeCheck =
+  /** The client or redirect_uri cannot be trusted: show an error page, never redirect. */
+  | { readonly kind: 'page'; readonly problem: OAuthProblem }
+  /** The redirect_uri is verified: the error goes back to the client. */
+  | { readonly kind: 'redirect'; readonly to: string }
+  | { readonly kind: 'valid'; readonly request: AuthorizationRequest };
+
+export interface AuthorizationRequest {
+  readonly client: ClientRecord;
+  readonly redirect_uri: string;
+  readonly state?: string;
+  readonly code_challenge: string;
+  readonly resource: string;
+  readonly scope: string;
+  /** What the consent request asks for, less the subject (bound once someone signs in). */
+  readonly ask: Omit<z.input<typeof ConsentRequestInput>, 'subject_id'>;
+}
+
+const Names = z.array(z.string().min(1).max(200)).min(1).max(100);
+
+/** One RFC 9396 element of type `ppx_grant` (WIRE-NOTES §3, §4). */
+const GrantDetail = z.strictObject({
+  type: z.literal(DETAIL_TYPE),
+  detail_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{1,100}$/)
+    .optional(),
+  purposes: z.array(Purpose).min(1),
+  allowed_domains: Names,
+  allowed_namespaces: Names,
+  allowed_claim_keys: Names.optional(),
+  allowed_operations: z.array(Operation).min(1),
+  cross_domain_transfer: CrossDomainTransfer.optional(),
+  writeback_policy: WritebackPolicy.optional(),
+  duration_days: z.int().min(1).max(365).optional(),
+});
+
+/** Checks an authorization request, in the order RFC 6749 §4.1.2.1 requires. */
+export async function checkAuthorization(
+  deps: Deps,
+  params: Record<string, string[]>,
+  options: DocumentOptions,
+): Promise<AuthorizeCheck> {
+  const page = (error: string, description: string): AuthorizeCheck => ({
+    kind: 'page',
+    problem: { error, description },
+  });
+  const one = (name: string) => params[name]?.[0];
+  const clientId = one('client_id');
+  if (clientId === undefined || clientId === '') return page('invalid_request', 'client_id is missing');
+  if ((params['client_id']?.length ?? 0) > 1 || (params['redirect_uri']?.length ?? 0) > 1) {
+    return page('invalid_request', 'client_id and redirect_uri may appear only once');
+  }
+  const client = isDocumentClientId(clientId)
+    ? await documentClient(deps, clientId, options)
+    : await known(deps, clientId);
+  if (!client.ok) return page('invalid_client', client.error.description);
+  const redirectUri = one('redirect_uri');
+  if (redirectUri === undefined) return page('invalid_request', 'redirect_uri is required');
+  // OAuth 2.1 §4.1.1: exact string comparison with a registered URI.
+  if (!client.value.redirect_uris.includes(redirectUri)) {
+    return page('invalid_request', 'redirect_uri is not registered for this client');
+  }
+
+  const state = one('state');
+  const back = (error: string, description: string): AuthorizeCheck => {
+    const url = new URL(redirectUri);
+    url.searchParams.set('error', error);
+    url.searchParams.set('error_description', description);
+    if (state !== undefined) url.searchParams.set('state', state);
+    url.searchParams.set('iss', deps.provider.baseUrl); // RFC 9207 §2
+    return { kind: 'redirect', to: url.href };
+  };
+  const repeated = Object.entries(params).find(([, v]) => v.length > 1);
+  if (repeated) return back('invalid_request', `${repeated[0]} appears more than once`);
+  if (one('request') !== undefined) return back('request_not_supported', 'request objects are not supported');
+  if (one('request_uri') !== undefined)
+    return back('request_uri_not_supported', 'request_uri is not supported');
+  if (one('response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+  if (state !== undefined && state.length > 1000) return back('invalid_request', 'state is too long');
+  const challenge = one('code_challenge');
+  if (challenge === undefined) return back('invalid_request', 'code_challenge is required (PKCE S256)');
+  if (one('code_challenge_method') !== 'S256') {
+    return back('invalid_request', 'code_challenge_method must be S256; plain is not accepted');
+  }
+  if (!S256_CHALLENGE.test(challenge))
+    return back('invalid_request', 'code_challenge is not a S256 challenge');
+
+  // RFC 8707 §2: the resource must be one this server issues tokens for; the MCP one by default.
+  const resources = oauthResources(deps.provider);
+  const resource = one('resource') ?? resources.mcp;
+  if (resource !== resources.mcp && resource !== resources.api) {
+    return back('invalid_target', `resource must be ${resources.mcp} or ${resources.api}`);
+  }
+  const scope = one('scope');
+  const scopes = (scope ?? '').split(' ').filter((s) => s !== '');
+  const unknownScope = scopes.find((s) => SCOPE_OPERATIONS[s] === undefined);
+  if (unknownScope !== undefined) return back('invalid_scope', `scope "${unknownScope}" is not supported`);
+
+  const detailsRaw = one('authorization_details');
+  let ask: AuthorizationRequest['ask'];
+  if (detailsRaw !== undefined) {
+    const detail = parseDetails(detailsRaw);
+    if (!detail.ok) return back('invalid_authorization_details', detail.error.description);
+    const d = detail.value;
+    ask = {
+      ...common(client.value.client_id, redirectUri, challenge),
+      purposes: d.purposes,
+      allowed_domains: d.allowed_domains,
+      allowed_namespaces: d.allowed_namespaces,
+      ...(d.allowed_claim_keys ? { allowed_claim_keys: d.allowed_claim_keys } : {}),
+      allowed_operations: d.allowed_operations,
+      ...(d.cross_domain_transfer ? { cross_domain_transfer: d.cross_domain_transfer } : {}),
+      ...(d.writeback_policy ? { writeback_policy: d.writeback_policy } : {}),
+      ...(d.duration_days ? { requested_duration_days: d.duration_days } : {}),
+    };
+  } else {
+    // Scopes only: everything this provider holds, for the operations the scopes name; the
+    // consent page lets the subject narrow namespaces, domains, purposes and expiry.
+    const operations = (scopes.length > 0 ? scopes : DEFAULT_SCOPE.split(' ')).map(
+      (s) => SCOPE_OPERATIONS[s]!,
+    );
+    ask = {
+      ...common(client.value.client_id, redirectUri, challenge),
+      purposes: ['recommendation', 'personalization', 'explanation'],
+      allowed_domains: domainNamespaces(),
+      allowed_namespaces: supportedNamespaces(),
+      allowed_operations: [...new Set(operations)],
+      requested_duration_days: 30,
+    };
+  }
+  return {
+    kind: 'valid',
+    request: {
+      client: client.value,
+      redirect_uri: redirectUri,
+      ...(state !== undefined ? { state } : {}),
+      code_challenge: challenge,
+      resource,
+      scope: scope ?? (detailsRaw === undefined ? DEFAULT_SCOPE : ''),
+      ask,
+    },
+  };
+}
+
+function common(clientId: string, redirectUri: string, challenge: string) {
+  return {
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    access_mode: 'continuous' as const,
+  };
+}
+
+async function known(deps: Deps, clientId: string): Promise<Result<ClientRecord>> {
+  const client = await deps.store.getClient(clientId);
+  return client
+    ? ok(client)
+    : fail('invalid_client', `client "${clientId}" is not registered with this provider`);
+}
+
+/** RFC 9396 §2: a JSON array; one `ppx_grant` element for now (packages come next, WIRE-NOTES §4). */
+function parseDetails(raw: string): Result<z.infer<typeof GrantDetail>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail('invalid_request', 'authorization_details is not JSON');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) {
+    return fail('invalid_request', 'authorization_details must be a non-empty JSON array');
+  }
+  if (parsed.length > 1) return fail('invalid_request', 'grant packages are not supported yet');
+  const detail = GrantDetail.safeParse(parsed[0]);
+  if (!detail.success) {
+    const issue = detail.error.issues[0];
+    return fail(
+      'invalid_request',
+      `authorization_details[0].${issue?.path.join('.') ?? ''}: ${issue?.message}`,
+    );
+  }
+  return ok(detail.data);
+}
+
+/**
+ * Creates the consent request for the signed-in subject, with its OAuth facts, in one
+ * transaction. The request token requestConsent returns is dropped unseen: an OAuth request is
+ * exchanged with the authorization code, never with a request token.
+ */
+export async function startOAuthConsent(
+  deps: Deps,
+  subjectId: string,
+  request: AuthorizationRequest,
+): Promise<Result<ConsentRequestCreated>> {
+  const input = ConsentRequestInput.safeParse({ ...request.ask, subject_id: subjectId });
+  if (!input.success) {
+    return fail('invalid_request', input.error.issues[0]?.message ?? 'the request is not valid');
+  }
+  return inTransaction(deps, async (tx) => {
+    const created = await requestConsent(tx, input.data);
+    if (!created.ok) return created;
+    const attached = await tx.store.transitionGrantRequest(created.value.grant_request_id, 'pending', {
+      oauth: {
+        resource: request.resource,
+        ...(request.state !== undefined ? { state: request.state } : {}),
+        ...(request.scope !== '' ? { scope: request.scope } : {}),
+      },
+    });
+    if (!attached) throw new Error('a consent request just created was not pending');
+    return ok({ ...created.value, request_token: '' });
+  });
+}

@@ -1,0 +1,132 @@
+import { randomToken, sha256 } from '../../auth/secrets.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import type { ClientRecord } from '../../store/store.ts';
+import type { Deps } from '../deps.ts';
+
+// Dynamic client registration (RFC 7591). Registration is open, as MCP clients expect; what a
+// registered client can do is still nothing until a subject approves a grant for it.
+
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const MAX_REDIRECT_URIS = 10;
+/** Human-readable metadata kept as sent (RFC 7591 §2), when it is a short string. */
+const TEXT_FIELDS = [
+  'client_name',
+  'client_uri',
+  'logo_uri',
+  'scope',
+  'tos_uri',
+  'policy_uri',
+  'software_id',
+  'software_version',
+] as const;
+
+export interface RegisteredClient {
+  readonly client_id: string;
+  readonly client_id_issued_at: number;
+  readonly client_secret?: string;
+  readonly client_secret_expires_at?: number;
+  readonly [field: string]: unknown;
+}
+
+function invalidMetadata(description: string) {
+  return fail('invalid_client_metadata', description);
+}
+
+/**
+ * RFC 7591 §3.1–3.2: validates the metadata, stores the client (source `dynamic`) and answers
+ * with the metadata as registered. Unknown fields are ignored (§2: "MUST ignore").
+ */
+export async function registerDynamicClient(deps: Deps, body: unknown): Promise<Result<RegisteredClient>> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return invalidMetadata('the registration request must be a JSON object');
+  }
+  const m = body as Record<string, unknown>;
+  const uris = redirectUris(m['redirect_uris']);
+  if (!uris.ok) return uris;
+
+  // RFC 7591 §2: when omitted, token_endpoint_auth_method is client_secret_basic.
+  const method = m['token_endpoint_auth_method'] ?? 'client_secret_basic';
+  if (!AUTH_METHODS.includes(method as (typeof AUTH_METHODS)[number])) {
+    return invalidMetadata(`token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+  }
+  const grantTypes = m['grant_types'] ?? ['authorization_code'];
+  if (
+    !isStringList(grantTypes) ||
+    grantTypes.length === 0 ||
+    !grantTypes.every((g) => GRANT_TYPES.includes(g))
+  ) {
+    return invalidMetadata(`grant_types may only contain ${GRANT_TYPES.join(', ')}`);
+  }
+  const responseTypes = m['response_types'] ?? ['code'];
+  if (!isStringList(responseTypes) || responseTypes.some((r) => r !== 'code')) {
+    return invalidMetadata('response_types may only contain "code"');
+  }
+  const text: Record<string, string> = {};
+  for (const field of TEXT_FIELDS) {
+    const v = m[field];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.length > 1000) return invalidMetadata(`${field} must be a string`);
+    text[field] = v;
+  }
+  const contacts = m['contacts'];
+  if (contacts !== undefined && (!isStringList(contacts) || contacts.length > 10)) {
+    return invalidMetadata('contacts must be a list of strings');
+  }
+
+  const now = deps.clock();
+  const confidential = method !== 'none';
+  const secret = confidential ? randomToken() : undefined;
+  const metadata = {
+    redirect_uris: uris.value,
+    token_endpoint_auth_method: method as string,
+    grant_types: grantTypes,
+    response_types: responseTypes,
+    ...text,
+    ...(contacts !== undefined ? { contacts } : {}),
+  };
+  const record: ClientRecord = {
+    client_id: `dcr_${randomToken(16)}`,
+    name: text['client_name'] ?? 'Unnamed client',
+    redirect_uris: uris.value,
+    kind: confidential ? 'confidential' : 'public',
+    // store.ts: SHA-256 (base64url) of the secret.
+    ...(secret !== undefined ? { secret_hash: sha256(secret) } : {}),
+    created_at: now.toISOString(),
+    source: 'dynamic',
+    metadata,
+  };
+  await deps.store.putClient(record);
+  return ok({
+    client_id: record.client_id,
+    client_id_issued_at: Math.floor(now.getTime() / 1000),
+    // RFC 7591 §3.2.1: 0 means the secret does not expire.
+    ...(secret !== undefined ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    ...metadata,
+  });
+}
+
+/**
+ * Each redirect URI is absolute, without a fragment (RFC 6749 §3.1.2), and either https or a
+ * loopback http address for native apps (RFC 8252 §7.3; `localhost` as MCP clients use it).
+ */
+function redirectUris(raw: unknown): Result<string[]> {
+  const bad = (why: string) => fail('invalid_redirect_uri', why);
+  if (!isStringList(raw) || raw.length === 0) return bad('redirect_uris must list at least one URI');
+  if (raw.length > MAX_REDIRECT_URIS) return bad(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
+  for (const uri of raw) {
+    if (uri.length > 2000 || !URL.canParse(uri)) return bad(`"${uri.slice(0, 100)}" is not an absolute URI`);
+    const url = new URL(uri);
+    if (url.hash || uri.includes('#')) return bad(`"${uri}" has a fragment`);
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      return bad(`"${uri}" must be https, or http on localhost or 127.0.0.1`);
+    }
+    if (url.username || url.password) return bad(`"${uri}" carries credentials`);
+  }
+  return ok([...new Set(raw)]);
+}
+
+function isStringList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}

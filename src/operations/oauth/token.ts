@@ -1,0 +1,139 @@
+import { verifyS256 } from '../../auth/pkce.ts';
+import { safeEqual, sha256 } from '../../auth/secrets.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { grantStatusAt } from '../../policy/grant-status.ts';
+import type { ClientRecord, GrantRecord } from '../../store/store.ts';
+import { recordAudit } from '../audit.ts';
+import { revokeGrantEverywhere } from '../consent/revocation.ts';
+import { issueFamily, refreshGrantTokens, type TokenResponse } from '../consent/tokens.ts';
+import type { Deps } from '../deps.ts';
+import { DETAIL_TYPE, oauthResources, scopeOf } from './metadata.ts';
+
+// The token endpoint's two grants (RFC 6749 §4.1.3 and §6), over the consent flow's records.
+
+/** RFC 6749 §5.1, plus the PPX grant and its RFC 9396 §7 authorization_details. */
+export interface OAuthTokenResponse extends TokenResponse {
+  readonly scope: string;
+  readonly authorization_details: readonly Record<string, unknown>[];
+}
+
+export interface CodeExchange {
+  readonly code?: string | undefined;
+  readonly redirect_uri?: string | undefined;
+  readonly code_verifier?: string | undefined;
+  readonly resource?: string | undefined;
+}
+
+/** RFC 6749 §5.2: every problem with the code, verifier or redirect is the same answer. */
+function invalidGrant() {
+  return fail('invalid_grant', 'the authorization code or refresh token is not valid for this client');
+}
+
+/**
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6) and RFC 8707 §2.2. The code names its request
+ * (`<grant_request_id>.<secret>`); its hash, the client, the redirect_uri, the verifier, the
+ * request's status and age and the resource must all match. approved → exchanged is a
+ * compare-and-set, so a code works once. A code presented again after it worked is treated as
+ * stolen (RFC 6749 §4.1.2: "SHOULD revoke … all tokens previously issued based on that code"):
+ * the grant and its refresh family are revoked.
+ */
+export async function exchangeCode(
+  deps: Deps,
+  client: ClientRecord,
+  input: CodeExchange,
+): Promise<Result<OAuthTokenResponse>> {
+  const now = deps.clock();
+  const { code, code_verifier: verifier } = input;
+  if (code === undefined || verifier === undefined || code.length > 500) return invalidGrant();
+  const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
+  const request = id === '' ? undefined : await deps.store.getGrantRequest(id);
+  const oauth = request?.oauth;
+  if (!request || !oauth?.code_hash || !safeEqual(sha256(code), oauth.code_hash)) return invalidGrant();
+  if (request.client_id !== client.client_id) return invalidGrant();
+  if (request.status === 'exchanged' && request.grant_id !== undefined) {
+    await revokeGrantEverywhere(deps, request.grant_id, now);
+    await recordAudit(
+      deps,
+      { kind: 'grantee', id: client.client_id },
+      request.subject_id,
+      {
+        action: 'revoke',
+        grantId: request.grant_id,
+        outcome: 'denied',
+        detail: 'an authorization code was presented again after its exchange; the grant was revoked',
+      },
+      now,
+    );
+    return invalidGrant();
+  }
+  // OAuth 2.1 §4.1.3: redirect_uri was sent with the authorization request, so it must match.
+  if (input.redirect_uri !== request.redirect_uri) return invalidGrant();
+  if (!verifyS256(verifier, request.code_challenge)) return invalidGrant();
+  if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
+  if (request.status !== 'approved' || request.grant_id === undefined) return invalidGrant();
+  if (Date.parse(request.expires_at) <= now.getTime()) return invalidGrant();
+  const exchanged = await deps.store.transitionGrantRequest(request.grant_request_id, 'approved', {
+    status: 'exchanged',
+  });
+  if (!exchanged) return invalidGrant();
+  const grant = await deps.store.getGrant(request.grant_id);
+  if (!grant || grantStatusAt(grant, now) !== 'active') return invalidGrant();
+  const tokens = await issueFamily(deps, grant, client.client_id, oauth.resource);
+  return ok(withGrantFacts(tokens, grant));
+}
+
+/**
+ * RFC 6749 §6: refresh with rotation and reuse detection, exactly as consent-v2 does it
+ * (consent/tokens.ts refreshGrantTokens), for the audience the family was issued for. A
+ * `resource` other than that one is refused (RFC 8707 §2.2); a revoked grant is
+ * `invalid_grant` here (RFC 6749 §5.2 has no 410).
+ */
+export async function refreshTokens(
+  deps: Deps,
+  client: ClientRecord,
+  input: {
+    refresh_token?: string | undefined;
+    resource?: string | undefined;
+    client_secret?: string | undefined;
+  },
+): Promise<Result<OAuthTokenResponse>> {
+  if (input.refresh_token === undefined || input.refresh_token.length > 500) return invalidGrant();
+  const token = await deps.store.getRefreshToken(sha256(input.refresh_token));
+  const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
+  if (!family || family.client_id !== client.client_id) return invalidGrant();
+  const resource = family.resource ?? oauthResources(deps.provider).api;
+  if (input.resource !== undefined && input.resource !== resource) {
+    return fail('invalid_target', 'a refresh token keeps the resource it was issued for');
+  }
+  const refreshed = await refreshGrantTokens(deps, {
+    client_id: client.client_id,
+    refresh_token: input.refresh_token,
+    ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
+  });
+  if (!refreshed.ok) return refreshed.error.code === 'grant_gone' ? invalidGrant() : refreshed;
+  const grant = await deps.store.getGrant(refreshed.value.grant_id);
+  if (!grant) return invalidGrant();
+  return ok(withGrantFacts(refreshed.value, grant));
+}
+
+/** The scope and RFC 9396 §7 authorization_details of the grant as approved (maybe narrowed). */
+function withGrantFacts(tokens: TokenResponse, grant: GrantRecord): OAuthTokenResponse {
+  return {
+    ...tokens,
+    scope: scopeOf(grant.allowed_operations),
+    authorization_details: [
+      {
+        type: DETAIL_TYPE,
+        grant_id: grant.grant_id,
+        purposes: grant.purposes,
+        allowed_domains: grant.allowed_domains,
+        allowed_namespaces: grant.allowed_namespaces,
+        ...(grant.allowed_claim_keys ? { allowed_claim_keys: grant.allowed_claim_keys } : {}),
+        allowed_operations: grant.allowed_operations,
+        cross_domain_transfer: grant.cross_domain_transfer,
+        writeback_policy: grant.writeback_policy,
+        ...(grant.expires_at !== undefined ? { expires_at: grant.expires_at } : {}),
+      },
+    ],
+  };
+}

@@ -1,0 +1,103 @@
+import type { Context, Hono } from 'hono';
+import { fail, type PpxFailure } from '../../../model/errors.ts';
+import { authenticate } from '../../../operations/caller.ts';
+import type { Deps } from '../../../operations/deps.ts';
+import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
+import { type Introspector, introspect, revokeToken } from '../../../operations/oauth/introspect.ts';
+import { registerDynamicClient } from '../../../operations/oauth/register.ts';
+import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
+import { errorResponse } from '../errors.ts';
+import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';
+
+// The back-channel endpoints: token (RFC 6749 §3.2), registration (RFC 7591 §3), revocation
+// (RFC 7009 §2) and introspection (RFC 7662 §2). Each only translates; the rules live in
+// src/operations/oauth/.
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
+type App = Hono<any>;
+
+export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): void {
+  app.post('/oauth/token', async (c) => {
+    const params = await readParams(c, limit);
+    if (!params.ok) return oauthError(params.error);
+    const p = params.value;
+    const creds = clientCredentials(c, p);
+    if (!creds.ok) return oauthError(creds.error);
+    const client = await authenticateClient(deps, creds.value);
+    if (!client.ok) return oauthError(client.error);
+    const grantType = p['grant_type'];
+    const result =
+      grantType === 'authorization_code'
+        ? await exchangeCode(deps, client.value, {
+            code: p['code'],
+            redirect_uri: p['redirect_uri'],
+            code_verifier: p['code_verifier'],
+            resource: p['resource'],
+          })
+        : grantType === 'refresh_token'
+          ? await refreshTokens(deps, client.value, {
+              refresh_token: p['refresh_token'],
+              resource: p['resource'],
+              client_secret: creds.value.client_secret,
+            })
+          : fail('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    return result.ok ? oauthJson(result.value) : oauthError(result.error);
+  });
+
+  app.post('/oauth/register', async (c) => {
+    const body = await readJson(c, limit);
+    if (!body.ok) return oauthError(body.error);
+    const registered = await registerDynamicClient(deps, body.value);
+    return registered.ok ? oauthJson(registered.value, 201) : oauthError(registered.error);
+  });
+
+  app.post('/oauth/revoke', async (c) => {
+    const params = await readParams(c, limit);
+    if (!params.ok) return oauthError(params.error);
+    const creds = clientCredentials(c, params.value);
+    if (!creds.ok) return oauthError(creds.error);
+    const client = await authenticateClient(deps, creds.value);
+    if (!client.ok) return oauthError(client.error);
+    const token = params.value['token'];
+    if (token === undefined) return oauthError(missingToken());
+    // token_type_hint is optional and only a hint (§2.1): both kinds are looked up anyway.
+    await revokeToken(deps, client.value, token);
+    return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
+  });
+
+  app.post('/oauth/introspect', async (c) => {
+    const params = await readParams(c, limit);
+    if (!params.ok) return oauthError(params.error);
+    const who = await introspector(c, deps, params.value);
+    if ('code' in who) return who.code === 'invalid_client' ? oauthError(who) : errorResponse(who);
+    const token = params.value['token'];
+    if (token === undefined) return oauthError(missingToken());
+    return oauthJson(await introspect(deps, who, token));
+  });
+}
+
+function missingToken(): PpxFailure {
+  return { code: 'invalid_request', description: 'token is required' };
+}
+
+/** RFC 7662 §2.1: the caller authenticates: a confidential client, or a subject's bearer token. */
+async function introspector(
+  c: Context,
+  deps: Deps,
+  params: Record<string, string>,
+): Promise<Introspector | PpxFailure> {
+  const header = c.req.header('authorization');
+  const bearer = header !== undefined ? /^Bearer[ ]+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  if (bearer !== undefined) {
+    const caller = await authenticate(deps, bearer);
+    if (!caller.ok) return caller.error;
+    if (caller.value.kind !== 'subject') {
+      return { code: 'access_denied', description: 'a grant token cannot introspect tokens' };
+    }
+    return { kind: 'subject', subjectId: caller.value.subjectId };
+  }
+  const creds = clientCredentials(c, params);
+  if (!creds.ok) return creds.error;
+  const client = await confidentialClient(deps, creds.value);
+  return client.ok ? { kind: 'client', client: client.value } : client.error;
+}

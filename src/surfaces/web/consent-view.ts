@@ -1,0 +1,111 @@
+import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ConsentGrant } from '../../model/consent-grant.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import type { Caller } from '../../operations/caller.ts';
+import { pendingRequestFor } from '../../operations/consent/decide.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { loadVisibleProfile } from '../../operations/read-claims.ts';
+import type { ClientRecord, GrantRecord, GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
+
+// An operation-like helper for the consent page: it only calls operations and policy (through
+// loadVisibleProfile: evaluateAccess + visibleClaims), never decides anything itself.
+
+/** Operations under which a grantee receives claims (the profile reads and the export). */
+const READING_OPERATIONS = ['read', 'query', 'export'] as const;
+
+export interface ConsentView {
+  readonly request: GrantRequestRecord;
+  readonly client: ClientRecord | undefined;
+  /** The registered redirect URI the browser returns to, still registered for the client. */
+  readonly redirectVerified: boolean;
+}
+
+/** The pending request the signed-in subject may decide on, with its client. */
+export async function loadConsentView(
+  deps: Deps,
+  subjectId: string,
+  grantRequestId: string,
+): Promise<Result<ConsentView>> {
+  const caller: Caller = { kind: 'subject', subjectId };
+  const found = await pendingRequestFor(deps, caller, grantRequestId);
+  if (!found.ok) return found;
+  const request = found.value;
+  const client = await deps.store.getClient(request.client_id);
+  return ok({
+    request,
+    client,
+    redirectVerified: client?.redirect_uris.includes(request.redirect_uri) === true,
+  });
+}
+
+export interface Exposure {
+  /** The claims the client could read under the draft, exactly as the read path would filter. */
+  readonly visible: Claim[];
+  /** How many of the subject's claims stay hidden. */
+  readonly hidden: number;
+}
+
+/**
+ * Which of the subject's claims a grant built from `draft` would expose. The draft becomes a
+ * grant-like record and goes through the same read path a grantee's token would.
+ */
+export async function exposureOf(
+  deps: Deps,
+  request: GrantRequestRecord,
+  draft: GrantRequestDraft,
+): Promise<Result<Exposure>> {
+  const owner = await loadVisibleProfile(
+    deps,
+    { kind: 'subject', subjectId: request.subject_id },
+    { operation: 'read' },
+    'read',
+  );
+  if (!owner.ok) return owner.error.code === 'not_found' ? ok({ visible: [], hidden: 0 }) : owner;
+  const all = owner.value.claims.filter((c) => c.review?.review_status !== 'rejected');
+  const readOp = READING_OPERATIONS.find((op) => draft.allowed_operations.includes(op));
+  if (readOp === undefined || !owner.value.profile) return ok({ visible: [], hidden: all.length });
+
+  const grant = previewGrant(request, draft, owner.value.profile.profile_id, deps.clock());
+  const visible = await loadVisibleProfile(
+    deps,
+    { kind: 'grant', clientId: request.client_id, grant },
+    { operation: readOp },
+    'read',
+  );
+  if (!visible.ok) return fail(visible.error.code, visible.error.description);
+  const shown = new Set(visible.value.claims.map((c) => c.claim_id));
+  return ok({
+    visible: sortClaims(visible.value.claims),
+    hidden: all.filter((c) => !shown.has(c.claim_id)).length,
+  });
+}
+
+function previewGrant(
+  request: GrantRequestRecord,
+  draft: GrantRequestDraft,
+  profileId: string,
+  now: Date,
+): GrantRecord {
+  return {
+    grant_id: 'ppx:grant:consent-preview',
+    subject_id: request.subject_id,
+    grantee_id: request.client_id,
+    status: 'active',
+    granted_at: now.toISOString(),
+    expires_at: draft.expires_at,
+    purposes: [...draft.purposes] as ConsentGrant['purposes'],
+    allowed_domains: [...draft.allowed_domains],
+    allowed_namespaces: [...draft.allowed_namespaces],
+    ...(draft.allowed_claim_keys ? { allowed_claim_keys: [...draft.allowed_claim_keys] } : {}),
+    allowed_operations: [...draft.allowed_operations] as ConsentGrant['allowed_operations'],
+    cross_domain_transfer: draft.cross_domain_transfer as ConsentGrant['cross_domain_transfer'],
+    writeback_policy: draft.writeback_policy as ConsentGrant['writeback_policy'],
+    profile_id: profileId,
+    access_mode: draft.access_mode,
+  };
+}
+
+function sortClaims(claims: Claim[]): Claim[] {
+  const rank = (c: Claim) => (c.namespace === 'core' ? 0 : 1);
+  return [...claims].sort((a, b) => rank(a) - rank(b) || qualifiedKey(a).localeCompare(qualifiedKey(b)));
+}

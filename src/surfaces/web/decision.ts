@@ -1,0 +1,120 @@
+import type { z } from 'zod';
+import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { NarrowInput } from '../../operations/consent/decide.ts';
+import type { GrantRequestDraft } from '../../store/store.ts';
+import { keysOfNamespace } from './describe.ts';
+import { type Form, field, fields } from './session.ts';
+
+// The consent form ↔ the operations' narrowing. The form shows what was asked, pre-ticked; what
+// the subject leaves ticked becomes a `NarrowInput` that names only the fields that changed, so
+// "allow as asked" approves exactly the request. Whether a narrowing is allowed is decided by
+// policy/narrowing.ts (through approveGrantRequest), never here.
+
+/** The state of the consent form. */
+export interface Selection {
+  readonly purposes: readonly string[];
+  readonly domains: readonly string[];
+  readonly namespaces: readonly string[];
+  /** Ticked keys (qualified as in grants). */
+  readonly keys: readonly string[];
+  readonly operations: readonly string[];
+  readonly cross_domain_transfer: string;
+  readonly writeback_policy: string;
+  /** Days from now, or '' for the expiry asked for. */
+  readonly duration: string;
+  /** The keys offered under a namespace when the request names no keys: all the vocabulary's. */
+  allKeysOf(namespace: string): string[];
+}
+
+const DURATIONS = [1, 7, 30, 90, 180] as const;
+
+/** Shorter lifetimes to offer: only those ending before the expiry asked for. */
+export function shorterDurations(draft: GrantRequestDraft, now: Date): number[] {
+  const asked = Date.parse(draft.expires_at);
+  return DURATIONS.filter((d) => now.getTime() + d * 86_400_000 < asked);
+}
+
+/** Everything ticked, as asked. */
+export function selectionAsAsked(draft: GrantRequestDraft): Selection {
+  return {
+    purposes: draft.purposes,
+    domains: draft.allowed_domains,
+    namespaces: draft.allowed_namespaces,
+    keys: offeredKeys(draft),
+    operations: draft.allowed_operations,
+    cross_domain_transfer: draft.cross_domain_transfer,
+    writeback_policy: draft.writeback_policy,
+    duration: '',
+    allKeysOf: keysOfNamespace,
+  };
+}
+
+export function selectionFromForm(form: Form): Selection {
+  return {
+    purposes: fields(form, 'purpose'),
+    domains: fields(form, 'domain'),
+    namespaces: fields(form, 'namespace'),
+    keys: fields(form, 'key').map(normalizeKey),
+    operations: fields(form, 'operation'),
+    cross_domain_transfer: field(form, 'cross_domain_transfer') ?? '',
+    writeback_policy: field(form, 'writeback_policy') ?? '',
+    duration: field(form, 'duration') ?? '',
+    allKeysOf: keysOfNamespace,
+  };
+}
+
+/** Keys shown on the form: those asked for, or every key of the namespaces asked for. */
+function offeredKeys(draft: GrantRequestDraft): string[] {
+  return draft.allowed_claim_keys
+    ? draft.allowed_claim_keys.map(normalizeKey)
+    : draft.allowed_namespaces.flatMap(keysOfNamespace);
+}
+
+/**
+ * The narrowing the form expresses. Unticking a namespace drops its keys too. Values the form
+ * could not have produced (an unknown duration, a policy left empty) are passed on as they are
+ * so that the operation refuses them, rather than being silently dropped.
+ */
+export function narrowingOf(
+  draft: GrantRequestDraft,
+  sel: Selection,
+  now: Date,
+): { ok: true; narrow: z.infer<typeof NarrowInput> } | { ok: false; error: string } {
+  const narrow: Record<string, unknown> = {};
+  const changed = (asked: readonly string[], kept: readonly string[]) =>
+    kept.length !== asked.length || asked.some((x) => !kept.includes(x));
+  const lists = [
+    ['purposes', draft.purposes, sel.purposes],
+    ['allowed_domains', draft.allowed_domains, sel.domains],
+    ['allowed_namespaces', draft.allowed_namespaces, sel.namespaces],
+    ['allowed_operations', draft.allowed_operations, sel.operations],
+  ] as const;
+  for (const [name, asked, kept] of lists) if (changed(asked, kept)) narrow[name] = [...new Set(kept)];
+
+  const inKept = (k: string) => sel.namespaces.includes(namespaceOfKey(k));
+  const offered = offeredKeys(draft).filter(inKept);
+  const keptKeys = [...new Set(sel.keys)].filter(inKept);
+  if (offered.some((k) => !keptKeys.includes(k)) || keptKeys.some((k) => !offered.includes(k))) {
+    narrow['allowed_claim_keys'] = keptKeys;
+  }
+
+  if (sel.cross_domain_transfer !== draft.cross_domain_transfer)
+    narrow['cross_domain_transfer'] = sel.cross_domain_transfer;
+  if (sel.writeback_policy !== draft.writeback_policy) narrow['writeback_policy'] = sel.writeback_policy;
+
+  if (sel.duration !== '') {
+    if (!/^\d{1,3}$/.test(sel.duration) || Number(sel.duration) < 1) {
+      return { ok: false, error: 'Choose how long to allow it from the list.' };
+    }
+    narrow['expires_at'] = new Date(now.getTime() + Number(sel.duration) * 86_400_000).toISOString();
+  }
+  // The operation's own schema checks the shape (known policy values, sizes) before it runs.
+  const parsed = NarrowInput.safeParse(narrow);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: `The form held a value that cannot be used: ${parsed.error.issues[0]?.message}`,
+    };
+  }
+  return { ok: true, narrow: parsed.data };
+}

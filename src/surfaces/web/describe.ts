@@ -1,0 +1,148 @@
+import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { extensionFor } from '../../model/extensions/index.ts';
+
+// Words for everything the consent page shows: the vocabulary values become short sentences a
+// person can judge, the claim keys take their extension descriptor's description.
+
+const PURPOSES: Record<string, string> = {
+  recommendation: 'Recommend things to you',
+  ranking: 'Put options in the order that suits you',
+  matching: 'Match you with things or people that fit',
+  simulation: 'Predict how you would react to something',
+  summarization: 'Summarize your preferences',
+  personalization: 'Tailor what it shows you',
+  explanation: 'Explain why something suits you',
+  propose_update: 'Suggest changes to your profile',
+};
+
+const OPERATIONS: Record<string, string> = {
+  read: 'Read the preferences shown below',
+  query: 'Ask questions about those preferences',
+  propose_update: 'Propose changes to your profile (you review them)',
+  confirm_update: 'Confirm changes to your profile',
+  export: 'Export a copy of those preferences',
+};
+
+export const CROSS_DOMAIN_WORDS: Record<string, string> = {
+  deny: 'Only in the areas above',
+  allow_with_review: 'Also elsewhere, after you review it',
+  allow_if_same_provider: 'Also elsewhere, except preferences imported from other apps',
+  allow: 'Anywhere',
+};
+
+export const WRITEBACK_WORDS: Record<string, string> = {
+  forbidden: 'Never change your profile',
+  review_required: 'Suggest changes that you review first',
+  auto_for_low_risk: 'Make low-risk changes without asking you',
+  allow: 'Change your profile without asking you',
+};
+
+/** The badge for a claim's provenance; only `user_stated` is "you said this". */
+export const PROVENANCE_WORDS: Record<string, string> = {
+  user_stated: 'you said this',
+  observed: 'observed from what you did',
+  inferred: 'inferred, not said by you',
+  imported: 'imported from another app',
+  derived_aggregate: 'estimated from people like you',
+};
+
+export function purposeWords(purpose: string): string {
+  return PURPOSES[purpose] ?? humanize(purpose);
+}
+
+export function operationWords(operation: string): string {
+  return OPERATIONS[operation] ?? humanize(operation);
+}
+
+export function provenanceWords(kind: string): string {
+  return PROVENANCE_WORDS[kind] ?? humanize(kind);
+}
+
+/** A domain is an area of life an app works in; the supported ones have a vocabulary title. */
+export function domainWords(domain: string): string {
+  const ext = extensionFor(domain);
+  return ext ? ext.title.replace(/ (Preference )?Extension$/i, '') : humanize(domain);
+}
+
+export function namespaceWords(namespace: string): { title: string; description: string | undefined } {
+  if (namespace === 'core') {
+    return {
+      title: 'General traits',
+      description:
+        'Broad tendencies that apply everywhere, such as how adventurous or budget-minded you are.',
+    };
+  }
+  const ext = extensionFor(namespace);
+  return {
+    title: ext ? `${domainWords(namespace)} preferences` : humanize(namespace),
+    description: ext?.description ? plain(ext.description) : undefined,
+  };
+}
+
+/** All keys a namespace defines, qualified the way grants name them (core unprefixed). */
+export function keysOfNamespace(namespace: string): string[] {
+  return (extensionFor(namespace)?.keys ?? []).map((k) => normalizeKey(`${namespace}.${k.key}`));
+}
+
+/** A claim key (qualified as in grants) in words: a name and the descriptor's description. */
+export function keyWords(qualified: string): { name: string; description: string | undefined } {
+  const key = normalizeKey(qualified);
+  const namespace = namespaceOfKey(key);
+  const bare = key.startsWith(`${namespace}.`) ? key.slice(namespace.length + 1) : key;
+  const def = extensionFor(namespace)?.keys.find((k) => k.key === bare);
+  return {
+    name: humanize(bare.replace(/_preference$/, '')),
+    description: def?.description ? plain(def.description) : undefined,
+  };
+}
+
+/** A claim value, short: numbers in [0, 1] as a word scale, lists joined, maps top entries. */
+export function valueWords(value: unknown, units?: string): string {
+  if (typeof value === 'number') {
+    if (units === 'normalized_0_1' || (value >= 0 && value <= 1 && !Number.isInteger(value)))
+      return `${scale(value)} (${value.toFixed(2)})`;
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return humanize(value);
+  if (Array.isArray(value)) return value.map((v) => humanize(String(v))).join(', ');
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    entries.sort((a, b) => (Number(b[1]) || 0) - (Number(a[1]) || 0));
+    return entries
+      .slice(0, 4)
+      .map(([k, v]) => (typeof v === 'number' ? `${humanize(k)} ${v.toFixed(2)}` : humanize(k)))
+      .join(', ')
+      .concat(entries.length > 4 ? ', …' : '');
+  }
+  return '';
+}
+
+const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** "12 March 2027 (in 30 days)". */
+export function dateWords(iso: string, now: Date): string {
+  const at = new Date(iso);
+  const days = Math.round((at.getTime() - now.getTime()) / 86_400_000);
+  const rel = days <= 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`;
+  return `${DATE.format(at)} (${rel})`;
+}
+
+function scale(v: number): string {
+  if (v < 0.2) return 'very low';
+  if (v < 0.4) return 'low';
+  if (v < 0.6) return 'medium';
+  if (v < 0.8) return 'high';
+  return 'very high';
+}
+
+/** `snake_case` to "Snake case". */
+export function humanize(name: string): string {
+  const words = name.replace(/[_.]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Descriptor prose without Markdown code marks. */
+function plain(text: string): string {
+  return text.replace(/`([^`]*)`/g, '$1');
+}

@@ -1,0 +1,52 @@
+import type { Context } from 'hono';
+import type { Deps } from '../../operations/deps.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import type { SafeHtml } from './escape.ts';
+import { securityHeaders } from './layout.ts';
+import type { CookiePlan } from './session.ts';
+import type { SignInMethod } from './signin.ts';
+
+/** What every web handler shares. */
+export interface WebContext {
+  readonly deps: Deps;
+  readonly plan: CookiePlan;
+  readonly signIn: SignInMethod;
+  readonly signupEnabled: boolean;
+  /** Limits sign-in and sign-up attempts per address (disabled when the HTTP limit is off). */
+  readonly attempts: RateLimiter;
+  readonly log: (msg: string) => void;
+}
+
+export function providerName(web: WebContext): string {
+  return web.deps.provider.name;
+}
+
+/** An HTML page with the hardening headers; `formTargets` widen `form-action` (see layout.ts). */
+export function send(
+  c: Context,
+  body: SafeHtml,
+  status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 = 200,
+  formTargets: readonly string[] = [],
+): Response {
+  return c.body(body.toString(), status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    ...securityHeaders(formTargets),
+  });
+}
+
+/** 303 See Other: after a form post the browser follows with a GET. */
+export function seeOther(c: Context, location: string): Response {
+  return c.body(null, 303, { Location: location, ...securityHeaders() });
+}
+
+/** The address a rate limit counts by. */
+export function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** Whether one more sign-in attempt from this address is allowed now. */
+export function attemptAllowed(web: WebContext, c: Context): boolean {
+  if (!web.attempts.enabled) return true;
+  return web.attempts.take(`web:${clientAddress(c)}`, Date.now()).allowed;
+}

@@ -1,0 +1,141 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { SESSION_TTL_SECONDS, sessionFrom } from '../../operations/accounts.ts';
+import type { Deps } from '../../operations/deps.ts';
+import type { SessionRecord } from '../../store/store.ts';
+
+/** Cookie names and attributes follow the base URL: `__Host-` names and Secure on https. */
+export interface CookiePlan {
+  readonly secure: boolean;
+  readonly session: string;
+  /** The pre-session anti-CSRF cookie of the sign-in and sign-up forms (double submit). */
+  readonly csrf: string;
+  /** The origin every state-changing form must come from. */
+  readonly origin: string;
+}
+
+export function cookiePlan(baseUrl: string): CookiePlan {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === 'https:';
+  return {
+    secure,
+    session: secure ? '__Host-ppx_session' : 'ppx_session',
+    csrf: secure ? '__Host-ppx_csrf' : 'ppx_csrf',
+    origin: url.origin,
+  };
+}
+
+export interface WebSession {
+  /** The cookie value (the store keeps only its hash). */
+  readonly secret: string;
+  readonly record: SessionRecord;
+}
+
+export async function currentSession(
+  c: Context,
+  deps: Deps,
+  plan: CookiePlan,
+): Promise<WebSession | undefined> {
+  const secret = getCookie(c, plan.session);
+  const record = await sessionFrom(deps, secret);
+  return record && secret !== undefined ? { secret, record } : undefined;
+}
+
+export function setSessionCookie(c: Context, plan: CookiePlan, secret: string): void {
+  setCookie(c, plan.session, secret, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: plan.secure,
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS,
+  });
+}
+
+export function clearSessionCookie(c: Context, plan: CookiePlan): void {
+  deleteCookie(c, plan.session, { path: '/', secure: plan.secure, httpOnly: true, sameSite: 'Lax' });
+}
+
+/** The pre-session CSRF token: the one in the cookie, or a fresh one set now. */
+export function preSessionCsrf(c: Context, plan: CookiePlan): string {
+  const existing = getCookie(c, plan.csrf);
+  if (existing !== undefined && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setCookie(c, plan.csrf, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: plan.secure,
+    path: '/',
+    maxAge: 3600,
+  });
+  return token;
+}
+
+export function preSessionCsrfCookie(c: Context, plan: CookiePlan): string | undefined {
+  return getCookie(c, plan.csrf);
+}
+
+/** Constant-time comparison of two tokens (hashed first, so lengths never leak either). */
+export function sameToken(presented: string | undefined, expected: string | undefined): boolean {
+  if (presented === undefined || expected === undefined || expected === '') return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Refuses a state-changing request another site started: `Sec-Fetch-Site` must be same-origin
+ * or none (or absent, for clients that do not send it), and an `Origin` header, when present,
+ * must be this provider's (or `null` from a same-origin page, see below). Returns the reason to refuse, or undefined.
+ */
+export function crossSiteProblem(c: Context, plan: CookiePlan): string | undefined {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return 'This form was sent from another site, so it was refused.';
+  }
+  // With `Referrer-Policy: no-referrer` Chromium sends `Origin: null` even on same-origin form
+  // posts; the browser-set `Sec-Fetch-Site: same-origin` then vouches for it.
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== plan.origin && !(origin === 'null' && site === 'same-origin')) {
+    return 'This form was sent from another origin, so it was refused.';
+  }
+  return undefined;
+}
+
+/**
+ * Where to go after signing in: a path on this site only. Absolute URLs, scheme-relative `//`
+ * and backslash tricks (`/\evil`) fall back to the default, so sign-in is no open redirect.
+ */
+export function safeReturnTo(raw: unknown, fallback = '/signin'): string {
+  if (typeof raw !== 'string' || raw.length > 500) return fallback;
+  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\s\p{Cc}]/u.test(raw)) return fallback;
+  // Resolve against a dummy origin: anything that leaves it is not a local path.
+  const resolved = new URL(raw, 'http://local.invalid');
+  if (resolved.origin !== 'http://local.invalid') return fallback;
+  return resolved.pathname + resolved.search;
+}
+
+export type Form = Record<string, string | string[]>;
+
+/** The form fields, a repeated field as an array; non-form bodies read as empty. */
+export async function readForm(c: Context): Promise<Form> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
+  const body = await c.req.parseBody({ all: true });
+  const out: Form = {};
+  for (const [k, v] of Object.entries(body)) {
+    const values = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+    out[k] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
+
+export function field(form: Form, name: string): string | undefined {
+  const v = form[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function fields(form: Form, name: string): string[] {
+  const v = form[name];
+  return v === undefined ? [] : typeof v === 'string' ? [v] : v;
+}

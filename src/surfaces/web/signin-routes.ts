@@ -1,0 +1,100 @@
+import type { Context, Hono } from 'hono';
+import { deleteCookie } from 'hono/cookie';
+import { signOut } from '../../operations/accounts.ts';
+import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
+import {
+  clearSessionCookie,
+  crossSiteProblem,
+  currentSession,
+  type Form,
+  field,
+  preSessionCsrf,
+  preSessionCsrfCookie,
+  readForm,
+  safeReturnTo,
+  sameToken,
+  setSessionCookie,
+} from './session.ts';
+import { messagePage, signedInPage, signInPage } from './signin.ts';
+
+/** The sign-in form as a response (also shown in place of a page that needs a session). */
+export function showSignIn(
+  c: Context,
+  web: WebContext,
+  input: { returnTo: string; error?: string; form?: Form; reason?: string },
+  status: 200 | 401 | 403 | 429 = 200,
+): Response {
+  const body = signInPage({
+    method: web.signIn,
+    csrf: preSessionCsrf(c, web.plan),
+    returnTo: input.returnTo,
+    providerName: providerName(web),
+    error: input.error,
+    ...(input.form ? { form: input.form } : {}),
+    ...(input.reason ? { reason: input.reason } : {}),
+    signupEnabled: web.signupEnabled,
+  });
+  return send(c, body, status);
+}
+
+export function refused(c: Context, web: WebContext, reason: string): Response {
+  return send(c, messagePage(providerName(web), 'Request refused', reason), 403);
+}
+
+export function registerSignInRoutes(app: Hono, web: WebContext): void {
+  app.get('/signin', async (c) => {
+    const session = await currentSession(c, web.deps, web.plan);
+    if (!session) return showSignIn(c, web, { returnTo: safeReturnTo(c.req.query('return_to')) });
+    const subject = await web.deps.store.getSubject(session.record.subject_id);
+    return send(
+      c,
+      signedInPage({
+        username: subject?.username ?? 'your account',
+        csrf: session.record.csrf_token,
+        providerName: providerName(web),
+      }),
+    );
+  });
+
+  app.post('/signin', async (c) => {
+    const problem = crossSiteProblem(c, web.plan);
+    if (problem) return refused(c, web, problem);
+    const form = await readForm(c);
+    const returnTo = safeReturnTo(field(form, 'return_to'));
+    if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
+      return showSignIn(c, web, { returnTo, error: 'The sign-in form had expired. Please try again.' }, 403);
+    }
+    if (!attemptAllowed(web, c)) {
+      return showSignIn(
+        c,
+        web,
+        { returnTo, error: 'Too many sign-in attempts. Wait a few minutes and try again.' },
+        429,
+      );
+    }
+    const signedIn = await web.signIn.verify(web.deps, form);
+    if (!signedIn.ok) {
+      return showSignIn(c, web, { returnTo, form, error: 'The username or password is wrong.' }, 401);
+    }
+    // A new session on every sign-in (no fixation); the one the browser had ends here.
+    const previous = await currentSession(c, web.deps, web.plan);
+    if (previous) await signOut(web.deps, previous.secret);
+    setSessionCookie(c, web.plan, signedIn.value.secret);
+    deleteCookie(c, web.plan.csrf, { path: '/', secure: web.plan.secure });
+    return seeOther(c, returnTo);
+  });
+
+  app.post('/signout', async (c) => {
+    const problem = crossSiteProblem(c, web.plan);
+    if (problem) return refused(c, web, problem);
+    const session = await currentSession(c, web.deps, web.plan);
+    if (!session) return seeOther(c, '/signin');
+    const form = await readForm(c);
+    if (!sameToken(field(form, 'csrf'), session.record.csrf_token)) {
+      return refused(c, web, 'This form could not be verified. Reload the page and try again.');
+    }
+    await signOut(web.deps, session.secret);
+    clearSessionCookie(c, web.plan);
+    return seeOther(c, '/signin');
+  });
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../../src/config.ts';
+import { signIn } from '../../../src/operations/accounts.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { openProvider } from '../../../src/provider.ts';
+import { type CliSandbox, sandbox, show } from '../../cli/helpers.ts';
+
+// `ppx subject add`, `ppx client add` and the demo login: what the consent page signs in with.
+
+describe('CLI accounts for the web pages', () => {
+  let box: CliSandbox;
+  before(() => {
+    box = sandbox();
+  });
+  after(() => box.cleanup());
+
+  async function canSignIn(username: string, password: string): Promise<string | undefined> {
+    const config = loadConfig({ dbPath: box.db }, {});
+    assert.ok(config.ok);
+    const deps = await openProvider(config.value);
+    try {
+      const r = await signIn(deps, username, password);
+      return r.ok ? r.value.session.subject_id : undefined;
+    } finally {
+      await deps.store.close();
+    }
+  }
+
+  it('subject add creates a login (password by flag or PPX_PASSWORD); clear errors otherwise', async () => {
+    const a = await box.run(['subject', 'add', '--username', 'Alice', '--password', 'alice-password-1']);
+    assert.equal(a.code, 0, show(a));
+    assert.match(a.stdout, /created subject ppx:subject:\S+ \(sign-in name "alice"\)/);
+    assert.ok(await canSignIn('alice', 'alice-password-1'));
+
+    box.env['PPX_PASSWORD'] = 'bob-password-12';
+    const b = await box.run(['subject', 'add', '--username', 'bob', '--subject', 'did:example:bob']);
+    delete box.env['PPX_PASSWORD'];
+    assert.equal(b.code, 0, show(b));
+    assert.equal(await canSignIn('bob', 'bob-password-12'), 'did:example:bob');
+
+    const taken = await box.run(['subject', 'add', '--username', 'alice', '--password', 'another-password']);
+    assert.equal(taken.code, 1, show(taken));
+    assert.match(taken.stderr, /already taken/);
+    const noPassword = await box.run(['subject', 'add', '--username', 'carol']);
+    assert.equal(noPassword.code, 2, show(noPassword));
+    assert.match(noPassword.stderr, /give a password/);
+    const short = await box.run(['subject', 'add', '--username', 'carol', '--password', 'short']);
+    assert.equal(short.code, 1, show(short));
+    assert.match(short.stderr, /at least 10 characters/);
+    const verb = await box.run(['subject', 'remove', '--username', 'alice']);
+    assert.equal(verb.code, 2, show(verb));
+  });
+
+  it('client add registers public and confidential clients', async () => {
+    const pub = await box.run([
+      'client',
+      'add',
+      '--id',
+      'my-app',
+      '--name',
+      'My App',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--redirect-uri',
+      'http://localhost:3000/cb',
+    ]);
+    assert.equal(pub.code, 0, show(pub));
+    assert.match(
+      pub.stdout,
+      /public client my-app \("My App"\).*https:\/\/app\.example\/cb, http:\/\/localhost:3000\/cb/,
+    );
+    const conf = await box.run([
+      'client',
+      'add',
+      '--id',
+      'backend',
+      '--name',
+      'Backend',
+      '--redirect-uri',
+      'https://backend.example/cb',
+      '--confidential',
+      '--secret',
+      'a-secret-of-enough-length',
+    ]);
+    assert.equal(conf.code, 0, show(conf));
+    const noSecret = await box.run([
+      'client',
+      'add',
+      '--id',
+      'x',
+      '--name',
+      'X',
+      '--redirect-uri',
+      'https://x.example/cb',
+      '--confidential',
+    ]);
+    assert.equal(noSecret.code, 2, show(noSecret));
+    const noUri = await box.run(['client', 'add', '--id', 'x', '--name', 'X']);
+    assert.equal(noUri.code, 2, show(noUri));
+    const badUri = await box.run([
+      'client',
+      'add',
+      '--id',
+      'x',
+      '--name',
+      'X',
+      '--redirect-uri',
+      'not a url',
+    ]);
+    assert.equal(badUri.code, 2, show(badUri));
+  });
+
+  it('seed --demo creates the demo login once', async () => {
+    const first = await box.run(['seed', '--demo']);
+    assert.equal(first.code, 0, show(first));
+    assert.match(first.stdout, /demo login \(local demo only\): demo \/ demo-password/);
+    assert.equal(await canSignIn('demo', 'demo-password'), DEMO_SUBJECT);
+    const again = await box.run(['seed', '--demo']);
+    assert.equal(again.code, 0, show(again));
+    assert.doesNotMatch(again.stdout, /demo login/);
+  });
+});

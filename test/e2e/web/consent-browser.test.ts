@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createSubject } from '../../../src/operations/accounts.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import {
+  CALLBACK,
+  type CreatedRequest,
+  exchange,
+  launchChromium,
+  requestConsent,
+  SKIP_NO_CHROMIUM,
+  signInOverHttp,
+} from './helpers.ts';
+
+// The consent page in a real browser (Debian's chromium via playwright-core): sign in, read what
+// is asked in words, narrow, approve or reject, and come back to the client's redirect URI.
+
+/** The text a person sees in the page's main part (rendered text, hence innerText). */
+function shown(page: Page): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
+  return page.innerText('main');
+}
+
+/** Runs in the page: an element's computed border style. */
+function borderStyle(e: unknown): string {
+  const view = globalThis as unknown as { getComputedStyle(el: unknown): { borderStyle: string } };
+  return view.getComputedStyle(e).borderStyle;
+}
+
+const USER = { username: 'demo-browser', password: 'browser-password-1' };
+const OTHER = { username: 'someone-else', password: 'other-password-1' };
+
+describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
+  let p: TestProvider;
+  let browser: { context: BrowserContext; close(): Promise<void> };
+  let ctx: BrowserContext;
+
+  before(async () => {
+    p = await startTestProvider();
+    const a = await createSubject(p.deps, { ...USER, subject_id: DEMO_SUBJECT });
+    const b = await createSubject(p.deps, OTHER);
+    assert.ok(a.ok && b.ok);
+    browser = await launchChromium();
+    ctx = browser.context;
+  });
+  after(async () => {
+    await browser?.close();
+    await p?.close();
+  });
+  beforeEach(() => ctx.clearCookies());
+
+  /** A page whose visits to the client's callback are answered here and recorded. */
+  async function clientPage(): Promise<{ page: Page; callbacks: string[] }> {
+    const page = await ctx.newPage();
+    const callbacks: string[] = [];
+    await page.route('http://localhost:5173/**', (route) => {
+      callbacks.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' });
+    });
+    return { page, callbacks };
+  }
+
+  async function signIn(page: Page, who: { username: string; password: string }) {
+    await page.fill('#username', who.username);
+    await page.fill('#password', who.password);
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Sign in")')]);
+  }
+
+  async function decided(callbacks: string[], req: CreatedRequest): Promise<URL> {
+    for (let i = 0; i < 100 && callbacks.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(callbacks.length, 1, 'the browser went to the client callback once');
+    const url = new URL(callbacks[0]!);
+    assert.equal(`${url.origin}${url.pathname}`, CALLBACK);
+    assert.equal(url.searchParams.get('grant_request_id'), req.grant_request_id);
+    return url;
+  }
+
+  it('sign in, read the request in words, untick a namespace, approve: the grant covers only what was kept', async () => {
+    const req = await requestConsent(p);
+    const { page, callbacks } = await clientPage();
+    const first = await page.goto(req.consent_url);
+    assert.equal(first?.status(), 200);
+    assert.ok(await page.isVisible('form[action="/signin"]'), 'a sign-in form without a session');
+    await signIn(page, USER);
+    assert.equal(new URL(page.url()).pathname, `/consent/${req.grant_request_id}`);
+
+    const text = await shown(page);
+    assert.match(text, /Fragrance Demo App wants to use your preferences/);
+    assert.match(text, /localhost:5173/);
+    assert.match(text, /verified/);
+    assert.match(text, /Recommend things to you/);
+    assert.match(text, /Explain why something suits you/);
+    assert.match(text, /General traits/);
+    assert.match(text, /Fragrance preferences/);
+    assert.match(text, /Relative affinity for fragrance families/, 'keys described by their descriptor');
+    assert.match(text, /Also elsewhere, except preferences imported from other apps \(as asked\)/);
+    assert.match(text, /Suggest changes that you review first/);
+    assert.match(text, /\d{1,2} \w+ \d{4} \(in 30 days\)/, 'the expiry as a date');
+    const stated = await page.locator('.badge.stated[data-provenance="user_stated"]').count();
+    const guessed = await page.locator('.badge.guess[data-provenance="inferred"]').count();
+    assert.ok(stated >= 2 && guessed >= 1, `stated ${stated}, inferred ${guessed}`);
+    const statedStyle = await page.locator('.badge.stated[data-provenance]').first().evaluate(borderStyle);
+    const guessStyle = await page.locator('.badge.guess[data-provenance]').first().evaluate(borderStyle);
+    assert.notEqual(statedStyle, guessStyle, 'stated and inferred look different, not only in words');
+    await page.screenshot({ path: '/tmp/consent.png', fullPage: true });
+
+    await page.uncheck('input[name="namespace"][value="core"]');
+    await page.click('button[value="approve"]');
+    const back = await decided(callbacks, req);
+    assert.equal(back.searchParams.get('decision'), 'approve');
+
+    const tokens = await exchange(p, req);
+    assert.equal(tokens.status, 200, tokens.text);
+    const grants = await api(p.url, '/v1/consent/grants', { token: tokens.json.access_token });
+    assert.equal(grants.status, 200, grants.text);
+    const grant = (grants.json.grants ?? grants.json)[0] ?? grants.json;
+    assert.deepEqual(grant.allowed_namespaces, ['fragrance']);
+    const read = await api(p.url, '/v1/profile/query', { token: tokens.json.access_token, body: {} });
+    assert.equal(read.status, 200, read.text);
+    const namespaces = new Set((read.json.claims as { namespace: string }[]).map((c) => c.namespace));
+    assert.deepEqual([...namespaces], ['fragrance']);
+    await page.close();
+  });
+
+  it('reject: the browser returns with decision=reject and the exchange fails', async () => {
+    const req = await requestConsent(p);
+    const { page, callbacks } = await clientPage();
+    await page.goto(req.consent_url);
+    await signIn(page, USER);
+    await page.click('button[value="reject"]');
+    const back = await decided(callbacks, req);
+    assert.equal(back.searchParams.get('decision'), 'reject');
+    const tokens = await exchange(p, req);
+    assert.equal(tokens.status, 400);
+    assert.equal(tokens.json.error, 'invalid_grant');
+    await page.close();
+  });
+
+  it('a wrong password shows an error and opens no session', async () => {
+    const req = await requestConsent(p);
+    const page = await ctx.newPage();
+    await page.goto(req.consent_url);
+    await signIn(page, { username: USER.username, password: 'not-the-password' });
+    assert.match(await shown(page), /username or password is wrong/);
+    const cookies = await ctx.cookies();
+    assert.ok(!cookies.some((c) => c.name.includes('ppx_session')), 'no session cookie');
+    assert.equal((await p.deps.store.getGrantRequest(req.grant_request_id))?.status, 'pending');
+    await page.close();
+  });
+
+  it('narrowing the preview changes what the page says the app would see', async () => {
+    const req = await requestConsent(p);
+    const page = await ctx.newPage();
+    await page.goto(req.consent_url);
+    await signIn(page, USER);
+    const before = await page.locator('table.claims tbody tr').count();
+    await page.uncheck('input[name="namespace"][value="fragrance"]');
+    await page.click('button[value="preview"]');
+    const keys = await page
+      .locator('table.claims tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key') ?? ''));
+    assert.ok(keys.length > 0 && keys.length < before, `${keys.length} of ${before}`);
+    assert.ok(
+      keys.every((k) => !k.startsWith('fragrance.')),
+      keys.join(),
+    );
+    assert.equal(await page.isChecked('input[name="namespace"][value="fragrance"]'), false, 'choices kept');
+    await page.close();
+  });
+
+  it('another signed-in subject sees only that the request is for another account', async () => {
+    const req = await requestConsent(p);
+    const page = await ctx.newPage();
+    await page.goto(req.consent_url);
+    await signIn(page, OTHER);
+    const text = await shown(page);
+    assert.match(text, /This request is for another account/);
+    assert.doesNotMatch(text, /Fragrance Demo App|fragrance/i);
+    const again = await page.reload();
+    assert.equal(again?.status(), 404);
+    await page.close();
+  });
+
+  it('a page on another origin cannot frame the consent page', async () => {
+    const req = await requestConsent(p);
+    const { session } = await signInOverHttp(p.url, USER.username, USER.password);
+    await ctx.addCookies([{ name: 'ppx_session', value: session, url: p.url }]);
+    const page = await ctx.newPage();
+    await page.route('http://attacker.test/**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: `<!doctype html><iframe id="f" src="${req.consent_url}" width="800" height="600"></iframe>`,
+      }),
+    );
+    await page.goto('http://attacker.test/');
+    await page.waitForTimeout(500);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    assert.ok(frame, 'the attacker page has its iframe');
+    const content = await frame.content().catch(() => '');
+    assert.doesNotMatch(content, /wants to use your preferences/, 'the framed consent page did not render');
+    await page.close();
+  });
+});

@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { api, type TestProvider } from '../../support/provider.ts';
+
+// Shared by the browser tests: Debian's chromium driven by playwright-core (PITFALLS.md), and a
+// consent request made the way a client makes one. Not a *.test.ts file.
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const SKIP_NO_CHROMIUM = HAS_CHROMIUM
+  ? false
+  : `${CHROMIUM} is missing: run scripts/ensure-chromium.sh to install Debian's chromium`;
+
+export const CALLBACK = 'http://localhost:5173/callback';
+
+/** A fresh headless Chromium with its own throw-away profile directory. */
+export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'ppx-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 900, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CreatedRequest {
+  readonly grant_request_id: string;
+  readonly consent_url: string;
+  readonly request_token: string;
+  readonly verifier: string;
+}
+
+/** POST /v1/consent/request for fragrance-demo with a fresh PKCE pair. */
+export async function requestConsent(
+  p: TestProvider,
+  overrides: Record<string, unknown> = {},
+): Promise<CreatedRequest> {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const r = await api(p.url, '/v1/consent/request', {
+    body: {
+      client_id: 'fragrance-demo',
+      subject_id: p.subjectId,
+      purposes: ['recommendation', 'explanation'],
+      allowed_domains: ['fragrance'],
+      allowed_namespaces: ['core', 'fragrance'],
+      allowed_operations: ['read', 'query'],
+      cross_domain_transfer: 'allow_if_same_provider',
+      writeback_policy: 'review_required',
+      requested_duration_days: 30,
+      redirect_uri: CALLBACK,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...overrides,
+    },
+  });
+  if (r.status !== 201) throw new Error(`consent request failed: ${r.status} ${r.text}`);
+  return { ...r.json, verifier };
+}
+
+/** POST /v1/consent/token for a request made by `requestConsent`. */
+export function exchange(p: TestProvider, req: CreatedRequest) {
+  return api(p.url, '/v1/consent/token', {
+    body: {
+      grant_request_id: req.grant_request_id,
+      request_token: req.request_token,
+      code_verifier: req.verifier,
+      client_id: 'fragrance-demo',
+    },
+  });
+}
+
+/** The value of a cookie from a `Set-Cookie` list. */
+export function cookieFrom(res: Response, name: string): string | undefined {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair!.indexOf('=');
+    if (pair!.slice(0, eq).trim() === name) return pair!.slice(eq + 1);
+  }
+  return undefined;
+}
+
+/** A hidden input's value in a page. */
+export function hiddenField(page: string, name: string): string | undefined {
+  return new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
+}
+
+/** Signs in over plain HTTP (no browser); returns the session cookie value and its CSRF token. */
+export async function signInOverHttp(
+  base: string,
+  username: string,
+  password: string,
+): Promise<{ session: string; csrf: string }> {
+  const form = await fetch(`${base}/signin`);
+  const preCsrf = cookieFrom(form, 'ppx_csrf')!;
+  const token = hiddenField(await form.text(), 'csrf')!;
+  const res = await fetch(`${base}/signin`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `ppx_csrf=${preCsrf}` },
+    body: new URLSearchParams({ csrf: token, username, password, return_to: '/signin' }),
+  });
+  const session = cookieFrom(res, 'ppx_session');
+  if (res.status !== 303 || !session) throw new Error(`sign-in failed: ${res.status}`);
+  const page = await fetch(`${base}/signin`, { headers: { cookie: `ppx_session=${session}` } });
+  return { session, csrf: hiddenField(await page.text(), 'csrf')! };
+}
