@@ -135,6 +135,17 @@ export interface GrantRequestRecord {
   readonly decided_at?: string;
   /** Present when the request came through the OAuth authorization endpoint. */
   readonly oauth?: OAuthRequestFacts;
+  /** Present when the request is one element (child) of a grant package (WIRE-NOTES §4). */
+  readonly package?: PackageMembership;
+}
+
+/** Which package a consent request belongs to, and which of its authorization_details it is. */
+export interface PackageMembership {
+  readonly package_id: string;
+  /** The client's RFC 9396 `detail_id`, echoed in `pdpp_detail_outcomes`. */
+  readonly detail_id: string;
+  /** Position in the client's authorization_details array. */
+  readonly index: number;
 }
 
 /**
@@ -218,6 +229,8 @@ export interface StoreReader {
   /** A session by the hash of its secret, whether or not it has expired (the caller checks). */
   getSession(sessionHash: string): Promise<SessionRecord | undefined>;
   getGrantRequest(grantRequestId: string): Promise<GrantRequestRecord | undefined>;
+  /** The requests of one package, in the order of the client's authorization_details. */
+  listGrantRequestsByPackage(packageId: string): Promise<GrantRequestRecord[]>;
   getTokenFamily(familyId: string): Promise<TokenFamilyRecord | undefined>;
   /** A refresh token by hash, whatever its status (the caller tells rotated from current). */
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;

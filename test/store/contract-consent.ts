@@ -111,6 +111,23 @@ function subjectContract(open: () => Promise<Store>): void {
 function grantRequestContract(open: () => Promise<Store>): void {
   describe('grant requests', () => {
     it(
+      'lists the requests of a package in detail order, and only those',
+      withStore(open, async (store) => {
+        const pkg = (index: number, detail_id: string) => ({ package_id: 'pkg_a', detail_id, index });
+        const second = grantRequest({ package: pkg(1, 'travel') });
+        const first = grantRequest({ package: pkg(0, 'fragrance') });
+        await store.insertGrantRequest(second);
+        await store.insertGrantRequest(first);
+        await store.insertGrantRequest(
+          grantRequest({ package: { package_id: 'pkg_b', detail_id: 'x', index: 0 } }),
+        );
+        await store.insertGrantRequest(grantRequest());
+        assert.deepEqual(await store.listGrantRequestsByPackage('pkg_a'), [first, second]);
+        assert.deepEqual(await store.listGrantRequestsByPackage('pkg_missing'), []);
+      }),
+    );
+
+    it(
       'round-trips requests with and without optional fields; missing is undefined',
       withStore(open, async (store) => {
         const bare = grantRequest();

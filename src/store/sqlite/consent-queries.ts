@@ -98,8 +98,9 @@ export class ConsentQueries {
   insertGrantRequest(request: GrantRequestRecord): void {
     this.#sql
       .get(
-        `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at, body)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at,
+           package_id, package_index, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         request.grant_request_id,
@@ -107,8 +108,17 @@ export class ConsentQueries {
         request.subject_id,
         request.status,
         request.expires_at,
+        request.package?.package_id ?? null,
+        request.package?.index ?? null,
         toJson(request),
       );
+  }
+
+  listGrantRequestsByPackage(packageId: string): GrantRequestRecord[] {
+    return this.#sql
+      .get('SELECT body FROM grant_requests WHERE package_id = ? ORDER BY package_index, grant_request_id')
+      .all(packageId)
+      .map((row) => body<GrantRequestRecord>(row));
   }
 
   transitionGrantRequest(

@@ -24,6 +24,7 @@ const READS: { readonly [K in keyof StoreReader]: true } = {
   getSubjectByUsername: true,
   getSession: true,
   getGrantRequest: true,
+  listGrantRequestsByPackage: true,
   getTokenFamily: true,
   getRefreshToken: true,
   listTokenFamiliesByGrant: true,
