@@ -4,13 +4,19 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import type { SigningKey } from './signing-keys.ts';
 import { TOKEN_ALG } from './signing-keys.ts';
 
-// Bearer tokens are signed JWTs naming either a subject (the profile owner) or one grant (a
-// grantee). The signature only says who the token was issued to: every request still re-reads
+// Bearer tokens are signed JWTs naming a subject (the profile owner), one grant (a grantee), or
+// a grant package (several grants of one grantee, WIRE-NOTES §4). The signature only says who the token was issued to: every request still re-reads
 // the grant's current state, so revocation takes effect on the next request (WIRE-NOTES §2.5).
 
 export type TokenSubject =
   | { readonly kind: 'subject'; readonly subjectId: string }
-  | { readonly kind: 'grant'; readonly grantId: string; readonly clientId: string };
+  | { readonly kind: 'grant'; readonly grantId: string; readonly clientId: string }
+  | {
+      readonly kind: 'package';
+      readonly packageId: string;
+      readonly grantIds: readonly string[];
+      readonly clientId: string;
+    };
 
 export interface VerifiedToken {
   readonly principal: TokenSubject;
@@ -51,10 +57,7 @@ export class TokenService {
   /** `audience` defaults to the HTTP API; the OAuth server passes the request's `resource`. */
   async mint(subject: TokenSubject, ttlSeconds: number, now: Date, audience?: string): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
-    const claims =
-      subject.kind === 'subject'
-        ? { ppx_kind: 'subject' }
-        : { ppx_kind: 'grant', grant_id: subject.grantId, client_id: subject.clientId };
+    const claims = claimsOf(subject);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALG, kid: this.#key.kid, typ: 'at+jwt' })
       .setIssuer(this.#options.issuer)
@@ -115,6 +118,22 @@ function otherAudience() {
   return fail('invalid_token', 'the access token was issued for another resource');
 }
 
+function claimsOf(subject: TokenSubject): Record<string, unknown> {
+  switch (subject.kind) {
+    case 'subject':
+      return { ppx_kind: 'subject' };
+    case 'grant':
+      return { ppx_kind: 'grant', grant_id: subject.grantId, client_id: subject.clientId };
+    case 'package':
+      return {
+        ppx_kind: 'package',
+        package_id: subject.packageId,
+        grant_ids: [...subject.grantIds],
+        client_id: subject.clientId,
+      };
+  }
+}
+
 function principalOf(payload: Record<string, unknown>): TokenSubject | undefined {
   const sub = payload['sub'];
   if (typeof sub !== 'string' || sub.length === 0) return undefined;
@@ -122,6 +141,17 @@ function principalOf(payload: Record<string, unknown>): TokenSubject | undefined
   const grantId = payload['grant_id'];
   if (payload['ppx_kind'] === 'grant' && typeof grantId === 'string') {
     return { kind: 'grant', grantId, clientId: sub };
+  }
+  const grantIds = payload['grant_ids'];
+  const packageId = payload['package_id'];
+  if (
+    payload['ppx_kind'] === 'package' &&
+    typeof packageId === 'string' &&
+    Array.isArray(grantIds) &&
+    grantIds.length > 0 &&
+    grantIds.every((g) => typeof g === 'string')
+  ) {
+    return { kind: 'package', packageId, grantIds, clientId: sub };
   }
   return undefined;
 }

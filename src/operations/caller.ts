@@ -20,6 +20,14 @@ export async function authenticate(deps: Deps, token: string | undefined): Promi
   if (!verified.ok) return verified;
   const principal = verified.value.principal;
   if (principal.kind === 'subject') return ok({ kind: 'subject', subjectId: principal.subjectId });
+  // A package token covers several grants; each use must name one (the MCP surface's grant_id),
+  // so the PPX endpoints, which take none, refuse it (PDPP read profile §2).
+  if (principal.kind === 'package') {
+    return fail(
+      'invalid_token',
+      'a grant-package token names several grants; use it where each call names its grant_id',
+    );
+  }
 
   const grant = await deps.store.getGrant(principal.grantId);
   // A token for a grant that does not exist, or belongs to another client, is simply invalid.

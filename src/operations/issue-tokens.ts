@@ -34,3 +34,19 @@ export async function issueGrantToken(
   );
   return { access_token, token_type: 'Bearer', expires_in: ttl };
 }
+
+/** A grant-package token: one token over several grants of one grantee (WIRE-NOTES §4). */
+export async function issuePackageToken(
+  deps: Deps,
+  pkg: { packageId: string; grantIds: readonly string[]; clientId: string },
+  ttlSeconds: number,
+  audience?: string,
+): Promise<IssuedToken> {
+  const access_token = await deps.tokens.mint(
+    { kind: 'package', packageId: pkg.packageId, grantIds: pkg.grantIds, clientId: pkg.clientId },
+    ttlSeconds,
+    deps.clock(),
+    audience,
+  );
+  return { access_token, token_type: 'Bearer', expires_in: ttlSeconds };
+}

@@ -159,6 +159,8 @@ export interface TokenFamilyRecord {
   readonly grant_ids: readonly string[];
   /** The resource (RFC 8707) its access tokens are for; absent means the HTTP API (the base URL). */
   readonly resource?: string;
+  /** Set for a grant package: its tokens are package tokens over every grant of the family. */
+  readonly package_id?: string;
   readonly status: 'active' | 'revoked';
   readonly created_at: string;
   readonly revoked_at?: string;

@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/vocabulary.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
-import type { GrantRequestRecord } from '../../store/store.ts';
+import type { GrantRequestDraft, GrantRequestRecord, OAuthRequestFacts } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
@@ -51,6 +51,7 @@ export async function approveGrantRequest(
   const found = await pendingRequestFor(deps, caller, input.grant_request_id);
   if (!found.ok) return found;
   const request = found.value;
+  if (request.package) return partOfPackage();
   const now = deps.clock();
   const draft = narrowDraft(request.draft, input.narrow ?? {}, now);
   if (!draft.ok) return draft;
@@ -59,40 +60,13 @@ export async function approveGrantRequest(
   // stored with the approval; a consent-v2 request is exchanged with its request token instead.
   const code = request.oauth ? authorizationCode(request.grant_request_id) : undefined;
   return inTransaction(deps, async (tx): Promise<Result<DecisionResult>> => {
-    const approved = await tx.store.transitionGrantRequest(request.grant_request_id, 'pending', {
-      status: 'approved',
-      draft: draft.value,
-      decided_at: now.toISOString(),
-      ...(request.oauth && code ? { oauth: { ...request.oauth, code_hash: sha256(code) } } : {}),
-    });
-    if (!approved) return fail('conflict', 'this request has already been decided');
-    const d = draft.value;
-    const grant = await createGrant(
-      tx,
-      {
-        subject_id: request.subject_id,
-        client_id: request.client_id,
-        purposes: d.purposes as GrantDraft['purposes'],
-        allowed_domains: [...d.allowed_domains],
-        allowed_namespaces: [...d.allowed_namespaces],
-        ...(d.allowed_claim_keys ? { allowed_claim_keys: [...d.allowed_claim_keys] } : {}),
-        allowed_operations: d.allowed_operations as GrantDraft['allowed_operations'],
-        cross_domain_transfer: d.cross_domain_transfer as GrantDraft['cross_domain_transfer'],
-        writeback_policy: d.writeback_policy as GrantDraft['writeback_policy'],
-        expires_at: d.expires_at,
-        access_mode: d.access_mode,
-      },
-      'subject',
-    );
-    // Throwing rolls the approval back with it: the request stays pending, no grant exists.
-    if (!grant.ok) throw new DecisionFailed(grant.error.description);
-    await tx.store.transitionGrantRequest(request.grant_request_id, 'approved', {
-      grant_id: grant.value.grant_id,
-    });
+    const oauth = request.oauth && code ? { ...request.oauth, code_hash: sha256(code) } : undefined;
+    const grantId = await approveWithin(tx, request, draft.value, now, oauth);
+    if (grantId === undefined) return fail('conflict', 'this request has already been decided');
     return ok({
       grant_request_id: request.grant_request_id,
       status: 'approved',
-      grant_id: grant.value.grant_id,
+      grant_id: grantId,
       redirect_to: redirectTo(deps, request, 'approve', code),
     });
   }).catch((e: unknown) => {
@@ -100,6 +74,49 @@ export async function approveGrantRequest(
       return fail('invalid_request', `the grant could not be created: ${e.message}`);
     throw e;
   });
+}
+
+/**
+ * Inside a transaction: moves a request from pending to approved with its (narrowed) draft and
+ * creates the grant. Returns the grant id, or undefined when the request was no longer pending.
+ * Throws DecisionFailed when the grant cannot be created, which rolls the approval back.
+ */
+export async function approveWithin(
+  tx: Deps,
+  request: GrantRequestRecord,
+  d: GrantRequestDraft,
+  now: Date,
+  oauth: OAuthRequestFacts | undefined,
+): Promise<string | undefined> {
+  const approved = await tx.store.transitionGrantRequest(request.grant_request_id, 'pending', {
+    status: 'approved',
+    draft: d,
+    decided_at: now.toISOString(),
+    ...(oauth ? { oauth } : {}),
+  });
+  if (!approved) return undefined;
+  const grant = await createGrant(
+    tx,
+    {
+      subject_id: request.subject_id,
+      client_id: request.client_id,
+      purposes: d.purposes as GrantDraft['purposes'],
+      allowed_domains: [...d.allowed_domains],
+      allowed_namespaces: [...d.allowed_namespaces],
+      ...(d.allowed_claim_keys ? { allowed_claim_keys: [...d.allowed_claim_keys] } : {}),
+      allowed_operations: d.allowed_operations as GrantDraft['allowed_operations'],
+      cross_domain_transfer: d.cross_domain_transfer as GrantDraft['cross_domain_transfer'],
+      writeback_policy: d.writeback_policy as GrantDraft['writeback_policy'],
+      expires_at: d.expires_at,
+      access_mode: d.access_mode,
+    },
+    'subject',
+  );
+  if (!grant.ok) throw new DecisionFailed(grant.error.description);
+  await tx.store.transitionGrantRequest(request.grant_request_id, 'approved', {
+    grant_id: grant.value.grant_id,
+  });
+  return grant.value.grant_id;
 }
 
 /** The subject declines a pending request; the client's exchange will then fail. */
@@ -110,6 +127,7 @@ export async function rejectGrantRequest(
 ): Promise<Result<DecisionResult>> {
   const found = await pendingRequestFor(deps, caller, input.grant_request_id);
   if (!found.ok) return found;
+  if (found.value.package) return partOfPackage();
   const now = deps.clock();
   const rejected = await deps.store.transitionGrantRequest(input.grant_request_id, 'pending', {
     status: 'rejected',
@@ -185,4 +203,13 @@ export function authorizationCode(grantRequestId: string): string {
   return `${grantRequestId}.${randomToken()}`;
 }
 
-class DecisionFailed extends Error {}
+/** Package children are decided together (package-decision.ts), never one by one. */
+function partOfPackage() {
+  return fail(
+    'invalid_request',
+    'this request is one element of a grant package; decide the package as a whole',
+  );
+}
+
+/** The grant of an approval could not be created; the approval is rolled back. */
+export class DecisionFailed extends Error {}

@@ -6,7 +6,7 @@ import { AccessMode } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
-import type { GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
+import type { GrantRequestDraft, GrantRequestRecord, PackageMembership } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 
 /** How long a consent request may wait for the subject's decision and the exchange. */
@@ -50,6 +50,8 @@ export interface ConsentRequestCreated {
 export async function requestConsent(
   deps: Deps,
   input: z.output<typeof ConsentRequestInput>,
+  /** Set when the request is one element of a grant package (WIRE-NOTES §4). */
+  membership?: PackageMembership,
 ): Promise<Result<ConsentRequestCreated>> {
   const client = await deps.store.getClient(input.client_id);
   if (!client)
@@ -83,6 +85,7 @@ export async function requestConsent(
     redirect_uri: input.redirect_uri,
     code_challenge: input.code_challenge,
     status: 'pending',
+    ...(membership ? { package: membership } : {}),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + REQUEST_TTL_SECONDS * 1000).toISOString(),
   };

@@ -7,7 +7,6 @@ import type { ClientRecord, GrantRecord, TokenFamilyRecord } from '../../store/s
 import { recordAudit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken } from '../issue-tokens.ts';
-import { revokeGrantEverywhere } from './revocation.ts';
 
 /** Refresh tokens live this long at most, and never past their grant's expiry. */
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
@@ -16,7 +15,10 @@ export interface TokenResponse {
   readonly access_token: string;
   readonly token_type: 'Bearer';
   readonly expires_in: number;
-  readonly grant_id: string;
+  /** The grant, for a token over one grant. */
+  readonly grant_id?: string;
+  /** The children, for a grant-package token (WIRE-NOTES §4). */
+  readonly grant_ids?: readonly string[];
   readonly refresh_token?: string;
 }
 
@@ -39,7 +41,7 @@ export const RefreshInput = z.strictObject({
 });
 
 /** Every failed exchange or refresh looks the same, so a caller cannot learn which check failed. */
-function invalidGrant() {
+export function invalidGrant() {
   return fail('invalid_grant', 'the grant request or refresh token is not valid for this client');
 }
 
@@ -93,7 +95,7 @@ export async function issueFamily(
     created_at: now.toISOString(),
   };
   await deps.store.insertTokenFamily(family);
-  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now), resource);
+  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant.expires_at, now), resource);
   await recordAudit(
     deps,
     { kind: 'grantee', id: clientId },
@@ -113,79 +115,16 @@ export async function issueFamily(
     );
     return { ...access, grant_id: grant.grant_id };
   }
-  const refresh = newRefreshToken(family.family_id, grant, now);
+  const refresh = newRefreshToken(family.family_id, grant.expires_at, now);
   await deps.store.insertRefreshToken(refresh.record);
   return { ...access, grant_id: grant.grant_id, refresh_token: refresh.token };
 }
 
-/**
- * Rotates a refresh token (WIRE-NOTES §2.4). Presenting a token that was already rotated is
- * treated as theft: the whole family dies and the grant is revoked. A refresh under a revoked
- * grant is 410 Gone. Of two concurrent refreshes of one token exactly one wins (compare-and-set);
- * one that arrives after the other rotated the token cannot be told from a thief's replay and is
- * treated as one (RFC 9700 §4.14.2).
- */
-export async function refreshGrantTokens(
-  deps: Deps,
-  input: z.infer<typeof RefreshInput>,
-): Promise<Result<TokenResponse>> {
-  const now = deps.clock();
-  const hash = sha256(input.refresh_token);
-  const token = await deps.store.getRefreshToken(hash);
-  if (!token) return invalidGrant();
-  const family = await deps.store.getTokenFamily(token.family_id);
-  if (!family || family.client_id !== input.client_id) return invalidGrant();
-  const client = await deps.store.getClient(input.client_id);
-  if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
-  const grant = await deps.store.getGrant(family.grant_ids[0] ?? '');
-  if (!grant) return invalidGrant();
-
-  if (grantStatusAt(grant, now) === 'revoked') {
-    return fail('grant_gone', 'the grant behind this refresh token was revoked; ask the subject again', {
-      grantId: grant.grant_id,
-    });
-  }
-  if (token.status === 'rotated') {
-    await deps.store.revokeTokenFamily(family.family_id, now.toISOString());
-    await revokeGrantEverywhere(deps, grant.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: family.client_id },
-      grant.subject_id,
-      {
-        action: 'refresh_reuse',
-        grantId: grant.grant_id,
-        outcome: 'denied',
-        detail: 'a rotated refresh token was presented again; the token family and the grant were revoked',
-      },
-      now,
-    );
-    return invalidGrant();
-  }
-  if (family.status !== 'active' || Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
-  if (grantStatusAt(grant, now) !== 'active') return invalidGrant();
-
-  const next = newRefreshToken(family.family_id, grant, now);
-  if (!(await deps.store.rotateRefreshToken(hash, next.record))) return invalidGrant();
-  // A refreshed token keeps the audience the family was issued for.
-  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant, now), family.resource);
-  await recordAudit(
-    deps,
-    { kind: 'grantee', id: family.client_id },
-    grant.subject_id,
-    {
-      action: 'token_refreshed',
-      grantId: grant.grant_id,
-    },
-    now,
-  );
-  return ok({ ...access, grant_id: grant.grant_id, refresh_token: next.token });
-}
-
-function newRefreshToken(familyId: string, grant: GrantRecord, now: Date) {
+/** A refresh token of a family, living REFRESH_TTL_SECONDS at most and never past `endsAt`. */
+export function newRefreshToken(familyId: string, endsAt: string | undefined, now: Date) {
   const token = randomToken();
   const limit = now.getTime() + REFRESH_TTL_SECONDS * 1000;
-  const grantEnd = grant.expires_at !== undefined ? Date.parse(grant.expires_at) : limit;
+  const grantEnd = endsAt !== undefined ? Date.parse(endsAt) : limit;
   return {
     token,
     record: {
@@ -199,10 +138,10 @@ function newRefreshToken(familyId: string, grant: GrantRecord, now: Date) {
 }
 
 /** An access token never outlives its grant. */
-function accessTtl(deps: Deps, grant: GrantRecord, now: Date): number {
+export function accessTtl(deps: Deps, endsAt: string | undefined, now: Date): number {
   const ttl = deps.provider.tokenTtlSeconds;
-  if (grant.expires_at === undefined) return ttl;
-  const left = Math.floor((Date.parse(grant.expires_at) - now.getTime()) / 1000);
+  if (endsAt === undefined) return ttl;
+  const left = Math.floor((Date.parse(endsAt) - now.getTime()) / 1000);
   return Math.max(1, Math.min(ttl, left));
 }
 

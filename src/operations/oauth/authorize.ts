@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { S256_CHALLENGE } from '../../auth/pkce.ts';
+import { randomToken } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
@@ -15,6 +16,7 @@ import {
   oauthResources,
   SCOPE_OPERATIONS,
 } from './metadata.ts';
+import { PACKAGE_PREFIX } from './token.ts';
 
 // The authorization endpoint's checks (RFC 6749 §4.1.1–4.1.2.1, OAuth 2.1 §4.1). What the client
 // asks for becomes an ordinary consent request (operations/consent/request.ts), decided on the
@@ -40,9 +42,22 @@ export interface AuthorizationRequest {
   readonly code_challenge: string;
   readonly resource: string;
   readonly scope: string;
-  /** What the consent request asks for, less the subject (bound once someone signs in). */
-  readonly ask: Omit<z.input<typeof ConsentRequestInput>, 'subject_id'>;
+  /**
+   * What the consent request asks for, less the subject (bound once someone signs in): one
+   * element, or several for a grant package (one per authorization_details element).
+   */
+  readonly asks: readonly DetailAsk[];
 }
+
+export type Ask = Omit<z.input<typeof ConsentRequestInput>, 'subject_id'>;
+
+export interface DetailAsk {
+  readonly detail_id: string;
+  readonly ask: Ask;
+}
+
+/** The most elements one authorization may carry. */
+export const MAX_DETAILS = 10;
 
 const Names = z.array(z.string().min(1).max(200)).min(1).max(100);
 
@@ -61,6 +76,7 @@ const GrantDetail = z.strictObject({
   cross_domain_transfer: CrossDomainTransfer.optional(),
   writeback_policy: WritebackPolicy.optional(),
   duration_days: z.int().min(1).max(365).optional(),
+  access_mode: z.enum(['continuous', 'single_use']).optional(),
 });
 
 /** Checks an authorization request, in the order RFC 6749 §4.1.2.1 requires. */
@@ -126,36 +142,44 @@ export async function checkAuthorization(
   if (unknownScope !== undefined) return back('invalid_scope', `scope "${unknownScope}" is not supported`);
 
   const detailsRaw = one('authorization_details');
-  let ask: AuthorizationRequest['ask'];
+  let asks: DetailAsk[];
   if (detailsRaw !== undefined) {
-    const detail = parseDetails(detailsRaw);
-    if (!detail.ok) return back('invalid_authorization_details', detail.error.description);
-    const d = detail.value;
-    ask = {
-      ...common(client.value.client_id, redirectUri, challenge),
-      purposes: d.purposes,
-      allowed_domains: d.allowed_domains,
-      allowed_namespaces: d.allowed_namespaces,
-      ...(d.allowed_claim_keys ? { allowed_claim_keys: d.allowed_claim_keys } : {}),
-      allowed_operations: d.allowed_operations,
-      ...(d.cross_domain_transfer ? { cross_domain_transfer: d.cross_domain_transfer } : {}),
-      ...(d.writeback_policy ? { writeback_policy: d.writeback_policy } : {}),
-      ...(d.duration_days ? { requested_duration_days: d.duration_days } : {}),
-    };
+    const details = parseDetails(detailsRaw);
+    if (!details.ok) return back('invalid_authorization_details', details.error.description);
+    asks = details.value.map((d, i) => ({
+      detail_id: d.detail_id ?? `detail-${i}`,
+      ask: {
+        ...common(client.value.client_id, redirectUri, challenge),
+        purposes: d.purposes,
+        allowed_domains: d.allowed_domains,
+        allowed_namespaces: d.allowed_namespaces,
+        ...(d.allowed_claim_keys ? { allowed_claim_keys: d.allowed_claim_keys } : {}),
+        allowed_operations: d.allowed_operations,
+        ...(d.cross_domain_transfer ? { cross_domain_transfer: d.cross_domain_transfer } : {}),
+        ...(d.writeback_policy ? { writeback_policy: d.writeback_policy } : {}),
+        ...(d.duration_days ? { requested_duration_days: d.duration_days } : {}),
+        ...(d.access_mode ? { access_mode: d.access_mode } : {}),
+      },
+    }));
   } else {
     // Scopes only: everything this provider holds, for the operations the scopes name; the
     // consent page lets the subject narrow namespaces, domains, purposes and expiry.
     const operations = (scopes.length > 0 ? scopes : DEFAULT_SCOPE.split(' ')).map(
       (s) => SCOPE_OPERATIONS[s]!,
     );
-    ask = {
-      ...common(client.value.client_id, redirectUri, challenge),
-      purposes: ['recommendation', 'personalization', 'explanation'],
-      allowed_domains: domainNamespaces(),
-      allowed_namespaces: supportedNamespaces(),
-      allowed_operations: [...new Set(operations)],
-      requested_duration_days: 30,
-    };
+    asks = [
+      {
+        detail_id: 'scope',
+        ask: {
+          ...common(client.value.client_id, redirectUri, challenge),
+          purposes: ['recommendation', 'personalization', 'explanation'],
+          allowed_domains: domainNamespaces(),
+          allowed_namespaces: supportedNamespaces(),
+          allowed_operations: [...new Set(operations)],
+          requested_duration_days: 30,
+        },
+      },
+    ];
   }
   return {
     kind: 'valid',
@@ -166,7 +190,7 @@ export async function checkAuthorization(
       code_challenge: challenge,
       resource,
       scope: scope ?? (detailsRaw === undefined ? DEFAULT_SCOPE : ''),
-      ask,
+      asks,
     },
   };
 }
@@ -188,8 +212,11 @@ async function known(deps: Deps, clientId: string): Promise<Result<ClientRecord>
     : fail('invalid_client', `client "${clientId}" is not registered with this provider`);
 }
 
-/** RFC 9396 §2: a JSON array; one `ppx_grant` element for now (packages come next, WIRE-NOTES §4). */
-function parseDetails(raw: string): Result<z.infer<typeof GrantDetail>> {
+/**
+ * RFC 9396 §2: a JSON array of `ppx_grant` elements. One element is an ordinary grant; several
+ * are a grant package (WIRE-NOTES §4), whose detail_ids must be unique.
+ */
+function parseDetails(raw: string): Result<z.infer<typeof GrantDetail>[]> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -199,16 +226,29 @@ function parseDetails(raw: string): Result<z.infer<typeof GrantDetail>> {
   if (!Array.isArray(parsed) || parsed.length === 0) {
     return fail('invalid_request', 'authorization_details must be a non-empty JSON array');
   }
-  if (parsed.length > 1) return fail('invalid_request', 'grant packages are not supported yet');
-  const detail = GrantDetail.safeParse(parsed[0]);
-  if (!detail.success) {
-    const issue = detail.error.issues[0];
-    return fail(
-      'invalid_request',
-      `authorization_details[0].${issue?.path.join('.') ?? ''}: ${issue?.message}`,
-    );
+  if (parsed.length > MAX_DETAILS) {
+    return fail('invalid_request', `authorization_details may carry at most ${MAX_DETAILS} elements`);
   }
-  return ok(detail.data);
+  const details: z.infer<typeof GrantDetail>[] = [];
+  for (const [i, element] of parsed.entries()) {
+    const detail = GrantDetail.safeParse(element);
+    if (!detail.success) {
+      const issue = detail.error.issues[0];
+      return fail(
+        'invalid_request',
+        `authorization_details[${i}].${issue?.path.join('.') ?? ''}: ${issue?.message}`,
+      );
+    }
+    details.push(detail.data);
+  }
+  if (details.length > 1) {
+    const ids = details.map((d) => d.detail_id);
+    if (ids.some((id) => id === undefined)) {
+      return fail('invalid_request', 'each element of a grant package needs a detail_id');
+    }
+    if (new Set(ids).size !== ids.length) return fail('invalid_request', 'detail_id values must be unique');
+  }
+  return ok(details);
 }
 
 /**
@@ -221,21 +261,35 @@ export async function startOAuthConsent(
   subjectId: string,
   request: AuthorizationRequest,
 ): Promise<Result<ConsentRequestCreated>> {
-  const input = ConsentRequestInput.safeParse({ ...request.ask, subject_id: subjectId });
-  if (!input.success) {
-    return fail('invalid_request', input.error.issues[0]?.message ?? 'the request is not valid');
+  const inputs: z.output<typeof ConsentRequestInput>[] = [];
+  for (const { ask } of request.asks) {
+    const input = ConsentRequestInput.safeParse({ ...ask, subject_id: subjectId });
+    if (!input.success) {
+      return fail('invalid_request', input.error.issues[0]?.message ?? 'the request is not valid');
+    }
+    inputs.push(input.data);
   }
+  const oauth = {
+    resource: request.resource,
+    ...(request.state !== undefined ? { state: request.state } : {}),
+    ...(request.scope !== '' ? { scope: request.scope } : {}),
+  };
+  // Several elements are a grant package: one consent request per element, decided together.
+  const packageId = inputs.length > 1 ? `${PACKAGE_PREFIX}${randomToken(16)}` : undefined;
   return inTransaction(deps, async (tx) => {
-    const created = await requestConsent(tx, input.data);
-    if (!created.ok) return created;
-    const attached = await tx.store.transitionGrantRequest(created.value.grant_request_id, 'pending', {
-      oauth: {
-        resource: request.resource,
-        ...(request.state !== undefined ? { state: request.state } : {}),
-        ...(request.scope !== '' ? { scope: request.scope } : {}),
-      },
-    });
-    if (!attached) throw new Error('a consent request just created was not pending');
-    return ok({ ...created.value, request_token: '' });
+    let first: ConsentRequestCreated | undefined;
+    for (const [index, input] of inputs.entries()) {
+      const membership = packageId
+        ? { package_id: packageId, detail_id: request.asks[index]!.detail_id, index }
+        : undefined;
+      const created = await requestConsent(tx, input, membership);
+      if (!created.ok) return created;
+      const attached = await tx.store.transitionGrantRequest(created.value.grant_request_id, 'pending', {
+        oauth,
+      });
+      if (!attached) throw new Error('a consent request just created was not pending');
+      first ??= created.value;
+    }
+    return ok({ ...first!, request_token: '' });
   });
 }

@@ -4,10 +4,15 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
+import { refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
-import { issueFamily, refreshGrantTokens, type TokenResponse } from '../consent/tokens.ts';
+import { issueFamily, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 import { DETAIL_TYPE, oauthResources, scopeOf } from './metadata.ts';
+import { exchangePackageCode } from './package-token.ts';
+
+/** Package ids (and so package codes) start with this; request ids with `gr_`. */
+export const PACKAGE_PREFIX = 'pkg_';
 
 // The token endpoint's two grants (RFC 6749 §4.1.3 and §6), over the consent flow's records.
 
@@ -46,6 +51,8 @@ export async function exchangeCode(
   const { code, code_verifier: verifier } = input;
   if (code === undefined || verifier === undefined || code.length > 500) return invalidGrant();
   const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
+  // A package's code names the package, not one request (WIRE-NOTES §4).
+  if (id.startsWith(PACKAGE_PREFIX)) return exchangePackageCode(deps, client, input, id);
   const request = id === '' ? undefined : await deps.store.getGrantRequest(id);
   const oauth = request?.oauth;
   if (!request || !oauth?.code_hash || !safeEqual(sha256(code), oauth.code_hash)) return invalidGrant();
@@ -79,7 +86,7 @@ export async function exchangeCode(
   const grant = await deps.store.getGrant(request.grant_id);
   if (!grant || grantStatusAt(grant, now) !== 'active') return invalidGrant();
   const tokens = await issueFamily(deps, grant, client.client_id, oauth.resource);
-  return ok(withGrantFacts(tokens, grant));
+  return ok(withGrantFacts(tokens, [grant]));
 }
 
 /**
@@ -111,29 +118,40 @@ export async function refreshTokens(
     ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
   });
   if (!refreshed.ok) return refreshed.error.code === 'grant_gone' ? invalidGrant() : refreshed;
-  const grant = await deps.store.getGrant(refreshed.value.grant_id);
-  if (!grant) return invalidGrant();
-  return ok(withGrantFacts(refreshed.value, grant));
+  const ids =
+    refreshed.value.grant_ids ?? (refreshed.value.grant_id !== undefined ? [refreshed.value.grant_id] : []);
+  const grants = (await Promise.all(ids.map((id) => deps.store.getGrant(id)))).filter(
+    (g): g is GrantRecord => g !== undefined,
+  );
+  if (grants.length === 0) return invalidGrant();
+  return ok(withGrantFacts(refreshed.value, grants));
 }
 
-/** The scope and RFC 9396 §7 authorization_details of the grant as approved (maybe narrowed). */
-function withGrantFacts(tokens: TokenResponse, grant: GrantRecord): OAuthTokenResponse {
+/**
+ * The scope and RFC 9396 §7 authorization_details of the grants as approved (maybe narrowed):
+ * one element per grant, carrying the client's detail_id for a package child.
+ */
+export function withGrantFacts(
+  tokens: TokenResponse,
+  grants: readonly GrantRecord[],
+  detailIds: ReadonlyMap<string, string> = new Map(),
+): OAuthTokenResponse {
   return {
     ...tokens,
-    scope: scopeOf(grant.allowed_operations),
-    authorization_details: [
-      {
-        type: DETAIL_TYPE,
-        grant_id: grant.grant_id,
-        purposes: grant.purposes,
-        allowed_domains: grant.allowed_domains,
-        allowed_namespaces: grant.allowed_namespaces,
-        ...(grant.allowed_claim_keys ? { allowed_claim_keys: grant.allowed_claim_keys } : {}),
-        allowed_operations: grant.allowed_operations,
-        cross_domain_transfer: grant.cross_domain_transfer,
-        writeback_policy: grant.writeback_policy,
-        ...(grant.expires_at !== undefined ? { expires_at: grant.expires_at } : {}),
-      },
-    ],
+    scope: scopeOf([...new Set(grants.flatMap((g) => g.allowed_operations))]),
+    authorization_details: grants.map((grant) => ({
+      type: DETAIL_TYPE,
+      ...(detailIds.has(grant.grant_id) ? { detail_id: detailIds.get(grant.grant_id) } : {}),
+      grant_id: grant.grant_id,
+      purposes: grant.purposes,
+      allowed_domains: grant.allowed_domains,
+      allowed_namespaces: grant.allowed_namespaces,
+      ...(grant.allowed_claim_keys ? { allowed_claim_keys: grant.allowed_claim_keys } : {}),
+      allowed_operations: grant.allowed_operations,
+      cross_domain_transfer: grant.cross_domain_transfer,
+      writeback_policy: grant.writeback_policy,
+      access_mode: grant.access_mode,
+      ...(grant.expires_at !== undefined ? { expires_at: grant.expires_at } : {}),
+    })),
   };
 }

@@ -3,13 +3,9 @@ import type { PpxFailure } from '../../model/errors.ts';
 import { DateTime } from '../../model/vocabulary.ts';
 import type { Caller } from '../../operations/caller.ts';
 import { approveGrantRequest, DecisionInput, rejectGrantRequest } from '../../operations/consent/decide.ts';
+import { refreshGrantTokens } from '../../operations/consent/refresh.ts';
 import { ConsentRequestInput, requestConsent } from '../../operations/consent/request.ts';
-import {
-  ExchangeInput,
-  exchangeGrantRequest,
-  RefreshInput,
-  refreshGrantTokens,
-} from '../../operations/consent/tokens.ts';
+import { ExchangeInput, exchangeGrantRequest, RefreshInput } from '../../operations/consent/tokens.ts';
 import type { Route, RouteInput } from './routes.ts';
 
 // The consent flow over HTTP (WIRE-NOTES §2, docs/consent-flow.md): the routes only translate;

@@ -108,7 +108,7 @@ describe('GET /oauth/authorize', () => {
       ),
       p,
       'invalid_authorization_details',
-      /^grant packages are not supported yet$/,
+      /^each element of a grant package needs a detail_id$/,
     );
     assertRedirectError(
       await get(
