@@ -1,4 +1,5 @@
 import { conformanceEnv } from '../operations/conformance-env.ts';
+import { mintPackage } from '../operations/consent/package-tokens.ts';
 import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
 import { createGrant } from '../operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
@@ -10,6 +11,9 @@ export const MINT_HELP = `ppx mint env [--base-url URL] [--subject ID] [--client
   PPX_PROVIDER_URL, PPX_PROVIDER_TOKEN, PPX_EXPIRED_TOKEN, PPX_REVOCABLE_GRANT_ID,
   PPX_REVOCABLE_TOKEN, PPX_REVOKE_TOKEN, PPX_DENY_CROSSDOMAIN_TOKEN,
   PPX_FORBIDDEN_WRITEBACK_TOKEN, PPX_CLIENT_ID, PPX_SUBJECT_ID, PPX_USER_TOKEN.
+ppx mint package --grant ID --grant ID … [--resource URL] [--json]
+  Prints a grant-package token over existing active grants of one grantee and subject
+  (WIRE-NOTES §4); --resource defaults to the HTTP API (use BASE/mcp for the MCP surface).
 ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
   Prints an owner (subject) token.
 ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--domains d1]
@@ -34,13 +38,15 @@ export async function mintCommand(argv: string[]): Promise<number> {
     'single-use': { type: 'boolean' },
     ttl: { type: 'string' },
     json: { type: 'boolean' },
+    grant: { type: 'string', multiple: true },
+    resource: { type: 'string' },
   });
   if (!args.ok) return usage(args.message);
   const { values: v, positionals } = args.value;
   if (v.help) return usage();
   const kind = positionals[0];
-  if (kind !== 'subject' && kind !== 'grant' && kind !== 'env') {
-    return usage('say what to mint: subject, grant or env');
+  if (kind !== 'subject' && kind !== 'grant' && kind !== 'env' && kind !== 'package') {
+    return usage('say what to mint: subject, grant, package or env');
   }
   const ttl = v.ttl !== undefined ? Number(v.ttl) : undefined;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0))
@@ -60,6 +66,24 @@ export async function mintCommand(argv: string[]): Promise<number> {
         return 1;
       }
       for (const [k, value] of Object.entries(env.value)) console.log(`export ${k}=${shellQuote(value)}`);
+      return 0;
+    }
+    if (kind === 'package') {
+      const ids = v.grant ?? [];
+      if (ids.length === 0) return usage('name the grants of the package: --grant ID --grant ID …');
+      const resource = v.resource;
+      const pkg = await mintPackage(deps, ids, resource);
+      if (!pkg.ok) {
+        console.error(`ppx mint package: ${pkg.error.description}`);
+        return 1;
+      }
+      print(v.json, {
+        package_id: pkg.value.package_id,
+        grant_ids: (pkg.value.grant_ids ?? []).join(','),
+        access_token: pkg.value.access_token,
+        ...(pkg.value.refresh_token !== undefined ? { refresh_token: pkg.value.refresh_token } : {}),
+        expires_in: pkg.value.expires_in,
+      });
       return 0;
     }
     if (kind === 'subject') {

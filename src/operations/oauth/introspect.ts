@@ -16,7 +16,10 @@ export type Introspector =
   | { readonly kind: 'subject'; readonly subjectId: string };
 
 type Found = {
-  readonly grant: GrantRecord;
+  /** The grants the token covers: one, or every child of a grant package. */
+  readonly grants: readonly GrantRecord[];
+  /** Set for a grant-package token (WIRE-NOTES §4). */
+  readonly packageId?: string | undefined;
   readonly clientId: string;
   readonly audience: string;
   readonly iat: number;
@@ -37,14 +40,21 @@ export async function introspect(
 ): Promise<Record<string, unknown>> {
   const found = await find(deps, token);
   if (!found || !visibleTo(who, found)) return { active: false };
-  const status = grantStatusAt(found.grant, deps.clock());
-  const active = found.usable && status === 'active';
-  const kind = { pdpp_token_kind: 'grant', pdpp_grant_status: status };
+  const now = deps.clock();
+  const first = found.grants[0]!;
+  const statuses = found.grants.map((g) => grantStatusAt(g, now));
+  // A package token is active while one child is; each child's status is reported (WIRE-NOTES §4).
+  const active = found.usable && statuses.includes('active');
+  const kind =
+    found.packageId !== undefined
+      ? {
+          pdpp_token_kind: 'grant_package',
+          pdpp_grant_status: Object.fromEntries(found.grants.map((g, i) => [g.grant_id, statuses[i]])),
+        }
+      : { pdpp_token_kind: 'grant', pdpp_grant_status: statuses[0] };
   if (!active) return { active: false, ...kind };
   const sub =
-    who.kind === 'client'
-      ? deps.pairwise.subject(found.grant.subject_id, found.clientId)
-      : found.grant.subject_id;
+    who.kind === 'client' ? deps.pairwise.subject(first.subject_id, found.clientId) : first.subject_id;
   return {
     active: true,
     client_id: found.clientId,
@@ -53,9 +63,11 @@ export async function introspect(
     iss: deps.provider.baseUrl,
     exp: found.exp,
     iat: found.iat,
-    scope: scopeOf(found.grant.allowed_operations),
+    scope: scopeOf([...new Set(found.grants.flatMap((g) => g.allowed_operations))]),
     token_type: found.tokenType === 'access_token' ? 'Bearer' : 'refresh_token',
-    grant_id: found.grant.grant_id,
+    ...(found.packageId !== undefined
+      ? { package_id: found.packageId, grant_ids: found.grants.map((g) => g.grant_id) }
+      : { grant_id: first.grant_id }),
     ...kind,
   };
 }
@@ -70,20 +82,43 @@ export async function introspect(
 export async function revokeToken(deps: Deps, client: ClientRecord, token: string): Promise<void> {
   const found = await find(deps, token);
   if (!found || found.clientId !== client.client_id) return;
+  await endGrants(deps, client, found);
+}
+
+/**
+ * The package disconnect endpoint (WIRE-NOTES §4, RFC 7009 shape): a package token, access or
+ * refresh, ends every child of its package at once. Any other token is refused, so a client
+ * cannot end a single grant here by mistake; unknown tokens change nothing (RFC 7009 §2.2).
+ */
+export async function disconnectPackage(
+  deps: Deps,
+  client: ClientRecord,
+  token: string,
+): Promise<'disconnected' | 'not_a_package'> {
+  const found = await find(deps, token);
+  if (!found || found.clientId !== client.client_id) return 'disconnected';
+  if (found.packageId === undefined) return 'not_a_package';
+  await endGrants(deps, client, found);
+  return 'disconnected';
+}
+
+async function endGrants(deps: Deps, client: ClientRecord, found: Found): Promise<void> {
   const now = deps.clock();
-  if (grantStatusAt(found.grant, now) !== 'active') return;
-  await revokeGrantEverywhere(deps, found.grant.grant_id, now);
-  await recordAudit(
-    deps,
-    { kind: 'grantee', id: client.client_id },
-    found.grant.subject_id,
-    {
-      action: 'revoke',
-      grantId: found.grant.grant_id,
-      detail: `the client revoked its ${found.tokenType} (RFC 7009); the grant ended`,
-    },
-    now,
-  );
+  for (const grant of found.grants) {
+    if (grantStatusAt(grant, now) !== 'active') continue;
+    await revokeGrantEverywhere(deps, grant.grant_id, now);
+    await recordAudit(
+      deps,
+      { kind: 'grantee', id: client.client_id },
+      grant.subject_id,
+      {
+        action: 'revoke',
+        grantId: grant.grant_id,
+        detail: `the client revoked its ${found.tokenType} (RFC 7009); the grant ended`,
+      },
+      now,
+    );
+  }
 }
 
 async function find(deps: Deps, token: string): Promise<Found | undefined> {
@@ -92,11 +127,12 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
   const refresh = await deps.store.getRefreshToken(sha256(token));
   if (!refresh) return undefined;
   const family = await deps.store.getTokenFamily(refresh.family_id);
-  const grant = family ? await deps.store.getGrant(family.grant_ids[0] ?? '') : undefined;
-  if (!family || !grant) return undefined;
+  const grants = family ? await grantsOf(deps, family.grant_ids) : [];
+  if (!family || grants.length === 0) return undefined;
   const now = deps.clock().getTime();
   return {
-    grant,
+    grants,
+    packageId: family.package_id,
     clientId: family.client_id,
     audience: family.resource ?? oauthResources(deps.provider).api,
     iat: Math.floor(Date.parse(refresh.issued_at) / 1000),
@@ -115,12 +151,16 @@ async function findAccess(deps: Deps, token: string): Promise<Found | undefined>
     const r = await deps.tokens.verify(token, now, audience);
     if (r.ok) verified = r.value;
   }
-  if (verified?.principal.kind !== 'grant') return undefined;
-  const grant = await deps.store.getGrant(verified.principal.grantId);
-  if (!grant || grant.grantee_id !== verified.principal.clientId) return undefined;
+  const principal = verified?.principal;
+  if (!verified || !principal || principal.kind === 'subject') return undefined;
+  const ids = principal.kind === 'grant' ? [principal.grantId] : principal.grantIds;
+  const grants = await grantsOf(deps, ids);
+  if (grants.length !== ids.length || grants.some((g) => g.grantee_id !== principal.clientId))
+    return undefined;
   return {
-    grant,
-    clientId: verified.principal.clientId,
+    grants,
+    packageId: principal.kind === 'package' ? principal.packageId : undefined,
+    clientId: principal.clientId,
     audience: verified.audience,
     iat: verified.issuedAt,
     exp: verified.expiresAt,
@@ -132,5 +172,10 @@ async function findAccess(deps: Deps, token: string): Promise<Found | undefined>
 function visibleTo(who: Introspector, found: Found): boolean {
   return who.kind === 'client'
     ? who.client.client_id === found.clientId
-    : who.subjectId === found.grant.subject_id;
+    : found.grants.every((g) => g.subject_id === who.subjectId);
+}
+
+async function grantsOf(deps: Deps, ids: readonly string[]): Promise<GrantRecord[]> {
+  const grants = await Promise.all(ids.map((id) => deps.store.getGrant(id)));
+  return grants.filter((g): g is GrantRecord => g !== undefined);
 }

@@ -45,6 +45,8 @@ export function authorizationServerMetadata(provider: ProviderInfo) {
     token_endpoint: `${base}/oauth/token`,
     registration_endpoint: `${base}/oauth/register`,
     revocation_endpoint: `${base}/oauth/revoke`,
+    // WIRE-NOTES §4: ends every child of a grant package (RFC 7009 shape).
+    pdpp_package_disconnect_endpoint: `${base}/oauth/package/disconnect`,
     introspection_endpoint: `${base}/oauth/introspect`,
     jwks_uri: `${base}/.well-known/jwks.json`,
     response_types_supported: ['code'],

@@ -22,6 +22,7 @@ describe('OAuth metadata', () => {
       token_endpoint: `${b}/oauth/token`,
       registration_endpoint: `${b}/oauth/register`,
       revocation_endpoint: `${b}/oauth/revoke`,
+      pdpp_package_disconnect_endpoint: `${b}/oauth/package/disconnect`,
       introspection_endpoint: `${b}/oauth/introspect`,
       jwks_uri: `${b}/.well-known/jwks.json`,
       response_types_supported: ['code'],

@@ -3,7 +3,12 @@ import { fail, type PpxFailure } from '../../../model/errors.ts';
 import { authenticate } from '../../../operations/caller.ts';
 import type { Deps } from '../../../operations/deps.ts';
 import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
-import { type Introspector, introspect, revokeToken } from '../../../operations/oauth/introspect.ts';
+import {
+  disconnectPackage,
+  type Introspector,
+  introspect,
+  revokeToken,
+} from '../../../operations/oauth/introspect.ts';
 import { registerDynamicClient } from '../../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
 import { errorResponse } from '../errors.ts';
@@ -62,6 +67,27 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
     if (token === undefined) return oauthError(missingToken());
     // token_type_hint is optional and only a hint (§2.1): both kinds are looked up anyway.
     await revokeToken(deps, client.value, token);
+    return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
+  });
+
+  // WIRE-NOTES §4: the package disconnect endpoint, in the shape of RFC 7009.
+  app.post('/oauth/package/disconnect', async (c) => {
+    const params = await readParams(c, limit);
+    if (!params.ok) return oauthError(params.error);
+    const creds = clientCredentials(c, params.value);
+    if (!creds.ok) return oauthError(creds.error);
+    const client = await authenticateClient(deps, creds.value);
+    if (!client.ok) return oauthError(client.error);
+    const token = params.value['token'];
+    if (token === undefined) return oauthError(missingToken());
+    const outcome = await disconnectPackage(deps, client.value, token);
+    if (outcome === 'not_a_package') {
+      // RFC 7009 §2.2.1's code for a token this endpoint does not handle.
+      return oauthJson(
+        { error: 'unsupported_token_type', error_description: 'this is not a grant-package token' },
+        400,
+      );
+    }
     return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
   });
 

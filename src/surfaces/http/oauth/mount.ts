@@ -54,7 +54,13 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
   });
 
   // Metadata and back-channel endpoints may be called from browser-based clients (no cookies).
-  for (const path of ['/.well-known/oauth-*', '/oauth/token', '/oauth/register', '/oauth/revoke']) {
+  for (const path of [
+    '/.well-known/oauth-*',
+    '/oauth/token',
+    '/oauth/register',
+    '/oauth/revoke',
+    '/oauth/package/disconnect',
+  ]) {
     app.use(
       path,
       cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version'] }),
