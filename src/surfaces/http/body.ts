@@ -4,10 +4,6 @@ const DRAIN_FACTOR = 8;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/**
- * Reads a JSON request body with a hard size limit, without trusting Content-Length alone.
- * An empty body reads as `{}` so that endpoints whose inputs are all optional accept it.
- */
 export interface BodySource {
   /** The bytes: Node's IncomingMessage and a web ReadableStream are both async iterables. */
   readonly stream: AsyncIterable<Uint8Array> | null;
@@ -15,10 +11,15 @@ export interface BodySource {
   readonly contentType: string | undefined;
 }
 
-export async function readJsonBody(source: BodySource, limit: number): Promise<Result<unknown>> {
+/**
+ * Reads a request body as UTF-8 text with a hard size limit, without trusting Content-Length
+ * alone. Every surface that reads a body (the JSON API, the OAuth endpoints, the web forms)
+ * goes through here.
+ */
+export async function readBodyText(source: BodySource, limit: number): Promise<Result<string>> {
   const declared = source.contentLength;
   if (declared !== undefined && Number(declared) > limit) return tooLarge(limit);
-  if (declared === '0' || source.stream === null) return ok({});
+  if (declared === '0' || source.stream === null) return ok('');
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -30,7 +31,21 @@ export async function readJsonBody(source: BodySource, limit: number): Promise<R
     else if (size > DRAIN_FACTOR * limit) break;
   }
   if (size > limit) return tooLarge(limit);
-  if (size === 0) return ok({});
+  try {
+    return ok(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+  } catch {
+    return fail('invalid_request', 'the request body is not valid UTF-8');
+  }
+}
+
+/**
+ * Reads a JSON request body. An empty body reads as `{}` so that endpoints whose inputs are all
+ * optional accept it.
+ */
+export async function readJsonBody(source: BodySource, limit: number): Promise<Result<unknown>> {
+  const text = await readBodyText(source, limit);
+  if (!text.ok) return text;
+  if (text.value === '') return ok({});
   const type = source.contentType ?? null;
   if (type === null || !JSON_TYPE.test(type)) {
     return fail(
@@ -38,14 +53,8 @@ export async function readJsonBody(source: BodySource, limit: number): Promise<R
       'send the request body as JSON with Content-Type: application/json',
     );
   }
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    return fail('invalid_request', 'the request body is not valid UTF-8');
-  }
-  try {
-    return ok(JSON.parse(text));
+    return ok(JSON.parse(text.value));
   } catch (e) {
     const why = e instanceof SyntaxError ? e.message : 'parse error';
     return fail('invalid_request', `the request body is not valid JSON (${why})`);

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { fail, ok, type PpxFailure, type Result, statusOf } from '../../../model/errors.ts';
 import type { ClientCredentials } from '../../../operations/oauth/clients.ts';
+import { readBodyText } from '../body.ts';
 
 // Reading OAuth requests and writing OAuth errors: RFC 6749 §3.2 (form bodies), §2.3.1 (client
 // credentials), §5.2 (error responses).
@@ -8,28 +9,16 @@ import type { ClientCredentials } from '../../../operations/oauth/clients.ts';
 /** Security headers of every OAuth JSON answer: tokens and client secrets are never cached (§5.1). */
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
-/** Reads the body, at most `limit` bytes. */
-async function readText(c: Context, limit: number): Promise<Result<string>> {
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number(declared) > limit) return tooLarge();
-  const body = c.req.raw.body;
-  if (body === null) return ok('');
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk);
-  }
-  try {
-    return ok(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-  } catch {
-    return fail('invalid_request', 'the request body is not valid UTF-8');
-  }
-}
-
-function tooLarge() {
-  return fail('payload_too_large', 'the request body is too large');
+/** Reads the body, at most `limit` bytes, through the HTTP surface's one body reader. */
+function readText(c: Context, limit: number): Promise<Result<string>> {
+  return readBodyText(
+    {
+      stream: c.env?.incoming ?? c.req.raw.body,
+      contentLength: c.req.header('content-length'),
+      contentType: c.req.header('content-type'),
+    },
+    limit,
+  );
 }
 
 /**
@@ -115,6 +104,8 @@ export function oauthError(failure: PpxFailure): Response {
   const headers = new Headers({ 'Content-Type': 'application/json', ...NO_STORE });
   if (failure.code === 'invalid_client')
     headers.set('WWW-Authenticate', 'Basic realm="ppx", charset="UTF-8"');
+  // A body refused for its size may not have been read to the end: the connection closes.
+  if (failure.code === 'payload_too_large') headers.set('Connection', 'close');
   return new Response(JSON.stringify({ error: failure.code, error_description: failure.description }), {
     status: statusOf(failure.code),
     headers,
