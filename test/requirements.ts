@@ -299,4 +299,85 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/consent/refresh.test.ts', 'two concurrent refreshes of one token: exactly one 200'],
     ],
   },
+  {
+    id: 'oauth.metadata',
+    source: 'WIRE-NOTES §3; RFC 8414, RFC 9728',
+    rule: 'authorization server and protected resource metadata are exact; 401s name the resource metadata',
+    tests: [
+      ['test/e2e/oauth/metadata.test.ts', 'authorization server metadata (RFC 8414) is exact'],
+      ['test/e2e/oauth/metadata.test.ts', 'a 401 of the HTTP API names the protected resource metadata'],
+    ],
+  },
+  {
+    id: 'oauth.mcp-sdk-client',
+    source: 'issue 3 (tests that must exist)',
+    rule: 'the official MCP SDK client completes discovery, registration, authorization, exchange and refresh',
+    tests: [['test/e2e/oauth/mcp-sdk.test.ts', 'discovers, registers, authorizes, exchanges and refreshes']],
+  },
+  {
+    id: 'oauth.audience',
+    source: 'RFC 8707; WIRE-NOTES §3',
+    rule: 'tokens are bound to their resource; a token for another resource is refused',
+    tests: [
+      [
+        'test/e2e/oauth/flow.test.ts',
+        'a token for the MCP resource (the default) is refused by the HTTP API',
+      ],
+      [
+        'test/e2e/consent/flow.test.ts',
+        'a token minted with the provider key for another resource (audience) is 401',
+      ],
+    ],
+  },
+  {
+    id: 'oauth.client-metadata-documents',
+    source: 'WIRE-NOTES §3',
+    rule: 'client ID metadata documents are fetched with SSRF guards and size limits; http only with the dev flag',
+    tests: [
+      [
+        'test/e2e/oauth/authorize.test.ts',
+        'without the flag: https only, and never a private or loopback address',
+      ],
+      [
+        'test/e2e/oauth/authorize.test.ts',
+        'refuses documents that do not describe the URL, redirects, oversize bodies',
+      ],
+    ],
+  },
+  {
+    id: 'oauth.revocation-introspection',
+    source: 'RFC 7009, RFC 7662; WIRE-NOTES §4',
+    rule: 'revocation ends the grant; introspection is authenticated and reports pdpp_token_kind and pdpp_grant_status',
+    tests: [
+      ['test/e2e/oauth/introspect-revoke.test.ts', 'revoking a refresh token ends the grant, at once'],
+      ['test/e2e/oauth/introspect-revoke.test.ts', 'introspection requires authentication'],
+      [
+        'test/e2e/packages/operator-package.test.ts',
+        'introspection reports the package kind and each child status',
+      ],
+    ],
+  },
+  {
+    id: 'packages.children',
+    source: 'WIRE-NOTES §4',
+    rule: 'a package token covers several grants; withdrawing one child leaves the others; disconnect ends all',
+    tests: [
+      ['test/e2e/packages/operator-package.test.ts', 'withdrawing one child leaves the others'],
+      ['test/e2e/packages/operator-package.test.ts', 'the disconnect endpoint ends every child'],
+      ['test/e2e/packages/operator-package.test.ts', 'a single-use child is consumed by the first token'],
+    ],
+  },
+  {
+    id: 'web.consent-page',
+    source: 'issue 3 item 2',
+    rule: 'the consent page shows the request in words, marks stated vs inferred, allows narrowing; CSRF and clickjacking are refused',
+    tests: [
+      [
+        'test/e2e/web/consent-browser.test.ts',
+        'sign in, read the request in words, untick a namespace, approve',
+      ],
+      ['test/e2e/web/consent-browser.test.ts', 'a page on another origin cannot frame the consent page'],
+      ['test/e2e/web/pages.test.ts', 'a decision without the CSRF token, or from another site, is refused'],
+    ],
+  },
 ];
