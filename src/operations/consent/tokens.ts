@@ -3,7 +3,7 @@ import { verifyS256 } from '../../auth/pkce.ts';
 import { randomToken, safeEqual, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { ClientRecord, GrantRecord, TokenFamilyRecord } from '../../store/store.ts';
+import type { ClientRecord, GrantRecord, GrantRequestRecord, TokenFamilyRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken } from '../issue-tokens.ts';
@@ -62,15 +62,29 @@ export async function exchangeGrantRequest(
   if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
   if (!safeEqual(sha256(input.request_token), request.request_token_hash)) return invalidGrant();
   if (!verifyS256(input.code_verifier, request.code_challenge)) return invalidGrant();
-  if (request.status !== 'approved' || request.grant_id === undefined) return invalidGrant();
-  if (Date.parse(request.expires_at) <= now.getTime()) return invalidGrant();
+  const grant = await markExchanged(deps, request, now);
+  if (!grant) return invalidGrant();
+  return ok(await issueFamily(deps, grant, client.client_id));
+}
+
+/**
+ * The last step of every exchange (consent-v2 and OAuth): the request must be approved and
+ * fresh; approved → exchanged is a compare-and-set, so it succeeds once; the grant must still be
+ * active. Returns the grant, or undefined for the caller's uniform `invalid_grant`.
+ */
+export async function markExchanged(
+  deps: Deps,
+  request: GrantRequestRecord,
+  now: Date,
+): Promise<GrantRecord | undefined> {
+  if (request.status !== 'approved' || request.grant_id === undefined) return undefined;
+  if (Date.parse(request.expires_at) <= now.getTime()) return undefined;
   const exchanged = await deps.store.transitionGrantRequest(request.grant_request_id, 'approved', {
     status: 'exchanged',
   });
-  if (!exchanged) return invalidGrant();
+  if (!exchanged) return undefined;
   const grant = await deps.store.getGrant(request.grant_id);
-  if (!grant || grantStatusAt(grant, now) !== 'active') return invalidGrant();
-  return ok(await issueFamily(deps, grant, client.client_id));
+  return grant && grantStatusAt(grant, now) === 'active' ? grant : undefined;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { verifyS256 } from '../../auth/pkce.ts';
 import { safeEqual, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import { refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
-import { issueFamily, type TokenResponse } from '../consent/tokens.ts';
+import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 import { DETAIL_TYPE, oauthResources, scopeOf } from './metadata.ts';
 import { exchangePackageCode } from './package-token.ts';
@@ -77,14 +76,8 @@ export async function exchangeCode(
   if (input.redirect_uri !== request.redirect_uri) return invalidGrant();
   if (!verifyS256(verifier, request.code_challenge)) return invalidGrant();
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
-  if (request.status !== 'approved' || request.grant_id === undefined) return invalidGrant();
-  if (Date.parse(request.expires_at) <= now.getTime()) return invalidGrant();
-  const exchanged = await deps.store.transitionGrantRequest(request.grant_request_id, 'approved', {
-    status: 'exchanged',
-  });
-  if (!exchanged) return invalidGrant();
-  const grant = await deps.store.getGrant(request.grant_id);
-  if (!grant || grantStatusAt(grant, now) !== 'active') return invalidGrant();
+  const grant = await markExchanged(deps, request, now);
+  if (!grant) return invalidGrant();
   const tokens = await issueFamily(deps, grant, client.client_id, oauth.resource);
   return ok(withGrantFacts(tokens, [grant]));
 }

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { fail, type PpxFailure } from '../../../model/errors.ts';
+import { fail, type PpxFailure, type Result } from '../../../model/errors.ts';
 import { authenticate } from '../../../operations/caller.ts';
 import type { Deps } from '../../../operations/deps.ts';
 import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
@@ -11,6 +11,7 @@ import {
 } from '../../../operations/oauth/introspect.ts';
 import { registerDynamicClient } from '../../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
+import type { ClientRecord } from '../../../store/store.ts';
 import { errorResponse } from '../errors.ts';
 import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';
 
@@ -57,30 +58,18 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
   });
 
   app.post('/oauth/revoke', async (c) => {
-    const params = await readParams(c, limit);
-    if (!params.ok) return oauthError(params.error);
-    const creds = clientCredentials(c, params.value);
-    if (!creds.ok) return oauthError(creds.error);
-    const client = await authenticateClient(deps, creds.value);
-    if (!client.ok) return oauthError(client.error);
-    const token = params.value['token'];
-    if (token === undefined) return oauthError(missingToken());
+    const req = await tokenRequest(c, deps, limit);
+    if (!req.ok) return oauthError(req.error);
     // token_type_hint is optional and only a hint (§2.1): both kinds are looked up anyway.
-    await revokeToken(deps, client.value, token);
+    await revokeToken(deps, req.value.client, req.value.token);
     return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
   });
 
   // WIRE-NOTES §4: the package disconnect endpoint, in the shape of RFC 7009.
   app.post('/oauth/package/disconnect', async (c) => {
-    const params = await readParams(c, limit);
-    if (!params.ok) return oauthError(params.error);
-    const creds = clientCredentials(c, params.value);
-    if (!creds.ok) return oauthError(creds.error);
-    const client = await authenticateClient(deps, creds.value);
-    if (!client.ok) return oauthError(client.error);
-    const token = params.value['token'];
-    if (token === undefined) return oauthError(missingToken());
-    const outcome = await disconnectPackage(deps, client.value, token);
+    const req = await tokenRequest(c, deps, limit);
+    if (!req.ok) return oauthError(req.error);
+    const outcome = await disconnectPackage(deps, req.value.client, req.value.token);
     if (outcome === 'not_a_package') {
       // RFC 7009 §2.2.1's code for a token this endpoint does not handle.
       return oauthJson(
@@ -100,6 +89,23 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
     if (token === undefined) return oauthError(missingToken());
     return oauthJson(await introspect(deps, who, token));
   });
+}
+
+/** RFC 7009 §2.1: an authenticated client and the `token` it names. */
+async function tokenRequest(
+  c: Context,
+  deps: Deps,
+  limit: number,
+): Promise<Result<{ client: ClientRecord; token: string }>> {
+  const params = await readParams(c, limit);
+  if (!params.ok) return params;
+  const creds = clientCredentials(c, params.value);
+  if (!creds.ok) return creds;
+  const client = await authenticateClient(deps, creds.value);
+  if (!client.ok) return client;
+  const token = params.value['token'];
+  if (token === undefined) return { ok: false, error: missingToken() };
+  return { ok: true, value: { client: client.value, token } };
 }
 
 function missingToken(): PpxFailure {
