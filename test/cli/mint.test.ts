@@ -141,7 +141,7 @@ describe('ppx seed / mint', () => {
   it('mint with nothing to mint is a usage error (exit 2)', async () => {
     const r = await box.run(['mint']);
     assert.equal(r.code, 2, show(r));
-    assert.match(r.stderr, /say what to mint: subject, grant or env/);
+    assert.match(r.stderr, /say what to mint: subject, grant, package or env/);
   });
 
   it('mint --ttl 0 is a usage error (exit 2)', async () => {

@@ -3,6 +3,7 @@ import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { Caller } from '../../operations/caller.ts';
 import { pendingRequestFor } from '../../operations/consent/decide.ts';
+import { pendingPackageFor } from '../../operations/consent/package-decision.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { loadVisibleProfile } from '../../operations/read-claims.ts';
 import type { ClientRecord, GrantRecord, GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
@@ -18,9 +19,14 @@ export interface ConsentView {
   readonly client: ClientRecord | undefined;
   /** The registered redirect URI the browser returns to, still registered for the client. */
   readonly redirectVerified: boolean;
+  /**
+   * Set when the request is one element of a grant package: every element, in the order of
+   * the client's authorization_details (the request itself among them). They are decided together.
+   */
+  readonly members?: readonly GrantRequestRecord[];
 }
 
-/** The pending request the signed-in subject may decide on, with its client. */
+/** The pending request (or package) the signed-in subject may decide on, with its client. */
 export async function loadConsentView(
   deps: Deps,
   subjectId: string,
@@ -31,11 +37,16 @@ export async function loadConsentView(
   if (!found.ok) return found;
   const request = found.value;
   const client = await deps.store.getClient(request.client_id);
-  return ok({
+  const view = {
     request,
     client,
     redirectVerified: client?.redirect_uris.includes(request.redirect_uri) === true,
-  });
+  };
+  if (!request.package) return ok(view);
+  const members = await pendingPackageFor(deps, caller, request.package.package_id);
+  if (!members.ok) return members;
+  const order = (m: GrantRequestRecord) => m.package?.index ?? 0;
+  return ok({ ...view, members: [...members.value].sort((a, b) => order(a) - order(b)) });
 }
 
 export interface Exposure {

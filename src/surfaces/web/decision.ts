@@ -49,16 +49,17 @@ export function selectionAsAsked(draft: GrantRequestDraft): Selection {
   };
 }
 
-export function selectionFromForm(form: Form): Selection {
+/** The form's state; on a package page every field name carries the element's `prefix`. */
+export function selectionFromForm(form: Form, prefix = ''): Selection {
   return {
-    purposes: fields(form, 'purpose'),
-    domains: fields(form, 'domain'),
-    namespaces: fields(form, 'namespace'),
-    keys: fields(form, 'key').map(normalizeKey),
-    operations: fields(form, 'operation'),
-    cross_domain_transfer: field(form, 'cross_domain_transfer') ?? '',
-    writeback_policy: field(form, 'writeback_policy') ?? '',
-    duration: field(form, 'duration') ?? '',
+    purposes: fields(form, `${prefix}purpose`),
+    domains: fields(form, `${prefix}domain`),
+    namespaces: fields(form, `${prefix}namespace`),
+    keys: fields(form, `${prefix}key`).map(normalizeKey),
+    operations: fields(form, `${prefix}operation`),
+    cross_domain_transfer: field(form, `${prefix}cross_domain_transfer`) ?? '',
+    writeback_policy: field(form, `${prefix}writeback_policy`) ?? '',
+    duration: field(form, `${prefix}duration`) ?? '',
     allKeysOf: keysOfNamespace,
   };
 }

@@ -92,4 +92,10 @@ form.inline { display: inline; }
 select { max-width: 100%; }
 .account { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem; }
 .account button { font-weight: 500; padding: .25rem .7rem; font-size: .9rem; }
+h3 { font-size: 1rem; margin: 0 0 .4rem; }
+section.element { border-width: 2px; }
+section.element section { border: 0; border-top: 1px solid #eef1f4; border-radius: 0; padding: .75rem 0 0; margin: .75rem 0 0; }
+fieldset.choice { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .6rem .9rem; display: flex; flex-wrap: wrap; gap: 1.25rem; }
+fieldset.choice legend { font-weight: 600; padding: 0 .3rem; }
+input[type=radio] { width: 1.05rem; height: 1.05rem; margin-right: .45rem; vertical-align: -2px; }
 `;

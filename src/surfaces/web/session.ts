@@ -103,11 +103,18 @@ export function crossSiteProblem(c: Context, plan: CookiePlan): string | undefin
 }
 
 /**
+ * The longest return path kept. It is usually an authorization request, whose
+ * `authorization_details` (up to ten elements for a grant package) easily pass a kilobyte; the
+ * limit keeps `/signin?return_to=…` (the path encoded again) under Node's 16 KiB header limit.
+ */
+const RETURN_TO_LIMIT = 8192;
+
+/**
  * Where to go after signing in: a path on this site only. Absolute URLs, scheme-relative `//`
  * and backslash tricks (`/\evil`) fall back to the default, so sign-in is no open redirect.
  */
 export function safeReturnTo(raw: unknown, fallback = '/signin'): string {
-  if (typeof raw !== 'string' || raw.length > 500) return fallback;
+  if (typeof raw !== 'string' || raw.length > RETURN_TO_LIMIT) return fallback;
   if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\s\p{Cc}]/u.test(raw)) return fallback;
   // Resolve against a dummy origin: anything that leaves it is not a local path.
   const resolved = new URL(raw, 'http://local.invalid');

@@ -134,7 +134,7 @@ export async function consentInBrowser(
 }
 
 /** What a browser would submit: hidden fields, ticked boxes and radios, selected options. */
-function formFields(html: string): URLSearchParams {
+export function formFields(html: string): URLSearchParams {
   const out = new URLSearchParams();
   const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
   for (const [tag] of html.matchAll(/<input\b[^>]*>/g)) {

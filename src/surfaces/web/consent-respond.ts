@@ -1,0 +1,79 @@
+import type { Context } from 'hono';
+import type { PpxFailure } from '../../model/errors.ts';
+import { html } from './escape.ts';
+import type { PageContext } from './grant-sections.ts';
+import { providerName, send, type WebContext } from './respond.ts';
+import type { WebSession } from './session.ts';
+import { messagePage, signOutForm } from './signin.ts';
+
+// What the consent routes answer besides the consent page itself: shared by the single-request
+// decision and the package decision.
+
+export function consentPath(id: string): string {
+  return `/consent/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The decision 303-redirects to the request's redirect URI (checked against the registration
+ * when the request was made), and Chromium checks `form-action` against a form's redirects too:
+ * without this source the browser would stop after the decision was already recorded. An origin,
+ * or the scheme alone for a native app's private-use scheme (whose origin is opaque).
+ */
+export function formTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin !== 'null' ? url.origin : url.protocol;
+}
+
+/** A request the signed-in subject cannot decide on: another account's (or none), decided, expired. */
+export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, session: WebSession): Response {
+  const name = providerName(web);
+  if (failure.code === 'conflict') {
+    return send(
+      c,
+      messagePage(name, 'This request is closed', `${capitalize(failure.description)}. Nothing was changed.`),
+      409,
+    );
+  }
+  if (failure.code === 'not_found') {
+    return send(
+      c,
+      messagePage(
+        name,
+        'This request is for another account',
+        'There is no consent request at this address for the account you are signed in with. If it was meant for another account of yours, sign out and sign in with that one.',
+        html`<p>${signOutForm(session.record.csrf_token)}</p>`,
+      ),
+      404,
+    );
+  }
+  return send(c, messagePage(name, 'Request refused', capitalize(failure.description)), 403);
+}
+
+const FIELD_WORDS: Record<string, string> = {
+  purposes: 'What for',
+  allowed_domains: 'In which areas',
+  allowed_namespaces: 'Which preferences',
+  allowed_claim_keys: 'Which preferences',
+  allowed_operations: 'What it may do',
+};
+
+/** The operation's refusal, with the field named as the page names it. */
+export function friendly(failure: PpxFailure): string {
+  const m = /^(\w+): (.*)$/.exec(failure.description);
+  const words = m ? FIELD_WORDS[m[1]!] : undefined;
+  return words ? `${words}: ${m![2]}` : capitalize(failure.description);
+}
+
+export function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+export async function pageContext(web: WebContext, session: WebSession): Promise<PageContext> {
+  const subject = await web.deps.store.getSubject(session.record.subject_id);
+  return {
+    csrf: session.record.csrf_token,
+    username: subject?.username ?? 'your account',
+    providerName: providerName(web),
+    now: web.deps.clock(),
+  };
+}

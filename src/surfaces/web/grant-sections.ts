@@ -1,0 +1,154 @@
+import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { GrantRequestDraft } from '../../store/store.ts';
+import type { ConsentView, Exposure } from './consent-view.ts';
+import { type Selection, shorterDurations } from './decision.ts';
+import {
+  CROSS_DOMAIN_WORDS,
+  dateWords,
+  domainWords,
+  keyWords,
+  namespaceWords,
+  operationWords,
+  provenanceWords,
+  purposeWords,
+  valueWords,
+  WRITEBACK_WORDS,
+} from './describe.ts';
+import { attr, html, type SafeHtml } from './escape.ts';
+import { signOutForm } from './signin.ts';
+
+// What one consent request asks for, in words, with the controls that narrow it: shared by the
+// single-request page and by every element of a grant package's page. On a package page the
+// field names carry the element's prefix (`e0.`, `e1.`, …) and the headings sit one level lower.
+
+export interface GrantSectionsInput {
+  /** The draft as the client asked for it. */
+  readonly asked: GrantRequestDraft;
+  /** What the boxes show: as asked on first view, the subject's choices after a preview. */
+  readonly selection: Selection;
+  /** The draft the exposure was computed for (as asked, or as narrowed by the preview). */
+  readonly exposure: Exposure;
+  readonly previewed: boolean;
+  readonly now: Date;
+  /** Prepended to every field name and id ('' on the single-request page). */
+  readonly prefix: string;
+  /** The heading level of the sections: 2 on their own, 3 inside a package element. */
+  readonly level: 2 | 3;
+}
+
+/** What every consent page shows besides the request: who is signed in, the CSRF token, now. */
+export interface PageContext {
+  readonly csrf: string;
+  readonly username: string;
+  readonly providerName: string;
+  readonly now: Date;
+}
+
+/** The signed-in line at the top of a consent page. */
+export function accountLine(username: string, csrf: string): SafeHtml {
+  return html`<div class="account muted"><span>Signed in as <strong>${username}</strong></span> ${signOutForm(csrf, 'Not you? Sign out')}</div>`;
+}
+
+export function clientLine(view: ConsentView): SafeHtml {
+  const host = new URL(view.request.redirect_uri).host;
+  const verified = view.redirectVerified
+    ? html`<span class="verified">✓ verified</span> <span class="hint">This is the address registered for this app; you will be sent back there.</span>`
+    : html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
+  return html`<p class="client">App: <strong>${view.client?.name ?? view.request.client_id}</strong> at <span class="host">${host}</span> ${verified}</p>`;
+}
+
+/** Purposes, areas, preferences, operations, expiry, rules and what it would see. */
+export function grantSections(input: GrantSectionsInput): SafeHtml {
+  const { asked, selection: sel, prefix: p } = input;
+  const h = (text: string) => (input.level === 2 ? html`<h2>${text}</h2>` : html`<h3>${text}</h3>`);
+  return html`<section>${h('What for')}<ul class="choices">
+${asked.purposes.map((x) => checkbox(`${p}purpose`, x, sel.purposes.includes(x), purposeWords(x)))}
+</ul></section>
+<section>${h('In which areas')}<p class="hint">Your preferences may be used for these kinds of things:</p><ul class="choices">
+${asked.allowed_domains.map((d) => checkbox(`${p}domain`, d, sel.domains.includes(d), domainWords(d)))}
+</ul></section>
+<section>${h('Which preferences')}<ul class="choices">
+${asked.allowed_namespaces.map((ns) => namespaceItem(ns, asked, sel, p))}
+</ul></section>
+<section>${h('What it may do with them')}<ul class="choices">
+${asked.allowed_operations.map((op) => checkbox(`${p}operation`, op, sel.operations.includes(op), operationWords(op)))}
+</ul></section>
+<section>${h('For how long')}
+<p>Until <strong>${dateWords(asked.expires_at, input.now)}</strong>${asked.access_mode === 'single_use' ? ', and for one use only' : ''}.</p>
+<div class="field"><label for="${p}duration">Allow it until</label>
+<select id="${p}duration" name="${p}duration">
+<option value=""${attr('selected', sel.duration === '')}>As asked: ${dateWords(asked.expires_at, input.now)}</option>
+${shorterDurations(asked, input.now).map((d) => html`<option value="${d}"${attr('selected', sel.duration === String(d))}>${d === 1 ? '1 day' : `${d} days`}</option>`)}
+</select></div>
+</section>
+<section>${h('Rules it must follow')}
+${policySelect(`${p}cross_domain_transfer`, 'Where it may use them', asked.cross_domain_transfer, sel.cross_domain_transfer, CROSS_DOMAIN_WORDS)}
+${policySelect(`${p}writeback_policy`, 'Changes to your profile', asked.writeback_policy, sel.writeback_policy, WRITEBACK_WORDS)}
+<p class="hint">You can only make these stricter than what the app asked for.</p>
+</section>
+${exposureSection(input, h('What it would see'))}`;
+}
+
+function checkbox(name: string, value: string, checked: boolean, words: string, detail?: string): SafeHtml {
+  return html`<li><label><input type="checkbox" name="${name}" value="${value}"${attr('checked', checked)}><span class="what">${words}</span></label>${detail ? html` <span class="hint">${detail}</span>` : ''}</li>`;
+}
+
+function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, prefix: string): SafeHtml {
+  const words = namespaceWords(ns);
+  const keys = asked.allowed_claim_keys
+    ? asked.allowed_claim_keys.filter((k) => keyNamespace(k) === ns)
+    : sel.allKeysOf(ns);
+  const keyItems = keys.map((k) => {
+    const kw = keyWords(k);
+    return html`<li><label><input type="checkbox" name="${prefix}key" value="${k}"${attr('checked', sel.keys.includes(k))}>${kw.name}</label>${kw.description ? html` <span class="hint">— ${kw.description}</span>` : ''}</li>`;
+  });
+  const note = asked.allowed_claim_keys
+    ? html``
+    : html`<p class="hint">Leaving every item ticked also shares ${words.title.toLowerCase()} added later.</p>`;
+  return html`<li><label><input type="checkbox" name="${prefix}namespace" value="${ns}"${attr('checked', sel.namespaces.includes(ns))}><span class="what">${words.title}</span></label>${words.description ? html` <span class="hint">${words.description}</span>` : ''}
+<ul class="keys">${keyItems}</ul>${note}</li>`;
+}
+
+function keyNamespace(key: string): string {
+  const dot = key.indexOf('.');
+  return dot < 0 ? 'core' : key.slice(0, dot);
+}
+
+function policySelect(
+  name: string,
+  label: string,
+  asked: string,
+  chosen: string,
+  words: Record<string, string>,
+): SafeHtml {
+  const order = Object.keys(words);
+  const allowed = order.slice(0, Math.max(0, order.indexOf(asked)) + 1).reverse();
+  return html`<div class="field"><label for="${name}">${label}</label>
+<select id="${name}" name="${name}">
+${allowed.map((v) => html`<option value="${v}"${attr('selected', v === chosen)}>${words[v] ?? v}${v === asked ? ' (as asked)' : ''}</option>`)}
+</select></div>`;
+}
+
+function exposureSection(input: GrantSectionsInput, heading: SafeHtml): SafeHtml {
+  const { visible, hidden } = input.exposure;
+  const rows = visible.map((c) => claimRow(c));
+  const scope = input.previewed ? 'with your choices above' : 'if you allow the request as asked';
+  return html`<section>${heading}
+<p class="hint">Computed from your profile ${scope}. <span class="badge stated">you said this</span> marks what you told us yourself; <span class="badge guess">inferred</span> and the other dashed marks are guesses or observations, not your words.</p>
+${
+  visible.length === 0
+    ? html`<p>None of your preferences would be visible.</p>`
+    : html`<table class="claims"><thead><tr><th>Preference</th><th>Value</th><th>Where it came from</th></tr></thead><tbody>${rows}</tbody></table>`
+}
+<p class="hint">${hidden === 1 ? '1 other preference stays hidden.' : `${hidden} other preferences stay hidden.`}</p>
+</section>`;
+}
+
+function claimRow(c: Claim): SafeHtml {
+  const kw = keyWords(qualifiedKey(c));
+  const stated = c.source.kind === 'user_stated';
+  const badge = stated
+    ? html`<span class="badge stated" data-provenance="user_stated">you said this</span>`
+    : html`<span class="badge guess" data-provenance="${c.source.kind}">${provenanceWords(c.source.kind)}</span>`;
+  return html`<tr data-key="${qualifiedKey(c)}"><td>${namespaceWords(c.namespace).title}: <strong>${kw.name}</strong></td><td>${valueWords(c.value, c.units)}</td><td>${badge}</td></tr>`;
+}
