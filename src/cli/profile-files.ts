@@ -58,6 +58,7 @@ export async function importCommand(argv: string[]): Promise<number> {
     if (!r.ok) return fatal(`${file} was not imported, nothing was written. ${r.error.description}`);
     console.log(
       `imported ${r.value.claims} claims and ${r.value.context_modifiers} context modifiers for ${r.value.subject_id}` +
+        (r.value.restored_grants ? `, restored ${r.value.restored_grants} grants issued here` : '') +
         (r.value.skipped_grants
           ? ` (${r.value.skipped_grants} grants skipped: grants are not transferable)`
           : ''),

@@ -18,6 +18,20 @@ export const AuditAction = z.enum([
   'token_issued',
   'token_refreshed',
   'refresh_reuse',
+  // A derived view computed from the listed keys (docs/derived-views.md).
+  'derived_view',
+  // Write-back (docs/writeback.md).
+  'proposal_created',
+  'proposal_applied',
+  'proposal_confirmed',
+  'proposal_rejected',
+  'claim_confirmed',
+  'claim_deleted',
+  'profile_deleted',
+  // Cross-domain transfer reviews (docs/cross-domain.md).
+  'cross_domain_review_requested',
+  'cross_domain_approved',
+  'cross_domain_rejected',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 // Identifiers are URN-style `ppx:<type>:<id>` (SPEC §5). Fresh ids are random UUIDs, so an id
 // is never reused across distinct objects; the store's unique constraints back that up.
 
-export type IdType = 'profile' | 'claim' | 'modifier' | 'grant' | 'evidence' | 'view' | 'provider' | 'event';
+export type IdType =
+  | 'profile'
+  | 'claim'
+  | 'modifier'
+  | 'grant'
+  | 'evidence'
+  | 'view'
+  | 'provider'
+  | 'event'
+  | 'proposal';
 
 export const ID_BODY = '[A-Za-z0-9_.:-]+';
 

@@ -53,6 +53,10 @@ export async function recordCallerAudit(
 export interface AuditQuery {
   readonly grant_id?: string | undefined;
   readonly action?: AuditAction | undefined;
+  /** Alias of `action`; giving both with different values is a bad request. */
+  readonly kind?: AuditAction | undefined;
+  /** Only events whose actor has this id (a grantee's client id, or the subject's id). */
+  readonly grantee?: string | undefined;
   readonly since?: string | undefined;
   readonly until?: string | undefined;
   readonly cursor?: string | undefined;
@@ -69,8 +73,12 @@ export async function listAuditEvents(
   query: AuditQuery,
 ): Promise<Result<AuditPage>> {
   const limit = query.limit ?? 100;
+  if (query.action !== undefined && query.kind !== undefined && query.action !== query.kind) {
+    return fail('invalid_request', '`kind` is an alias of `action`; give one, or the same value');
+  }
+  const action = query.action ?? query.kind;
   const base = {
-    ...(query.action !== undefined ? { action: query.action } : {}),
+    ...(action !== undefined ? { action } : {}),
     ...(query.since !== undefined ? { since: query.since } : {}),
     ...(query.until !== undefined ? { until: query.until } : {}),
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
@@ -101,12 +109,14 @@ async function listPage(
         ...base,
         subject_id: caller.subjectId,
         ...(query.grant_id !== undefined ? { grant_id: query.grant_id } : {}),
+        ...(query.grantee !== undefined ? { actor_id: query.grantee } : {}),
       }),
     );
   }
   const grant = caller.grant;
   // A grantee asking about another grant gets an empty page, as if that grant had no events.
   if (query.grant_id !== undefined && query.grant_id !== grant.grant_id) return ok({ events: [] });
+  if (query.grantee !== undefined && query.grantee !== caller.clientId) return ok({ events: [] });
   const page = await deps.store.listAudit({
     ...base,
     subject_id: grant.subject_id,

@@ -50,6 +50,10 @@ export async function createGrant(
   if (!parsed.success)
     return fail('invalid_request', `grant draft is not valid: ${parsed.error.issues[0]?.message}`);
   const d = parsed.data;
+  // SPEC §13.3: a one-time grant is for one session and never allows export.
+  if (d.access_mode === 'single_use' && d.allowed_operations.includes('export')) {
+    return fail('invalid_request', 'a single_use grant cannot allow export (SPEC §13.3)');
+  }
   const client = await deps.store.getClient(d.client_id);
   if (!client) return fail('unknown_client', `client "${d.client_id}" is not registered`);
   const profile = await deps.store.getProfileBySubject(d.subject_id);

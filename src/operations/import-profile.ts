@@ -1,11 +1,13 @@
 import type { Claim } from '../model/claim.ts';
+import type { ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { vocabularyProblems } from '../model/extensions/index.ts';
 import { Profile } from '../model/profile.ts';
 import { parseInput } from '../model/validate.ts';
-import { IdConflictError } from '../store/store.ts';
+import { type GrantRecord, IdConflictError, type StoreTx } from '../store/store.ts';
 import { recordAudit } from './audit.ts';
 import type { Deps } from './deps.ts';
+import { historyEntry } from './writeback/apply.ts';
 
 export interface ImportOptions {
   /** Replace an existing profile of the same subject instead of refusing. */
@@ -17,7 +19,12 @@ export interface ImportSummary {
   readonly subject_id: string;
   readonly claims: number;
   readonly context_modifiers: number;
-  /** Grants in the file are not imported: grants are not transferable (SPEC §6.2 rule 2). */
+  /**
+   * Grants this provider issued, restored (see restorableGrant): the subject's, to a client
+   * registered here, under an unused grant id, from a file this provider exported.
+   */
+  readonly restored_grants: number;
+  /** Other grants are not imported: grants are not transferable (SPEC §6.2 rule 2). */
   readonly skipped_grants: number;
 }
 
@@ -88,14 +95,49 @@ function writeProfile(deps: Deps, doc: Profile, options: ImportOptions): Promise
     });
     await tx.putClaims(profileId, claims);
     await tx.putModifiers(profileId, modifiers);
+    const at = new Date(doc.updated_at);
+    const operator = { actor: { kind: 'operator' as const, id: 'operator' } };
+    await tx.appendClaimHistory(
+      claims.map((c) => historyEntry(profileId, c.claim_id, c, 'imported', operator, at)),
+    );
+    let restored = 0;
+    for (const g of doc.consent_grants ?? []) {
+      const grant = await restorableGrant(tx, deps.provider.providerId, doc, profileId, g);
+      if (grant === undefined) continue;
+      await tx.insertGrant(grant);
+      restored += 1;
+    }
     return ok({
       profile_id: profileId,
       subject_id: doc.subject_id,
       claims: claims.length,
       context_modifiers: modifiers.length,
-      skipped_grants: doc.consent_grants?.length ?? 0,
+      restored_grants: restored,
+      skipped_grants: (doc.consent_grants?.length ?? 0) - restored,
     });
   });
+}
+
+/**
+ * A grant of the file that this provider issued, as it is to be stored again, or undefined.
+ * Restoring is not a transfer (SPEC §6.2 rule 2): the file is this provider's own export, the
+ * grant names the file's subject and a client registered here, and its id is unused (a grant
+ * still stored — deleting a profile keeps its grants — is left as it is). Status is kept; an
+ * `expired` grant with an expiry is stored `active`, since expiry is computed from `expires_at`.
+ * The access mode is not in the published grant: restored grants are `continuous`.
+ */
+async function restorableGrant(
+  tx: StoreTx,
+  providerId: string,
+  doc: Profile,
+  profileId: string,
+  g: ConsentGrant,
+): Promise<GrantRecord | undefined> {
+  if (doc.provider_id !== providerId || g.subject_id !== doc.subject_id) return undefined;
+  if ((await tx.getClient(g.grantee_id)) === undefined) return undefined;
+  if ((await tx.getGrant(g.grant_id)) !== undefined) return undefined;
+  const status = g.status === 'expired' && g.expires_at !== undefined ? 'active' : g.status;
+  return { ...g, status, profile_id: profileId, access_mode: 'continuous' };
 }
 
 function duplicateIds(claims: readonly Claim[], modifiers: readonly { modifier_id: string }[]): string[] {

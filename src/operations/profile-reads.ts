@@ -105,6 +105,7 @@ async function resolveAndAudit(
     // The stored profile id is a stable cross-grant identifier: only its owner sees it.
     ...(caller.kind === 'subject' && visible.profile ? { profile_id: visible.profile.profile_id } : {}),
     ...(visible.scope ? { grant: grantEcho(visible.scope) } : {}),
+    ...(visible.crossDomainReview ? { cross_domain_review: visible.crossDomainReview } : {}),
   };
 }
 

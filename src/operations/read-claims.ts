@@ -8,6 +8,7 @@ import { visibleClaims } from '../policy/visibility.ts';
 import type { ProfileRecord } from '../store/store.ts';
 import { recordCallerAudit } from './audit.ts';
 import type { Caller } from './caller.ts';
+import { type CrossDomainReviewNotice, crossDomainTransfer } from './cross-domain/transfer.ts';
 import type { Deps } from './deps.ts';
 
 /** The claims one request may see, with what it takes to present them. */
@@ -19,6 +20,8 @@ export interface VisibleProfile {
   readonly modifiers: ContextModifier[];
   /** The evaluated grant scope; undefined for the subject reading their own profile. */
   readonly scope: Scope | undefined;
+  /** The cross-domain review this read depends on, if any (SPEC §13.2, docs/cross-domain.md). */
+  readonly crossDomainReview?: CrossDomainReviewNotice;
 }
 
 /**
@@ -69,12 +72,16 @@ export async function loadVisibleProfile(
         deps.store.listModifiers(profile.profile_id),
       ])
     : [[], []];
+  // Raw cross-domain claims never pass; under allow_with_review their mapped core traits may.
+  const transfer = await crossDomainTransfer(deps, caller, scope.value, claims, now);
+  const visible = visibleClaims(scope.value, claims);
   return ok({
     profile,
     subjectId: grant.subject_id,
-    claims: visibleClaims(scope.value, claims),
+    claims: transfer.mapped.length > 0 ? [...visible, ...transfer.mapped] : visible,
     modifiers,
     scope: scope.value,
+    ...(transfer.notice ? { crossDomainReview: transfer.notice } : {}),
   });
 }
 

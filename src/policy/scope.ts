@@ -53,6 +53,14 @@ export function evaluateAccess(grant: GrantRecord, request: AccessRequest, now: 
       details: { required_operation: request.operation, allowed_operations: grant.allowed_operations },
     });
   }
+  // SPEC §13.3 step 5: a one-time grant ends with its session and allows no export, whatever
+  // operations it lists.
+  if (request.operation === 'export' && grant.access_mode === 'single_use') {
+    return fail('insufficient_scope', 'a one-time (single_use) grant never allows export (SPEC §13.3)', {
+      grantId,
+      details: { access_mode: 'single_use' },
+    });
+  }
   // SPEC §6.2 rule 3: grants are scoped by purpose; a declared purpose must be one granted.
   if (request.purpose !== undefined && !grant.purposes.includes(request.purpose)) {
     return fail('insufficient_scope', `the grant does not allow the purpose "${request.purpose}"`, {

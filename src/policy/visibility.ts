@@ -6,12 +6,27 @@ import type { Scope } from './scope.ts';
  * must not be able to tell them from claims that do not exist (bindings/http.md).
  */
 export function isClaimVisible(scope: Scope, claim: Claim): boolean {
+  if (!isInScope(scope, claim)) return false;
+  if (isCrossDomain(claim, scope.useDomains)) return crossDomainAllows(scope, claim);
+  return true;
+}
+
+/** Namespace, key and review checks, before any cross-domain rule. */
+function isInScope(scope: Scope, claim: Claim): boolean {
   if (!scope.namespaces.has(claim.namespace)) return false;
   if (scope.keys !== undefined && !scope.keys.has(qualifiedKey(claim))) return false;
   // A claim the subject rejected is not part of their profile.
-  if (claim.review?.review_status === 'rejected') return false;
-  if (isCrossDomain(claim, scope.useDomains)) return crossDomainAllows(scope, claim);
-  return true;
+  return claim.review?.review_status !== 'rejected';
+}
+
+/**
+ * SPEC §13.2: the claims withheld only because they are cross-domain under `allow_with_review`.
+ * They never cross themselves; they are what trait mapping (policy/trait-mapping.ts) may draw on
+ * once the subject has approved the transfer.
+ */
+export function reviewableCrossDomainClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
+  if (scope.crossDomain !== 'allow_with_review') return [];
+  return claims.filter((c) => isInScope(scope, c) && isCrossDomain(c, scope.useDomains));
 }
 
 export function visibleClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
@@ -40,8 +55,8 @@ function crossDomainAllows(scope: Scope, claim: Claim): boolean {
     case 'deny':
       return false;
     case 'allow_with_review':
-      // Permitted only with the subject's review at request time (SPEC §13.2); without a
-      // recorded review, the claim stays out.
+      // The raw claim never crosses (SPEC §13.2); only its mapped core traits may, once the
+      // subject has approved the transfer (reviewableCrossDomainClaims, trait-mapping.ts).
       return false;
     case 'allow_if_same_provider':
       // Claims that originated at this provider may cross; imported ones came from elsewhere.

@@ -3,6 +3,9 @@ import type { Claim } from '../model/claim.ts';
 import type { AccessMode, ConsentGrant } from '../model/consent-grant.ts';
 import type { ContextModifier } from '../model/context-modifier.ts';
 import type { DefaultPolicy } from '../model/profile.ts';
+import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
+
+export type * from './writeback-store.ts';
 
 // The persistence contract. Every method is async so that a networked implementation
 // (PostgreSQL) fits the same interface as the embedded one (SQLite). Implementations must pass
@@ -176,6 +179,26 @@ export interface RefreshTokenRecord {
   readonly expires_at: string;
 }
 
+/** A subject's review of a cross-domain transfer (SPEC §13.2); see docs/cross-domain.md. */
+export interface CrossDomainReviewRecord {
+  readonly review_id: string;
+  readonly grant_id: string;
+  /** The grantee's client id, for the subject's review list. */
+  readonly grantee_id: string;
+  readonly subject_id: string;
+  /** The domains whose claims would be mapped, sorted. */
+  readonly source_domains: readonly string[];
+  /** The domain(s) the grantee uses the claims in, sorted and comma-joined. */
+  readonly target_domain: string;
+  readonly status: CrossDomainReviewStatus;
+  /** The core keys that would cross (never the domain keys' values). */
+  readonly mapped_keys: readonly string[];
+  readonly created_at: string;
+  readonly decided_at?: string;
+}
+
+export type CrossDomainReviewStatus = 'pending' | 'approved' | 'rejected';
+
 export interface AuditFilter {
   readonly subject_id: string;
   /** Only events under this grant. */
@@ -200,7 +223,8 @@ export interface AuditPage {
   readonly next_cursor?: string;
 }
 
-export interface StoreReader {
+/** Proposals and claim history (getProposal, listProposals, listClaimHistory): writeback-store.ts. */
+export interface StoreReader extends WritebackReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -238,9 +262,18 @@ export interface StoreReader {
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /** Families covering a grant, so revoking the grant can end them. Ordered by family_id. */
   listTokenFamiliesByGrant(grantId: string): Promise<TokenFamilyRecord[]>;
+  getCrossDomainReview(reviewId: string): Promise<CrossDomainReviewRecord | undefined>;
+  /** A grant's reviews, oldest `created_at` first (ties by review_id). */
+  listCrossDomainReviewsByGrant(grantId: string): Promise<CrossDomainReviewRecord[]>;
+  /** A subject's reviews, optionally of one status, oldest `created_at` first (ties by review_id). */
+  listCrossDomainReviewsBySubject(
+    subjectId: string,
+    status?: CrossDomainReviewStatus,
+  ): Promise<CrossDomainReviewRecord[]>;
 }
 
-export interface StoreWriter {
+/** insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts. */
+export interface StoreWriter extends WritebackWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -299,6 +332,18 @@ export interface StoreWriter {
    * concurrent rotations of one token, exactly one succeeds.
    */
   rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): Promise<boolean>;
+  /** Inserts a review; a taken review_id throws IdConflictError. */
+  insertCrossDomainReview(review: CrossDomainReviewRecord): Promise<void>;
+  /**
+   * Compare-and-set: decides a review only while it is `pending`. Returns the review as stored
+   * afterwards, or undefined when it is missing or already decided (of two concurrent decisions,
+   * exactly one succeeds).
+   */
+  decideCrossDomainReview(
+    reviewId: string,
+    status: 'approved' | 'rejected',
+    decidedAt: string,
+  ): Promise<CrossDomainReviewRecord | undefined>;
 }
 
 export interface StoreTx extends StoreReader, StoreWriter {}

@@ -4,7 +4,9 @@ import type { Store } from '../../src/store/store.ts';
 import { auditContract } from './contract-audit.ts';
 import { consentContract } from './contract-consent.ts';
 import { recordsContract } from './contract-records.ts';
+import { reviewContract } from './contract-reviews.ts';
 import { transactionContract } from './contract-transactions.ts';
+import { writebackContract } from './contract-writeback.ts';
 import {
   at,
   auditEvent,
@@ -27,7 +29,9 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     recordsContract(open);
     auditContract(open);
     consentContract(open);
+    reviewContract(open);
     transactionContract(open);
+    writebackContract(open);
   });
 }
 

@@ -13,7 +13,6 @@ import {
   type SigningKeyRecord,
   type StoreTx,
 } from '../store.ts';
-import { ConsentQueries } from './consent-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
 import {
   body,
@@ -27,6 +26,7 @@ import {
   text,
   toJson,
 } from './rows.ts';
+import { WritebackQueries } from './writeback-queries.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
 export type Sync<T> = {
@@ -40,13 +40,15 @@ const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default
  * the async surface are the caller's concern (sqlite-store.ts); a write here is one or more
  * statements that the caller wraps in a transaction or savepoint so it applies all-or-nothing.
  */
-export class SqliteQueries extends ConsentQueries implements Sync<StoreTx> {
+export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
   readonly #sql: StatementCache;
   /** Present only on the read connection (see ContentCache). */
   readonly #claims: ContentCache<Claim> | undefined;
   readonly #modifiers: ContentCache<ContextModifier> | undefined;
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
-    // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries.
+    // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; cross-domain
+    // reviews from ReviewQueries, which extends it; proposals and claim history from
+    // WritebackQueries, which extends ReviewQueries.
     const sql = new StatementCache(db);
     super(sql);
     this.#sql = sql;

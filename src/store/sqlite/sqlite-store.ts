@@ -28,6 +28,12 @@ const READS: { readonly [K in keyof StoreReader]: true } = {
   getTokenFamily: true,
   getRefreshToken: true,
   listTokenFamiliesByGrant: true,
+  getProposal: true,
+  listProposals: true,
+  listClaimHistory: true,
+  getCrossDomainReview: true,
+  listCrossDomainReviewsByGrant: true,
+  listCrossDomainReviewsBySubject: true,
 };
 
 const WRITES: { readonly [K in keyof StoreWriter]: true } = {
@@ -53,6 +59,12 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   revokeTokenFamily: true,
   insertRefreshToken: true,
   rotateRefreshToken: true,
+  insertProposal: true,
+  transitionProposal: true,
+  deleteModifiers: true,
+  appendClaimHistory: true,
+  insertCrossDomainReview: true,
+  decideCrossDomainReview: true,
 };
 
 type Runner = (call: () => unknown) => Promise<unknown>;

@@ -37,6 +37,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);
     if (route.method === 'GET') app.get(route.path, handler);
+    else if (route.method === 'DELETE') app.delete(route.path, handler);
     else app.post(route.path, handler);
   }
   app.get('/openapi.json', (c) => c.body(openapi, 200, { 'Content-Type': 'application/json' }));
@@ -80,6 +81,8 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
 
   const query = route.query ? parseInput(route.query, c.req.query(), 'the query string') : undefined;
   if (query && !query.ok) return errorResponse(query.error, { headers });
+  const params = route.params ? parseInput(route.params, c.req.param(), 'the path') : undefined;
+  if (params && !params.ok) return errorResponse(params.error, { headers });
 
   let body: unknown;
   if (route.method === 'POST') {
@@ -103,12 +106,13 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
     body = parsed.value;
   }
 
-  const result = await route.run(deps, { caller, body, query: query?.value });
+  const result = await route.run(deps, { caller, body, query: query?.value, params: params?.value });
   if (!result.ok) return errorResponse(uniform(route, result.error, false), { headers });
   headers.set('Content-Type', 'application/json');
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
   if (route.auth === 'bearer' || route.noStore) headers.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(result.value), { status: route.successStatus ?? 200, headers });
+  const status = route.acceptedWhen?.(result.value) ? 202 : (route.successStatus ?? 200);
+  return new Response(JSON.stringify(result.value), { status, headers });
 }
 
 /**

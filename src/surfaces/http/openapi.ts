@@ -48,8 +48,15 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
         content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
       };
     }
-    if (r.query) op['parameters'] = queryParameters(schemaOf(r.query, 'input'));
-    paths[r.path] = { ...paths[r.path], [r.method.toLowerCase()]: op };
+    if (r.acceptedWhen) responses['202'] = { ...(responses['200'] as object), description: 'Accepted' };
+    const parameters = [
+      ...(r.params ? pathParameters(schemaOf(r.params, 'input')) : []),
+      ...(r.query ? queryParameters(schemaOf(r.query, 'input')) : []),
+    ];
+    if (parameters.length > 0) op['parameters'] = parameters;
+    // Hono's `:name` path segments are OpenAPI's `{name}`.
+    const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] = { ...paths[path], [r.method.toLowerCase()]: op };
   }
   return {
     openapi: '3.1.0',
@@ -80,6 +87,11 @@ function groupByStatus(codes: readonly string[]): Map<number, string[]> {
     out.set(status, [...(out.get(status) ?? []), code]);
   }
   return out;
+}
+
+function pathParameters(schema: Record<string, unknown>) {
+  const props = (schema['properties'] ?? {}) as Record<string, unknown>;
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'path', required: true, schema: s }));
 }
 
 function queryParameters(schema: Record<string, unknown>) {

@@ -22,6 +22,9 @@ import {
   queryClaims,
 } from '../../operations/profile-reads.ts';
 import { CONSENT_ROUTES } from './consent-routes.ts';
+import { DERIVED_VIEW_ROUTES } from './derived-view-routes.ts';
+import { REVIEW_ROUTES } from './review-routes.ts';
+import { WRITEBACK_ROUTES } from './writeback-routes.ts';
 
 // The HTTP surface as data: each route names its input and output schemas and the operation it
 // calls. The server registers these routes and the OpenAPI document is generated from them, so
@@ -31,23 +34,29 @@ export interface RouteInput {
   readonly caller: Caller | undefined;
   readonly body: unknown;
   readonly query: unknown;
+  /** Path parameters (`:name` segments), parsed with the route's `params` schema. */
+  readonly params?: unknown;
 }
 
 export interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'discovery' | 'profile' | 'consent' | 'audit' | 'extensions' | 'export';
+  readonly tag: 'discovery' | 'profile' | 'consent' | 'audit' | 'extensions' | 'export' | 'derived-views';
   /** `bearer`: a subject or grant token is required. */
   readonly auth: 'none' | 'bearer';
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
+  /** Schema of the path parameters, for paths with `:name` segments. */
+  readonly params?: z.ZodType;
   readonly response: z.ZodType;
   /** Error codes this route may answer with, for the OpenAPI document. */
   readonly errors: readonly string[];
   /** The status of a success (default 200), e.g. 201 when the route creates something. */
   readonly successStatus?: number;
+  /** When it says so, a success is 202 Accepted instead (propose-updates that queued a proposal). */
+  readonly acceptedWhen?: (value: unknown) => boolean;
   /**
    * `Cache-Control: no-store` on every answer, for routes without bearer auth that hand out
    * tokens or other secrets (bearer routes always get it: their answers are personal data).
@@ -77,6 +86,8 @@ const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 const AuditQuery = z.strictObject({
   grant_id: z.string().max(300).optional(),
   action: AuditAction.optional(),
+  kind: AuditAction.optional(),
+  grantee: z.string().min(1).max(300).optional(),
   since: DateTime.optional(),
   until: DateTime.optional(),
   cursor: z.string().max(200).optional(),
@@ -198,4 +209,7 @@ export const ROUTES: readonly Route[] = [
     run: (deps, input) => exportProfile(deps, caller(input)),
   },
   ...CONSENT_ROUTES,
+  ...WRITEBACK_ROUTES,
+  ...REVIEW_ROUTES,
+  ...DERIVED_VIEW_ROUTES,
 ];

@@ -55,15 +55,17 @@ describe('HTTP discovery, OpenAPI and official schemas', () => {
       const res = await v.validate(r.json);
       assert.equal(res.valid, true, JSON.stringify(res.errors));
       assert.equal(v.version, '3.1');
+      // Path parameters: Hono's `:name` is OpenAPI's `{name}`.
+      const oaPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
       for (const route of ROUTES) {
-        const op = r.json.paths[route.path]?.[route.method.toLowerCase()];
+        const op = r.json.paths[oaPath(route.path)]?.[route.method.toLowerCase()];
         assert.ok(op, `${route.method} ${route.path} missing from openapi.json`);
         assert.equal(op.operationId, route.operationId);
       }
       const documented = Object.entries(r.json.paths as Record<string, object>).flatMap(([path, ops]) =>
         Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
       );
-      assert.deepEqual(documented.sort(), ROUTES.map((x) => `${x.method} ${x.path}`).sort());
+      assert.deepEqual(documented.sort(), ROUTES.map((x) => `${x.method} ${oaPath(x.path)}`).sort());
     });
   });
 
@@ -159,12 +161,19 @@ describe('HTTP discovery, OpenAPI and official schemas', () => {
 
   describe('routing', () => {
     it('an unknown path is a JSON 404 not_found', async () => {
-      for (const path of ['/nope', '/v1/profile', '/v1/profile/summary/', '/v2/profile/summary']) {
+      // (`/v1/profile` itself exists now, for DELETE: a GET there is 405, tested below.)
+      for (const path of ['/nope', '/v1/profiles', '/v1/profile/summary/', '/v2/profile/summary']) {
         const r = await api(p.url, path, { token: p.subjectToken });
         assert.equal(r.status, 404, path);
         assert.equal(r.json.error, 'not_found', path);
         assert.ok(r.json.error_description.length > 0);
       }
+    });
+
+    it('a GET on /v1/profile (DELETE only) is 405 with Allow', async () => {
+      const r = await api(p.url, '/v1/profile', { token: p.subjectToken });
+      assert.equal(r.status, 405);
+      assert.equal(r.headers.get('allow'), 'DELETE');
     });
 
     it('/healthz answers', async () => {

@@ -1,0 +1,274 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import { loadConfig } from '../src/config.ts';
+import { registerClient } from '../src/operations/clients.ts';
+import type { Deps } from '../src/operations/deps.ts';
+import { createGrant } from '../src/operations/grants.ts';
+import { importProfile } from '../src/operations/import-profile.ts';
+import { issueGrantToken } from '../src/operations/issue-tokens.ts';
+import { getEffectiveProfile } from '../src/operations/profile-reads.ts';
+import { openProvider } from '../src/provider.ts';
+import type { Store } from '../src/store/store.ts';
+import { startHttpServer } from '../src/surfaces/http/server.ts';
+import {
+  BENCH_BODY,
+  BENCH_CLIENT,
+  BENCH_CONTEXT,
+  BENCH_NAMESPACES,
+  BENCH_PATH,
+  BENCH_SUBJECT,
+  benchProfile,
+} from './fixtures.ts';
+
+// `npm run bench:audit [-- --duration 5 --rounds 2]`: does the audit write slow a read?
+// Starts the real provider twice per round in child processes (`--serve`): once as it ships, once
+// with every audit append replaced by a no-op. The switch is this file's own environment variable
+// PPX_BENCH_AUDIT=noop, applied as a Deps wrapper below; the provider itself has no way to turn
+// audit off. Each child is loaded with autocannon at 1 connection (the latency of one read) and
+// at 50 (throughput, where audit group commit matters); modes alternate so drift hits both.
+
+const SELF = fileURLToPath(import.meta.url);
+
+/** Bench only: the same store with appendAudit doing nothing. Everything else is untouched. */
+function withoutAudit(store: Store): Store {
+  return { ...store, appendAudit: async () => undefined };
+}
+
+function benchDeps(deps: Deps, mode: string): Deps {
+  return mode === 'noop' ? { ...deps, store: withoutAudit(deps.store) } : deps;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function must<T>(r: { ok: true; value: T } | { ok: false; error: { description: string } }): T {
+  if (!r.ok) throw new Error(`bench:audit setup failed: ${r.error.description}`);
+  return r.value;
+}
+
+/** A provider on a fresh SQLite file, seeded like bench/provider-server.ts, with a grant. */
+async function seeded(port: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'ppx-bench-audit-'));
+  const config = must(
+    loadConfig({ host: '127.0.0.1', port: String(port), dbPath: join(dir, 'ppx.db'), rateLimit: '0' }, {}),
+  );
+  const real = await openProvider(config);
+  must(await importProfile(real, benchProfile()));
+  must(await registerClient(real, { client_id: BENCH_CLIENT, name: 'Benchmark client' }));
+  const grant = must(
+    await createGrant(
+      real,
+      {
+        subject_id: BENCH_SUBJECT,
+        client_id: BENCH_CLIENT,
+        purposes: ['recommendation'],
+        allowed_domains: [...BENCH_NAMESPACES],
+        allowed_namespaces: [...BENCH_NAMESPACES],
+        allowed_operations: ['read', 'query'],
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+      'operator',
+    ),
+  );
+  const token = (await issueGrantToken(real, grant)).access_token;
+  return { dir, config, real, grant, token };
+}
+
+/** Child: one provider; prints {"url","token"} and serves until SIGTERM or stdin closes. */
+async function serve(mode: string): Promise<void> {
+  const { dir, config, real, token } = await seeded(await freePort());
+  const server = await startHttpServer(benchDeps(real, mode), config, () => undefined);
+  const stop = async (): Promise<void> => {
+    await server.close();
+    await real.store.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.stdin.on('end', () => void stop());
+  process.stdin.resume();
+  process.stdout.write(`${JSON.stringify({ url: server.url, token })}\n`);
+}
+
+interface Child {
+  readonly proc: ChildProcess;
+  readonly ready: Promise<{ url: string; token: string }>;
+}
+
+function start(mode: string): Child {
+  const proc = spawn(process.execPath, [SELF, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, PPX_BENCH_AUDIT: mode },
+  });
+  const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {
+    let buf = '';
+    proc.once('exit', (code) => reject(new Error(`${mode} child exited early (${code})`)));
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+    });
+  });
+  return { proc, ready };
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.proc.exitCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
+  child.proc.kill('SIGTERM');
+  await gone;
+}
+
+interface Sample {
+  readonly reqPerSec: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+async function load(url: string, token: string, connections: number, duration: number): Promise<Sample> {
+  const r: Result = await autocannon({
+    url: url + BENCH_PATH,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: BENCH_BODY,
+    connections,
+    duration,
+    timeout: 10,
+  });
+  return { reqPerSec: r.requests.mean, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+/** Reads recorded under the bench grant: proves which mode a child ran in. */
+async function auditedReads(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/v1/audit/events?kind=effective&limit=500`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const json = (await res.json()) as { events: unknown[] };
+  return json.events.length;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * In-process, microsecond resolution: N sequential getEffectiveProfile calls through the real
+ * store and through the no-op wrapper, alternating in blocks of 100 so drift hits both.
+ */
+async function inProcess(n: number): Promise<string[]> {
+  const { dir, real, grant } = await seeded(0);
+  const caller = { kind: 'grant' as const, clientId: BENCH_CLIENT, grant };
+  const times = { on: [] as number[], off: [] as number[] };
+  const run = async (deps: Deps, into: number[], count: number) => {
+    for (let i = 0; i < count; i++) {
+      const t = process.hrtime.bigint();
+      const r = await getEffectiveProfile(deps, caller, { context: BENCH_CONTEXT });
+      into.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (!r.ok) throw new Error(r.error.description);
+    }
+  };
+  await run(real, [], 200);
+  for (let done = 0; done < n; done += 100) {
+    await run(real, times.on, 100);
+    await run(benchDeps(real, 'noop'), times.off, 100);
+  }
+  await real.store.close();
+  rmSync(dir, { recursive: true, force: true });
+  const pct = (xs: number[], q: number) =>
+    [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? 0;
+  const line = (name: string, xs: number[]) =>
+    `| ${name} | ${(1000 / mean(xs)).toFixed(0)} | ${pct(xs, 0.5).toFixed(3)} | ${pct(xs, 0.99).toFixed(3)} |`;
+  const d50 = pct(times.on, 0.5) - pct(times.off, 0.5);
+  return [
+    `In-process, ${n} sequential getEffectiveProfile calls per mode (200 claims, 20 modifiers):`,
+    '',
+    '| audit | ops/s | p50 ms | p99 ms |',
+    '|---|---|---|---|',
+    line('on', times.on),
+    line('no-op', times.off),
+    '',
+    `difference (on − no-op): p50 ${d50.toFixed(3)} ms, p99 ${(pct(times.on, 0.99) - pct(times.off, 0.99)).toFixed(3)} ms`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '2' },
+      calls: { type: 'string', default: '3000' },
+    },
+  });
+  console.log([...(await inProcess(Number(values.calls))), ''].join('\n'));
+  const duration = Number(values.duration);
+  const rounds = Number(values.rounds);
+  const shapes = [1, 50];
+  const samples = new Map<string, Sample[]>();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['audit', 'noop'] : ['noop', 'audit'];
+    for (const mode of order) {
+      const child = start(mode === 'audit' ? 'real' : 'noop');
+      try {
+        const { url, token } = await child.ready;
+        await load(url, token, 10, 1); // warm-up: JIT, statement and content caches
+        for (const connections of shapes) {
+          const s = await load(url, token, connections, duration);
+          if (s.non2xx > 0) throw new Error(`${mode}: ${s.non2xx} failed requests`);
+          const key = `${mode}/${connections}`;
+          samples.set(key, [...(samples.get(key) ?? []), s]);
+        }
+        const audited = await auditedReads(url, token);
+        if ((mode === 'audit') !== audited > 0) throw new Error(`${mode}: ${audited} audited reads`);
+      } finally {
+        await stopChild(child);
+      }
+    }
+  }
+  const rows: string[] = ['| connections | audit | req/s | p50 ms | p99 ms |', '|---|---|---|---|---|'];
+  const diffs: string[] = [];
+  for (const c of shapes) {
+    const agg = (mode: string) => {
+      const ss = samples.get(`${mode}/${c}`) ?? [];
+      return {
+        rps: mean(ss.map((s) => s.reqPerSec)),
+        p50: mean(ss.map((s) => s.p50)),
+        p99: mean(ss.map((s) => s.p99)),
+      };
+    };
+    const on = agg('audit');
+    const off = agg('noop');
+    rows.push(`| ${c} | on | ${on.rps.toFixed(0)} | ${on.p50.toFixed(2)} | ${on.p99.toFixed(2)} |`);
+    rows.push(`| ${c} | no-op | ${off.rps.toFixed(0)} | ${off.p50.toFixed(2)} | ${off.p99.toFixed(2)} |`);
+    diffs.push(
+      `${c} connection(s): throughput ${(((on.rps - off.rps) / off.rps) * 100).toFixed(1)} %, ` +
+        `p50 ${(on.p50 - off.p50).toFixed(2)} ms, p99 ${(on.p99 - off.p99).toFixed(2)} ms (audit on − no-op)`,
+    );
+  }
+  console.log(`Node ${process.version}, ${rounds} round(s) × ${duration} s per mode and shape\n`);
+  console.log([...rows, '', ...diffs].join('\n'));
+}
+
+if (process.argv.includes('--serve')) {
+  serve(process.env['PPX_BENCH_AUDIT'] ?? 'real').catch((e: unknown) => {
+    process.stderr.write(`[bench:audit child] ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { newId } from '../../model/ids.ts';
+import { evaluateAccess, type Scope } from '../../policy/scope.ts';
+import { isClaimVisible } from '../../policy/visibility.ts';
+import type { ProfileRecord, ProposalRecord } from '../../store/store.ts';
+import { recordCallerAudit } from '../audit.ts';
+import { actorOf, type Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { grantEcho } from '../present.ts';
+import { inTransaction } from '../transaction.ts';
+import { confirmedClaim, findTarget, Refusal, writeClaims } from './apply.ts';
+import { type DecisionOutcome, envelope, type WritebackResponse } from './envelope.ts';
+import { checkOne } from './validate.ts';
+
+const Id = z.string().min(1).max(300);
+
+export const ConfirmDecision = z.union([
+  z.strictObject({ proposal_id: Id, action: z.enum(['confirm', 'reject']) }),
+  z.strictObject({ proposal_id: Id, action: z.literal('edit'), claim: z.record(z.string(), z.unknown()) }),
+  /** Confirms a stored claim as it is (no proposal): sets lifecycle.last_confirmed_at. */
+  z.strictObject({ claim_id: Id, action: z.literal('confirm') }),
+]);
+export type ConfirmDecision = z.infer<typeof ConfirmDecision>;
+
+export const ConfirmInput = z.strictObject({ decisions: z.array(ConfirmDecision).min(1).max(50) });
+export type ConfirmInput = z.infer<typeof ConfirmInput>;
+
+/**
+ * confirm_updates (SPEC §9): the subject — or a grant with `confirm_update`, for proposals of its
+ * own profile inside its scope — confirms, edits or rejects pending proposals, or confirms a
+ * stored claim. All decisions of a call commit together or not at all; each proposal is decided
+ * once (compare-and-set), a second decision is 409 conflict.
+ */
+export async function confirmUpdates(
+  deps: Deps,
+  caller: Caller,
+  input: ConfirmInput,
+): Promise<Result<WritebackResponse>> {
+  const now = deps.clock();
+  let scope: Scope | undefined;
+  let profile: ProfileRecord | undefined;
+  if (caller.kind === 'grant') {
+    const evaluated = evaluateAccess(caller.grant, { operation: 'confirm_update' }, now);
+    if (!evaluated.ok) {
+      const detail = `confirm_updates: ${evaluated.error.code}`;
+      await recordCallerAudit(
+        deps,
+        caller,
+        caller.grant.subject_id,
+        { action: 'denied', outcome: 'denied', detail },
+        now,
+      );
+      return evaluated;
+    }
+    scope = evaluated.value;
+    profile = await deps.store.getProfile(caller.grant.profile_id);
+  } else {
+    profile = await deps.store.getProfileBySubject(caller.subjectId);
+  }
+  if (!profile) return fail('not_found', 'there is no profile to decide on');
+  const subjectId = profile.subject_id;
+  const profileId = profile.profile_id;
+
+  try {
+    const result = await inTransaction(deps, async (tx) => {
+      const written: Claim[] = [];
+      const outcomes: DecisionOutcome[] = [];
+      for (const decision of input.decisions) {
+        const stored = await tx.store.listClaims(profileId);
+        const out = await decide(tx, caller, scope, profileId, subjectId, stored, decision, now);
+        if (out.claim) written.push(out.claim);
+        outcomes.push(out.outcome);
+      }
+      return { written, outcomes };
+    });
+    return ok(
+      envelope(deps, caller, subjectId, now, result.written, {
+        writeback: 'none',
+        decisions: result.outcomes,
+        ...(scope ? { grant: grantEcho(scope) } : {}),
+      }),
+    );
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, error: e.failure };
+    throw e;
+  }
+}
+
+async function decide(
+  tx: Deps,
+  caller: Caller,
+  scope: Scope | undefined,
+  profileId: string,
+  subjectId: string,
+  stored: readonly Claim[],
+  decision: ConfirmDecision,
+  now: Date,
+): Promise<{ claim?: Claim; outcome: DecisionOutcome }> {
+  const prov = { actor: actorOf(caller), grantId: scope?.grant.grant_id };
+  if (!('proposal_id' in decision)) {
+    const claim = stored.find((c) => c.claim_id === decision.claim_id);
+    if (!claim || (scope && !isClaimVisible(scope, claim))) {
+      throw new Refusal({
+        code: 'not_found',
+        description: `no claim "${decision.claim_id}" that you can confirm`,
+      });
+    }
+    const confirmed = confirmedClaim(claim, now);
+    await writeClaims(tx.store, profileId, [{ claim: confirmed, change: 'confirmed', prov }], now);
+    await audit(tx, caller, subjectId, 'claim_confirmed', confirmed, claim.claim_id, now);
+    return {
+      claim: confirmed,
+      outcome: { claim_id: claim.claim_id, action: 'confirm', status: 'confirmed' },
+    };
+  }
+
+  const proposal = await tx.store.getProposal(decision.proposal_id);
+  if (!proposal || proposal.profile_id !== profileId || (scope && !inScope(scope, proposal))) {
+    throw new Refusal({
+      code: 'not_found',
+      description: `no proposal "${decision.proposal_id}" that you can decide`,
+    });
+  }
+  if (proposal.status !== 'pending') {
+    throw conflict(proposal);
+  }
+  const decided = { decided_at: now.toISOString(), decided_by: prov.actor };
+  if (decision.action === 'reject') {
+    const after = await tx.store.transitionProposal(proposal.proposal_id, 'pending', {
+      status: 'rejected',
+      ...decided,
+    });
+    if (!after) throw conflict(proposal);
+    await audit(tx, caller, subjectId, 'proposal_rejected', proposal.claim, proposal.proposal_id, now);
+    return {
+      outcome: {
+        proposal_id: proposal.proposal_id,
+        claim_id: proposal.claim.claim_id,
+        action: 'reject',
+        status: 'rejected',
+      },
+    };
+  }
+
+  let base: Claim = proposal.claim;
+  if (decision.action === 'edit') {
+    const edited = checkOne(decision.claim, scope);
+    if (!edited.ok) throw new Refusal(edited.error);
+    if (qualifiedKey(edited.value) !== qualifiedKey(proposal.claim)) {
+      throw new Refusal({
+        code: 'invalid_request',
+        description: `the edited claim must keep the proposal's key ${qualifiedKey(proposal.claim)}`,
+      });
+    }
+    base = { ...edited.value, claim_id: proposal.claim.claim_id };
+  }
+  // The claim the proposal updates now, which may have changed (or gone) since it was made.
+  const target = findTarget(stored, base, proposal.target_claim_id ?? base.claim_id);
+  const claimId =
+    target?.claim_id ?? (proposal.target_claim_id === undefined ? base.claim_id : newId('claim'));
+  const claim = confirmedClaim({ ...base, claim_id: claimId }, now);
+  const after = await tx.store.transitionProposal(proposal.proposal_id, 'pending', {
+    status: 'confirmed',
+    ...decided,
+    applied_claim_id: claimId,
+    ...(decision.action === 'edit' ? { edited: true } : {}),
+  });
+  if (!after) throw conflict(proposal);
+  const change = decision.action === 'edit' ? 'edited' : 'confirmed';
+  await writeClaims(
+    tx.store,
+    profileId,
+    [{ claim, change, prov: { ...prov, proposalId: proposal.proposal_id } }],
+    now,
+  );
+  await audit(tx, caller, subjectId, 'proposal_confirmed', claim, proposal.proposal_id, now);
+  return {
+    claim,
+    outcome: {
+      proposal_id: proposal.proposal_id,
+      claim_id: claimId,
+      action: decision.action,
+      status: 'confirmed',
+    },
+  };
+}
+
+function inScope(scope: Scope, proposal: ProposalRecord): boolean {
+  const key = qualifiedKey(proposal.claim);
+  return scope.namespaces.has(proposal.claim.namespace) && (scope.keys === undefined || scope.keys.has(key));
+}
+
+function conflict(proposal: ProposalRecord): Refusal {
+  return new Refusal({
+    code: 'conflict',
+    description: `proposal ${proposal.proposal_id} was already decided`,
+  });
+}
+
+async function audit(
+  tx: Deps,
+  caller: Caller,
+  subjectId: string,
+  action: 'claim_confirmed' | 'proposal_confirmed' | 'proposal_rejected',
+  claim: Claim,
+  detail: string,
+  now: Date,
+): Promise<void> {
+  await recordCallerAudit(tx, caller, subjectId, { action, claimKeys: [qualifiedKey(claim)], detail }, now);
+}
