@@ -380,4 +380,79 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/web/pages.test.ts', 'a decision without the CSRF token, or from another site, is refused'],
     ],
   },
+  {
+    id: 'writeback.policies',
+    source: 'SPEC §6.2 rule 5, §6.6; WIRE-NOTES §5; issue 4 item 1',
+    rule: 'each writeback policy refuses, queues or applies; proposals never overwrite user_stated; bad proposals store nothing',
+    tests: [
+      ['test/e2e/writeback/policies.test.ts', 'forbidden: 403 writeback_forbidden, nothing stored'],
+      [
+        'test/e2e/writeback/policies.test.ts',
+        'review_required: 202 proposal_created, invisible to reads until confirmed',
+      ],
+      ['test/e2e/writeback/policies.test.ts', 'auto_for_low_risk: low-risk observed applied'],
+      [
+        'test/e2e/writeback/policies.test.ts',
+        'propose-updates: bad proposals name the claim and the problem, nothing stored',
+      ],
+    ],
+  },
+  {
+    id: 'writeback.confirm-history',
+    source: 'SPEC §9 confirm_updates; issue 4 item 2',
+    rule: 'confirmation changes later reads and sets last_confirmed_at; history and diff are kept',
+    tests: [
+      ['test/e2e/writeback/confirm.test.ts', 'a confirmation changes what a later read returns'],
+      ['test/e2e/writeback/confirm.test.ts', 'diff between two instants'],
+    ],
+  },
+  {
+    id: 'derived-views.scope',
+    source: 'SPEC §4.7, §5.5; WIRE-NOTES §6; issue 4 item 3',
+    rule: 'derived views are computed only from claims the grant allows, never carry raw values, and validate',
+    tests: [
+      [
+        'test/e2e/derived-views/views.test.ts',
+        'recommendation_basis: basis is exactly the allowed keys held',
+      ],
+      ['test/e2e/derived-views/views.test.ts', 'each kind is valid against the official derived-view schema'],
+      [
+        'test/e2e/derived-views/compatibility.test.ts',
+        'compares only keys both grants allow and both subjects hold',
+      ],
+    ],
+  },
+  {
+    id: 'cross-domain.review-mapping',
+    source: 'SPEC §6.5, §13.2; issue 4 item 4',
+    rule: 'under allow_with_review only mapped core traits cross, after the subject reviews; never raw domain claims',
+    tests: [
+      [
+        'test/e2e/cross-domain/policies.test.ts',
+        'allow_with_review: pending first, mapped core traits only after approval',
+      ],
+      [
+        'test/e2e/cross-domain/policies.test.ts',
+        'deny: fragrance claims omitted, no mapped trait, no review created',
+      ],
+    ],
+  },
+  {
+    id: 'one-time-grants',
+    source: 'SPEC §13.3; issue 4 item 5',
+    rule: 'one-time grants end after the session and never export',
+    tests: [['test/e2e/derived-views/single-use.test.ts', 'works until its token expires, then 401']],
+  },
+  {
+    id: 'deletion-export',
+    source: 'SPEC §10 MUST 6; issue 4 item 7',
+    rule: 'export round-trips through import; deleted claims are read by no grant and leave the export',
+    tests: [
+      [
+        'test/e2e/writeback/delete-export.test.ts',
+        'export -> delete the profile -> import restores it exactly',
+      ],
+      ['test/e2e/writeback/delete-export.test.ts', 'deletes one claim: gone from reads and exports'],
+    ],
+  },
 ];
