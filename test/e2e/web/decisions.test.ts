@@ -6,7 +6,7 @@ import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { keysOfNamespace } from '../../../src/surfaces/web/describe.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { CALLBACK, hiddenField, requestConsent, signInOverHttp } from './helpers.ts';
+import { CALLBACK, hiddenField, requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
 
 // Deciding through the consent form over plain HTTP (narrowing, refusals, escaping), signing out,
 // form size limits and the sign-up switch. The browser flows are in consent-browser.test.ts.
@@ -24,20 +24,10 @@ describe('consent decisions and accounts over HTTP', () => {
   });
   after(() => p.close());
 
-  const get = (path: string, cookie = `ppx_session=${session}`) =>
-    fetch(p.url + path, { headers: { cookie }, redirect: 'manual' });
-  const post = (path: string, fields: [string, string][], headers: Record<string, string> = {}) =>
-    fetch(p.url + path, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: `ppx_session=${session}`,
-        ...headers,
-      },
-      body: new URLSearchParams(fields),
-    });
-  const status = async (id: string) => (await p.deps.store.getGrantRequest(id))?.status;
+  const { get, post, status } = signedInForms(
+    () => p,
+    () => session,
+  );
 
   it('client-controlled text is escaped', async () => {
     const name = '<script>alert(1)</script> & "Evil" Co';

@@ -124,3 +124,25 @@ export async function signInOverHttp(
   const page = await fetch(`${base}/signin`, { headers: { cookie: `ppx_session=${session}` } });
   return { session, csrf: hiddenField(await page.text(), 'csrf')! };
 }
+
+/**
+ * GET and form POST helpers for a signed-in browser session (no redirects followed), and the
+ * status of a consent request. Getters, because the provider and session are set up in before().
+ */
+export function signedInForms(provider: () => TestProvider, session: () => string) {
+  const get = (path: string, cookie = `ppx_session=${session()}`) =>
+    fetch(provider().url + path, { headers: { cookie }, redirect: 'manual' });
+  const post = (path: string, fields: [string, string][], headers: Record<string, string> = {}) =>
+    fetch(provider().url + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `ppx_session=${session()}`,
+        ...headers,
+      },
+      body: new URLSearchParams(fields),
+    });
+  const status = async (id: string) => (await provider().deps.store.getGrantRequest(id))?.status;
+  return { get, post, status };
+}

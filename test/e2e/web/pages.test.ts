@@ -4,7 +4,7 @@ import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { cookieFrom, hiddenField, requestConsent, signInOverHttp } from './helpers.ts';
+import { cookieFrom, hiddenField, requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
 
 // The web pages over plain HTTP: hardening headers, CSRF and cross-site refusals, no open
 // redirect, cookies. The browser flows are in consent-browser.test.ts.
@@ -22,20 +22,10 @@ describe('web pages over HTTP', () => {
   });
   after(() => p.close());
 
-  const get = (path: string, cookie = `ppx_session=${session}`) =>
-    fetch(p.url + path, { headers: { cookie }, redirect: 'manual' });
-  const post = (path: string, fields: [string, string][], headers: Record<string, string> = {}) =>
-    fetch(p.url + path, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: `ppx_session=${session}`,
-        ...headers,
-      },
-      body: new URLSearchParams(fields),
-    });
-  const status = async (id: string) => (await p.deps.store.getGrantRequest(id))?.status;
+  const { get, post, status } = signedInForms(
+    () => p,
+    () => session,
+  );
 
   function assertHardened(res: Response) {
     const csp = res.headers.get('content-security-policy') ?? '';
