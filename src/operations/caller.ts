@@ -29,6 +29,20 @@ export async function authenticate(deps: Deps, token: string | undefined): Promi
     );
   }
 
+  return callerForGrant(deps, principal.grantId, principal.clientId, now);
+}
+
+/**
+ * The caller behind one grant named by a token, checked against the grant's state as stored
+ * now. Shared by every surface that accepts grant-bound tokens (HTTP, MCP).
+ */
+export async function callerForGrant(
+  deps: Deps,
+  grantId: string,
+  clientId: string,
+  now: Date,
+): Promise<Result<Extract<Caller, { kind: 'grant' }>>> {
+  const principal = { grantId, clientId };
   const grant = await deps.store.getGrant(principal.grantId);
   // A token for a grant that does not exist, or belongs to another client, is simply invalid.
   if (!grant || grant.grantee_id !== principal.clientId) {

@@ -40,7 +40,7 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
       grant_jwks_uri: `${base}/.well-known/jwks.json`,
     },
     transport_bindings: {
-      mcp: { supported: false },
+      mcp: { supported: true, server_uri: `${base}/mcp` },
       a2a: { supported: false },
       http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
     },
@@ -50,4 +50,28 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
 
 export function listExtensions(): { extensions: ExtensionDescriptor[] } {
   return { extensions: [...SUPPORTED_EXTENSIONS] };
+}
+
+/**
+ * MCP server metadata (`/.well-known/mcp.json`, SEP-1649): where the server is, how it is
+ * reached, and where its OAuth protected resource metadata lives (RFC 9728).
+ */
+export function mcpServerMetadata(provider: ProviderInfo, version: string) {
+  const base = provider.baseUrl;
+  return {
+    name: 'ppx-provider',
+    title: provider.name,
+    version,
+    description: 'PPX preference profiles, shared by their owners under consent grants.',
+    endpoint: `${base}/mcp`,
+    transport: { type: 'streamable-http', url: `${base}/mcp` },
+    protocol_versions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+    capabilities: { tools: { listChanged: false }, resources: {} },
+    auth: {
+      type: 'oauth2',
+      required: true,
+      protected_resource_metadata: `${base}/.well-known/oauth-protected-resource/mcp`,
+      authorization_servers: [base],
+    },
+  };
 }

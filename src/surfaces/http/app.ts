@@ -5,6 +5,7 @@ import { fail, type PpxFailure } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { mountMcp } from '../mcp/app.ts';
 import { mountWebPages } from '../web/app.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse, serverError } from './errors.ts';
@@ -33,6 +34,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
   mountOAuth(app, deps, options); // first: its middleware adds resource_metadata to 401s (RFC 9728)
+  mountMcp(app, deps, { bodyLimitBytes: options.bodyLimitBytes });
 
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);

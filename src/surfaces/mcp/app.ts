@@ -1,0 +1,103 @@
+import type { Context, Hono } from 'hono';
+import type { PpxFailure } from '../../model/errors.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { mcpServerMetadata } from '../../operations/discovery.ts';
+import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
+import { wireText } from './errors.ts';
+import { ServerPool } from './pool.ts';
+import { createMcpServer, type McpRequestContext } from './server.ts';
+
+// The MCP surface (WIRE-NOTES §5, bindings/mcp.md): Streamable HTTP at /mcp, stateless. Each
+// request is a short pipeline: Origin check → bearer authentication → transport → (a 401/403 a
+// handler asked for). Policy is in the operations; this file only translates.
+
+export interface McpOptions {
+  readonly bodyLimitBytes: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
+type App = Hono<any>;
+
+export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
+  const base = deps.provider.baseUrl;
+  const origin = new URL(base).origin;
+  const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
+  const pool = new ServerPool(() => createMcpServer(deps), {
+    maxIdle: 64,
+    bodyLimitBytes: options.bodyLimitBytes,
+  });
+  const metadata = JSON.stringify(mcpServerMetadata(deps.provider, SERVER_VERSION));
+  app.get('/.well-known/mcp.json', (c) =>
+    c.body(metadata, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600' }),
+  );
+
+  app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
+    // MCP transports §Security: a browser page of another origin must not reach a local server
+    // (DNS rebinding). Non-browser clients send no Origin.
+    const seen = c.req.header('origin');
+    if (seen !== undefined && seen !== origin) {
+      return oauthError(403, {
+        code: 'access_denied',
+        description: `requests from ${seen} are not accepted`,
+      });
+    }
+    const token = bearer(c.req.header('authorization'));
+    const caller = await authenticateMcp(deps, token === null ? 'malformed' : token);
+    if (!caller.ok) {
+      const challenge =
+        token === undefined
+          ? `Bearer resource_metadata="${prm}"`
+          : bearerChallenge(prm, 'invalid_token', caller.error.description);
+      return oauthError(401, caller.error, challenge);
+    }
+    if (c.req.method !== 'POST') {
+      // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+      return c.json(
+        { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null },
+        405,
+        { Allow: 'POST' },
+      );
+    }
+    const context: McpRequestContext = { caller: caller.value };
+    const response = await pool.handle(c.req.raw, {
+      token: token ?? '',
+      clientId: caller.value.clientId,
+      scopes: [],
+      resource: new URL(mcpResource(deps)),
+      extra: { ppx: context },
+    });
+    const raised = context.transportFailure;
+    if (raised === undefined) return response;
+    const challenge = raised.bearerError
+      ? bearerChallenge(prm, raised.bearerError, raised.failure.description)
+      : undefined;
+    return oauthError(raised.status, raised.failure, challenge);
+  });
+}
+
+const SERVER_VERSION = '0.1.0';
+
+/** RFC 6750 §2.1; `null` when a header is present but is not a bearer token. */
+function bearer(header: string | undefined): string | undefined | null {
+  if (header === undefined || header === '') return undefined;
+  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+/** RFC 6750 §3 with the RFC 9728 §5.1 `resource_metadata` parameter. */
+function bearerChallenge(prm: string, error: string, description: string): string {
+  const text = wireText(description).replace(/["\\]/g, '');
+  return `Bearer resource_metadata="${prm}", error="${error}", error_description="${text}"`;
+}
+
+/** The OAuth-shaped body of a 401/403 (as the SDK's own bearer middleware answers). */
+function oauthError(status: number, failure: PpxFailure, challenge?: string): Response {
+  const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  if (challenge !== undefined) headers.set('WWW-Authenticate', challenge);
+  const body = {
+    error: failure.code,
+    error_description: wireText(failure.description),
+    ...(failure.grantId !== undefined ? { grant_id: failure.grantId } : {}),
+  };
+  return new Response(JSON.stringify(body), { status, headers });
+}

@@ -1,0 +1,42 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/**
+ * Stateless Streamable HTTP with reused servers. The SDK (1.x) wants a fresh transport per
+ * request in stateless mode, and a `Server` serves one transport at a time, so idle servers wait
+ * here and each request borrows one: connect a new transport, answer, close, give back. Building
+ * the server and its listings is paid once per concurrent request slot, not per request.
+ * Nothing in a pooled server outlives a request except what `initialize` records about the last
+ * client, which no handler reads.
+ */
+export class ServerPool {
+  readonly #make: () => Server;
+  readonly #idle: Server[] = [];
+  readonly #maxIdle: number;
+  readonly #bodyLimit: number;
+
+  constructor(make: () => Server, options: { maxIdle: number; bodyLimitBytes: number }) {
+    this.#make = make;
+    this.#maxIdle = options.maxIdle;
+    this.#bodyLimit = options.bodyLimitBytes;
+  }
+
+  async handle(request: Request, authInfo: AuthInfo): Promise<Response> {
+    const server = this.#idle.pop() ?? this.#make();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      // One JSON answer per POST: every result is complete when handleRequest resolves, so the
+      // HTTP layer can still replace it with a 401/403 (WIRE-NOTES §5).
+      enableJsonResponse: true,
+      maxRequestBodySize: this.#bodyLimit,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo });
+    } finally {
+      await server.close();
+      if (this.#idle.length < this.#maxIdle) this.#idle.push(server);
+    }
+  }
+}

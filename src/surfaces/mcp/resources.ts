@@ -1,0 +1,114 @@
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResolutionContext } from '../../model/context-modifier.ts';
+import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
+import { parseInput } from '../../model/validate.ts';
+import type { Caller } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { type McpCaller, selectGrant } from '../../operations/mcp-caller.ts';
+import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
+import { answerFailure, wireText } from './errors.ts';
+import type { McpRequestContext } from './server.ts';
+
+// Read-only snapshots as MCP resources (bindings/mcp.md "Resources"). They run the same
+// operations as ppx_get_profile_summary and ppx_get_effective_profile, under the same grant, so
+// they honor the same scope. `profile_id` is the pairwise profile id this client sees.
+
+export const RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: 'ppx://profile/{profile_id}/summary',
+    name: 'profile-summary',
+    title: 'Profile summary',
+    description: 'The redacted summary of the claims the grant lets you see (as ppx_get_profile_summary).',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'ppx://profile/{profile_id}/effective{?context}',
+    name: 'effective-profile',
+    title: 'Effective profile',
+    description:
+      'The claims the grant lets you see, resolved under `context`: a URL-encoded JSON object such as {"occasion":"work"} (as ppx_get_effective_profile).',
+    mimeType: 'application/json',
+  },
+] as const;
+
+/** The profile id a grantee sees (pairwise: different for every client). */
+function visibleProfileId(deps: Deps, caller: Caller): string | undefined {
+  return caller.kind === 'grant'
+    ? deps.pairwise.profile(caller.grant.profile_id, caller.clientId)
+    : undefined;
+}
+
+export async function listResources(deps: Deps, mcp: McpCaller) {
+  const caller = selectGrant(mcp, undefined);
+  const id = caller.ok ? visibleProfileId(deps, caller.value) : undefined;
+  if (id === undefined) return { resources: [] };
+  return {
+    resources: [
+      {
+        uri: `ppx://profile/${encodeURIComponent(id)}/summary`,
+        name: 'profile-summary',
+        title: 'Profile summary',
+        mimeType: 'application/json',
+      },
+    ],
+  };
+}
+
+export async function readResource(
+  deps: Deps,
+  context: McpRequestContext,
+  uri: string,
+): Promise<ReadResourceResult> {
+  const target = parseUri(uri);
+  if (!target) throw new McpError(-32002, `no resource at ${uri}`);
+  const caller = selectGrant(context.caller, undefined);
+  if (!caller.ok) throw refusal(context, caller.error);
+  // Another profile id, or another client's id for this one: answered as absent, whether or not it exists.
+  if (visibleProfileId(deps, caller.value) !== target.profileId) {
+    throw new McpError(-32002, `no resource at ${uri}`);
+  }
+  let result: Result<unknown>;
+  if (target.view === 'summary') {
+    result = await getProfileSummary(deps, caller.value);
+  } else {
+    const ctx = parseContext(target.context);
+    result = ctx.ok ? await getEffectiveProfile(deps, caller.value, { context: ctx.value }) : ctx;
+  }
+  if (!result.ok) throw refusal(context, result.error);
+  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.value) }] };
+}
+
+/** Resources have no `isError` result: a failure is a JSON-RPC error, or a 401/403 (WIRE-NOTES §5). */
+function refusal(context: McpRequestContext, failure: PpxFailure): McpError {
+  const answer = answerFailure(failure);
+  if (answer.kind === 'transport') context.transportFailure = answer.transport;
+  return new McpError(ErrorCode.InvalidParams, wireText(failure.description), { code: failure.code });
+}
+
+function parseUri(
+  uri: string,
+): { profileId: string; view: 'summary' | 'effective'; context: string | null } | undefined {
+  const m = /^ppx:\/\/profile\/([^/?#]+)\/(summary|effective)(?:\?([^#]*))?$/.exec(uri);
+  if (!m) return undefined;
+  try {
+    const query = new URLSearchParams(m[3] ?? '');
+    return {
+      profileId: decodeURIComponent(m[1]!),
+      view: m[2] as 'summary' | 'effective',
+      context: query.get('context'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function parseContext(raw: string | null): Result<ResolutionContext> {
+  if (raw === null || raw === '') return { ok: true, value: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return fail('invalid_request', 'context must be a URL-encoded JSON object');
+  }
+  return parseInput(ResolutionContext, json, 'the context');
+}

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { type OfficialSchemaName, officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { connect, mcpGrant } from './helpers.ts';
+
+// Every tool with a single-grant token: published schemas are JSON Schema 2020-12 under a byte
+// budget, results validate against them, and PPX objects against the official schemas.
+
+/** Measured at 37,246 bytes for the eight tools; a new tool or a larger schema must be a decision. */
+const TOOLS_LIST_BUDGET = 40 * 1024;
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+const EXPECTED: Record<
+  string,
+  OfficialSchemaName | ((data: unknown) => Array<[OfficialSchemaName, unknown]>)
+> = {
+  ppx_query_claims: 'effective-profile',
+  ppx_get_effective_profile: 'effective-profile',
+  ppx_export_profile: 'profile',
+  ppx_list_consent_grants: (d) => (d as { grants: unknown[] }).grants.map((g) => ['consent-grant', g]),
+  ppx_revoke_consent_grant: (d) => [['consent-grant', (d as { grant: unknown }).grant]],
+};
+
+function ajv2020(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv;
+}
+
+describe('MCP tools with a single-grant token', () => {
+  let p: TestProvider;
+  let client: Client;
+  let grantId: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tools/list JSON
+  let tools: any[];
+  const ajv = ajv2020();
+
+  before(async () => {
+    p = await startTestProvider();
+    const { grant, token } = await mcpGrant(p, {
+      allowed_operations: ['read', 'query', 'propose_update', 'confirm_update', 'export'],
+      writeback_policy: 'review_required',
+    });
+    grantId = grant.grant_id;
+    client = await connect(p, token);
+    tools = (await client.listTools()).tools;
+  });
+  after(async () => {
+    await client.close();
+    await p.close();
+  });
+
+  async function call(name: string, args: Record<string, unknown> = {}) {
+    const result = await client.callTool({ name, arguments: args });
+    const tool = tools.find((t) => t.name === name);
+    const validate = ajv.compile(tool.outputSchema);
+    assert.ok(validate(result.structuredContent), JSON.stringify(validate.errors));
+    return result as {
+      isError?: boolean;
+      structuredContent: { data?: unknown; error?: { code: string } };
+    } & {
+      content: Array<{ type: string; text: string }>;
+    };
+  }
+
+  it('lists the eight tools with titles, annotations and 2020-12 schemas, under the byte budget', async () => {
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'ppx_confirm_updates',
+      'ppx_export_profile',
+      'ppx_get_effective_profile',
+      'ppx_get_profile_summary',
+      'ppx_list_consent_grants',
+      'ppx_propose_updates',
+      'ppx_query_claims',
+      'ppx_revoke_consent_grant',
+    ]);
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    assert.ok(bytes <= TOOLS_LIST_BUDGET, `tools/list is ${bytes} bytes, budget ${TOOLS_LIST_BUDGET}`);
+    for (const t of tools) {
+      assert.ok(t.title && t.description.length > 80, t.name);
+      assert.equal(t.annotations.openWorldHint, false, t.name);
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) {
+        assert.equal(typeof t.annotations[hint], 'boolean', `${t.name} ${hint}`);
+      }
+      for (const schema of [t.inputSchema, t.outputSchema]) {
+        assert.equal(schema.type, 'object', t.name);
+        assert.equal(schema.$schema, DRAFT_2020, t.name);
+        assert.ok(ajv.validateSchema(schema), `${t.name}: ${JSON.stringify(ajv.errors)}`);
+        ajv.compile(schema);
+      }
+      assert.ok(t.inputSchema.properties.grant_id, `${t.name} declares grant_id`);
+      assert.ok(!(t.inputSchema.required ?? []).includes('grant_id'), `${t.name}: grant_id optional`);
+    }
+    const readOnly = tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
+    assert.equal(readOnly.length, 5);
+    const revoke = tools.find((t) => t.name === 'ppx_revoke_consent_grant');
+    assert.equal(revoke.annotations.destructiveHint, true);
+  });
+
+  it('every read tool answers with data valid against its output and the official schema', {
+    skip: SKIP_NO_SHARED,
+  }, async () => {
+    for (const name of [
+      'ppx_get_profile_summary',
+      'ppx_query_claims',
+      'ppx_get_effective_profile',
+      'ppx_list_consent_grants',
+      'ppx_export_profile',
+    ]) {
+      const r = await call(name, name === 'ppx_query_claims' ? { requested_namespaces: ['fragrance'] } : {});
+      assert.equal(r.isError, undefined, `${name}: ${r.content[0]?.text}`);
+      assert.deepEqual(JSON.parse(r.content[0]!.text), r.structuredContent.data, 'the text copy is the data');
+      const expected = EXPECTED[name];
+      const pairs: Array<[OfficialSchemaName, unknown]> =
+        typeof expected === 'function'
+          ? expected(r.structuredContent.data)
+          : expected
+            ? [[expected, r.structuredContent.data]]
+            : [];
+      for (const [schema, data] of pairs) assert.deepEqual(officialErrors(schema, data), [], name);
+      assert.doesNotMatch(JSON.stringify(r), new RegExp(p.subjectId), 'no internal subject id');
+    }
+  });
+
+  it('grant_id: the token’s own id is accepted, another id or a list is a tool error before any read', async () => {
+    const own = await call('ppx_get_profile_summary', { grant_id: grantId });
+    assert.equal(own.isError, undefined, own.content[0]?.text);
+    assert.equal((await call('ppx_get_effective_profile', { grant_id: [grantId] })).isError, undefined);
+    for (const bad of ['ppx:grant:other', ['a', 'b'], [grantId, grantId], '']) {
+      const r = await call('ppx_get_effective_profile', { grant_id: bad });
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent.error?.code, 'invalid_request');
+    }
+  });
+
+  it('proposes (queued for review) and confirms an update under the grant', async () => {
+    const proposed = await call('ppx_propose_updates', {
+      claims: [
+        {
+          type: 'preference',
+          namespace: 'fragrance',
+          key: 'freshness_preference',
+          value: 0.9,
+          confidence: 0.6,
+          source: { kind: 'observed', origin: 'in_app_session' },
+        },
+      ],
+    });
+    assert.equal(proposed.isError, undefined, proposed.content[0]?.text);
+    const data = proposed.structuredContent.data as {
+      writeback: string;
+      proposals: Array<{ proposal_id: string }>;
+    };
+    assert.equal(data.writeback, 'proposal_created');
+    const confirmed = await call('ppx_confirm_updates', {
+      decisions: [{ proposal_id: data.proposals[0]!.proposal_id, action: 'confirm' }],
+    });
+    assert.equal(confirmed.isError, undefined, confirmed.content[0]?.text);
+    const again = await call('ppx_confirm_updates', {
+      decisions: [{ proposal_id: data.proposals[0]!.proposal_id, action: 'confirm' }],
+    });
+    assert.equal(again.isError, true);
+    assert.equal(again.structuredContent.error?.code, 'conflict');
+    const invalid = await call('ppx_propose_updates', { claims: [] });
+    assert.equal(invalid.structuredContent.error?.code, 'invalid_request');
+  });
+
+  it('revokes the grant it acts under, last', { skip: SKIP_NO_SHARED }, async () => {
+    const r = await call('ppx_revoke_consent_grant', {});
+    assert.equal(r.isError, undefined, r.content[0]?.text);
+    const grant = (r.structuredContent.data as { grant: { status: string; grant_id: string } }).grant;
+    assert.equal(grant.grant_id, grantId);
+    assert.equal(grant.status, 'revoked');
+    assert.deepEqual(officialErrors('consent-grant', grant), []);
+    await assert.rejects(client.callTool({ name: 'ppx_get_profile_summary', arguments: {} }), /401|revoked/);
+  });
+});
