@@ -12,12 +12,9 @@ export type GrantCaller = Extract<Caller, { kind: 'grant' }>;
 
 /**
  * An authenticated MCP caller. Every tool call resolves it to one `Caller` per grant named by
- * `grant_id` (selectGrant); operations only ever see that per-grant caller.
- *
- * `package` (WIRE-NOTES §4: several grants of one grantee under one token) is the next slice: it
- * will carry the children's ids, and selectGrant will refuse a missing, malformed, repeated or
- * unknown `grant_id` before any read and fan out over a list. Until then a package token is
- * refused at authentication.
+ * `grant_id` (resolveGrantIds, then callerFor); operations only ever see that per-grant caller.
+ * A `package` caller (WIRE-NOTES §4) carries the children's ids as the token names them; each
+ * child's state is re-read on every call.
  */
 export type McpCaller =
   | { readonly kind: 'grant'; readonly clientId: string; readonly caller: GrantCaller }
@@ -28,25 +25,31 @@ export type McpCaller =
       readonly grantIds: readonly string[];
     };
 
-/** The read profile's child grant id grammar (WIRE-NOTES §4). */
-export const GrantIdPattern = /^[A-Za-z0-9._~-]+$/;
+/**
+ * The grant-id grammar on /mcp. The read profile's child grammar is `[A-Za-z0-9._~-]+`; a PPX
+ * grant id is `ppx:grant:` followed by exactly that grammar (the `:` of the prefix is outside
+ * it). So a package child is named by its PPX grant id, exactly as the token response's
+ * `pdpp_detail_outcomes` and introspection give it, and a value is well-formed when it is
+ * `ppx:grant:<[A-Za-z0-9._~-]+>` (docs/mcp.md "Grant packages").
+ */
+export const GrantIdPattern = /^ppx:grant:[A-Za-z0-9._~-]+$/;
 
 /**
- * `grant_id` as MCP tools take it: one id, or a list of ids (fan-out, packages only). The schema
- * takes any id: a single grant's own id (`ppx:grant:…`) is valid; the child grammar
- * (GrantIdPattern) is checked by selectGrant for package tokens, as a tool error before any read.
+ * `grant_id` as MCP tools take it: one id, or a list of ids (a fan-out). The schema takes any
+ * string so that the server, not the client, refuses a malformed id (as a tool error before any
+ * read): clients do not reliably validate arguments.
  */
-export const GrantIdArg = z.union([
-  z.string().min(1).max(300),
-  z.array(z.string().min(1).max(300)).min(1).max(20),
-]);
+export const GrantIdArg = z.union([z.string().max(300), z.array(z.string().max(300)).max(20)]);
 export type GrantIdArg = z.infer<typeof GrantIdArg>;
 
 export function mcpResource(deps: Deps): string {
   return `${deps.provider.baseUrl}/mcp`;
 }
 
-/** Bearer token → MCP caller; every failure is a 401 on the wire (WIRE-NOTES §5). */
+/**
+ * Bearer token → MCP caller; every failure is a 401 on the wire (WIRE-NOTES §5). A package
+ * token is active while at least one of its children is.
+ */
 export async function authenticateMcp(deps: Deps, token: string | undefined): Promise<Result<McpCaller>> {
   if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
@@ -59,8 +62,20 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
         'invalid_token',
         "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
       );
-    case 'package':
-      return fail('invalid_token', 'grant-package tokens are not served on this endpoint yet');
+    case 'package': {
+      for (const id of principal.grantIds) {
+        const child = await callerForGrant(deps, id, principal.clientId, now);
+        if (child.ok) {
+          return ok({
+            kind: 'package',
+            clientId: principal.clientId,
+            packageId: principal.packageId,
+            grantIds: principal.grantIds,
+          });
+        }
+      }
+      return fail('invalid_token', 'no grant of this package is active any more');
+    }
     case 'grant': {
       const caller = await callerForGrant(deps, principal.grantId, principal.clientId, now);
       if (!caller.ok) return caller;
@@ -69,21 +84,69 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
   }
 }
 
+/** The grants one tool call names, and whether it is a fan-out (a list, even of one). */
+export interface NamedGrants {
+  readonly ids: readonly string[];
+  readonly fanOut: boolean;
+}
+
 /**
- * The caller a tool call runs as. With a single-grant token `grant_id` is optional and, when
- * given, must name the token's grant (a single id; a list only fans out over a package).
+ * Checks `grant_id` before anything is read (read profile §3). With a package token it is
+ * required: each value must be well-formed (GrantIdPattern), name one of the package's
+ * children, and appear once. With a single-grant token it is optional and, when given, must name
+ * the token's grant. `single`: the tool takes exactly one id (write tools).
  */
-export function selectGrant(mcp: McpCaller, grantId: GrantIdArg | undefined): Result<Caller> {
-  if (mcp.kind === 'package') {
-    return fail('invalid_request', 'grant-package tokens are not served on this endpoint yet');
+export function resolveGrantIds(
+  mcp: McpCaller,
+  arg: GrantIdArg | undefined,
+  single: boolean,
+): Result<NamedGrants> {
+  const fanOut = Array.isArray(arg);
+  if (fanOut && single) return fail('invalid_request', 'grant_id must be one grant id, not a list');
+  if (mcp.kind === 'grant') {
+    const own = mcp.caller.grant.grant_id;
+    if (arg === undefined) return ok({ ids: [own], fanOut: false });
+    const named = Array.isArray(arg) ? arg : [arg];
+    if (named.length !== 1 || named[0] !== own) {
+      return fail('invalid_request', `grant_id must be omitted or name this token's grant, "${own}"`, {
+        grantId: own,
+      });
+    }
+    return ok({ ids: named, fanOut });
   }
-  const own = mcp.caller.grant.grant_id;
-  if (grantId === undefined) return ok(mcp.caller);
-  const named = Array.isArray(grantId) ? grantId : [grantId];
-  if (named.length !== 1 || named[0] !== own) {
-    return fail('invalid_request', `grant_id must be omitted or name this token's grant, "${own}"`, {
-      grantId: own,
-    });
+  if (arg === undefined) {
+    return fail(
+      'invalid_request',
+      'grant_id is required with this token: name one of its grants (ppx_list_granted_access lists them)',
+    );
   }
-  return ok(mcp.caller);
+  const named = Array.isArray(arg) ? arg : [arg];
+  if (named.length === 0) return fail('invalid_request', 'grant_id must name at least one grant');
+  const seen = new Set<string>();
+  for (const id of named) {
+    if (!GrantIdPattern.test(id)) {
+      return fail('invalid_request', 'grant_id is malformed: a grant id looks like ppx:grant:<id>');
+    }
+    if (seen.has(id)) return fail('invalid_request', 'grant_id names a grant twice');
+    seen.add(id);
+    if (!mcp.grantIds.includes(id)) {
+      return fail(
+        'invalid_request',
+        'grant_id does not name a grant of this token (see ppx_list_granted_access)',
+      );
+    }
+  }
+  return ok({ ids: named, fanOut });
+}
+
+/**
+ * The per-grant caller for one named grant, re-read now. For a package child that is no longer
+ * active the failure is a token-status code (grant_revoked, grant_expired, invalid_token) with
+ * its grant id; the surface answers it as `package_child_inactive`, never as HTTP 401/403.
+ */
+export async function callerFor(deps: Deps, mcp: McpCaller, grantId: string): Promise<Result<GrantCaller>> {
+  if (mcp.kind === 'grant') return ok(mcp.caller);
+  const child = await callerForGrant(deps, grantId, mcp.clientId, deps.clock());
+  if (child.ok) return child;
+  return fail(child.error.code, `grant ${grantId} is no longer active`, { grantId });
 }

@@ -64,7 +64,14 @@ export function authorizationServerMetadata(provider: ProviderInfo) {
   };
 }
 
-/** RFC 9728 §2, for one of the two resources. */
+/**
+ * How coarsely MCP results state freshness (`last_success_at`, PDPP MCP read profile §3): times
+ * are truncated to the hour, so a grantee cannot time individual edits (WIRE-NOTES §4).
+ */
+export const FRESHNESS_GRANULARITY = 'PT1H';
+export const FRESHNESS_GRANULARITY_MS = 3_600_000;
+
+/** RFC 9728 §2, for one of the two resources; the MCP resource also declares its freshness granularity. */
 export function protectedResourceMetadata(provider: ProviderInfo, resource: string) {
   return {
     resource,
@@ -72,5 +79,8 @@ export function protectedResourceMetadata(provider: ProviderInfo, resource: stri
     bearer_methods_supported: ['header'],
     scopes_supported: SUPPORTED_SCOPES,
     resource_name: provider.name,
+    ...(resource === oauthResources(provider).mcp
+      ? { pdpp_freshness_granularity: FRESHNESS_GRANULARITY }
+      : {}),
   };
 }

@@ -34,7 +34,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
   mountOAuth(app, deps, options); // first: its middleware adds resource_metadata to 401s (RFC 9728)
-  mountMcp(app, deps, { bodyLimitBytes: options.bodyLimitBytes });
+  mountMcp(app, deps, { bodyLimitBytes: options.bodyLimitBytes, limiter });
 
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);

@@ -1,24 +1,41 @@
+import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { wireText } from './errors.ts';
 import { ServerPool } from './pool.ts';
 import { createMcpServer, type McpRequestContext } from './server.ts';
 
 // The MCP surface (WIRE-NOTES §5, bindings/mcp.md): Streamable HTTP at /mcp, stateless. Each
-// request is a short pipeline: Origin check → bearer authentication → transport → (a 401/403 a
-// handler asked for). Policy is in the operations; this file only translates.
+// request is a short pipeline: Origin check → rate limit → bearer authentication → transport →
+// (a 401/403 a handler asked for). Policy is in the operations; this file only translates.
 
 export interface McpOptions {
   readonly bodyLimitBytes: number;
+  /** The HTTP API's limiter (same window, keyed per token); every answer carries RateLimit-*. */
+  readonly limiter: RateLimiter;
 }
+
+/** Resolves a bearer token to a caller. Tests may inject one (a fixed caller); see below. */
+export type McpAuthenticator = typeof authenticateMcp;
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
 type App = Hono<any>;
 
-export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
+/**
+ * `authenticate` exists only for tests (test/e2e/mcp-tools/no-auth-server.ts mounts the surface
+ * with a fixed caller for the conformance suite, which cannot send a bearer token). Production
+ * never passes it: the default is the real check, and there is no configuration that disables it.
+ */
+export function mountMcp(
+  app: App,
+  deps: Deps,
+  options: McpOptions,
+  authenticate: McpAuthenticator = authenticateMcp,
+): void {
   const base = deps.provider.baseUrl;
   const origin = new URL(base).origin;
   const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -32,6 +49,15 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   );
 
   app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
+    const limits: [string, string][] = [];
+    const response = await answer(c, limits);
+    if (limits.length === 0) return response;
+    const out = new Response(response.body, response); // headers of a Response may be immutable
+    for (const [k, v] of limits) out.headers.set(k, v);
+    return out;
+  });
+
+  async function answer(c: Context, limits: [string, string][]): Promise<Response> {
     // MCP transports §Security: a browser page of another origin must not reach a local server
     // (DNS rebinding). Non-browser clients send no Origin.
     const seen = c.req.header('origin');
@@ -42,7 +68,19 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       });
     }
     const token = bearer(c.req.header('authorization'));
-    const caller = await authenticateMcp(deps, token === null ? 'malformed' : token);
+    if (options.limiter.enabled) {
+      // As the HTTP API: callers are told apart by token when they present one, else by address.
+      const key = token
+        ? createHash('sha256').update(token).digest('base64url').slice(0, 16)
+        : (c.env?.incoming?.socket.remoteAddress ?? 'unknown');
+      const { allowed, headers } = options.limiter.take(key, Date.now());
+      limits.push(...headers);
+      if (!allowed) {
+        const description = 'too many requests; retry after the time in Retry-After';
+        return oauthError(429, { code: 'rate_limited', description });
+      }
+    }
+    const caller = await authenticate(deps, token === null ? 'malformed' : token);
     if (!caller.ok) {
       const challenge =
         token === undefined
@@ -72,7 +110,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       ? bearerChallenge(prm, raised.bearerError, raised.failure.description)
       : undefined;
     return oauthError(raised.status, raised.failure, challenge);
-  });
+  }
 }
 
 const SERVER_VERSION = '0.1.0';

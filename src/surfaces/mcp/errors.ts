@@ -4,8 +4,10 @@ import { statusOf } from '../../model/errors.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
 // single-grant token, token and scope failures are answered by HTTP itself (401/403 with a
-// Bearer challenge), so OAuth-aware clients can re-authorize or step up; everything else is a
-// tool result with `isError: true` and `structuredContent.error = {code, message}`.
+// Bearer challenge), so OAuth-aware clients can re-authorize or step up. For a package token
+// nothing a named child does is an HTTP status (read profile §3): an inactive child is
+// `package_child_inactive`, scope and cross-domain refusals are `isError` results with their code.
+// Everything else is a tool result with `isError: true` and `structuredContent.error`.
 
 /** A failure the HTTP layer answers in place of the JSON-RPC result. */
 export interface TransportFailure {
@@ -19,8 +21,18 @@ export type McpAnswer =
   | { readonly kind: 'transport'; readonly transport: TransportFailure }
   | { readonly kind: 'tool'; readonly result: CallToolResult };
 
-/** WIRE-NOTES §5, single-grant rows. (Package tokens: isError for scope rows, next slice.) */
-export function answerFailure(failure: PpxFailure): McpAnswer {
+/** `structuredContent.error` (and a fan-out entry's `error`). */
+export interface ToolErrorObject {
+  readonly code: string;
+  readonly message: string;
+  readonly grant_id?: string;
+}
+
+export type TokenKind = 'grant' | 'package';
+
+/** WIRE-NOTES §5: the single-grant rows, and the package rows. */
+export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): McpAnswer {
+  if (token === 'package') return { kind: 'tool', result: toolError(failure, token) };
   const status = statusOf(failure.code);
   if (status === 401) {
     return { kind: 'transport', transport: { status: 401, failure, bearerError: 'invalid_token' } };
@@ -32,25 +44,59 @@ export function answerFailure(failure: PpxFailure): McpAnswer {
     case 'writeback_forbidden':
       return { kind: 'transport', transport: { status: 403, failure } };
     default:
-      return { kind: 'tool', result: toolError(failure) };
+      return { kind: 'tool', result: toolError(failure, token) };
   }
 }
 
-export function toolError(failure: PpxFailure): CallToolResult {
-  const error = {
+/** The read profile's text for an ended child: it must explain itself to a model. */
+export function inactiveChildText(grantId: string): string {
+  return `Access to grant ${grantId} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
+}
+
+/** The error object of a failure; a package child's token-status failure is `package_child_inactive`. */
+export function errorObject(failure: PpxFailure, token: TokenKind = 'grant'): ToolErrorObject {
+  if (token === 'package' && statusOf(failure.code) === 401 && failure.grantId !== undefined) {
+    return {
+      code: 'package_child_inactive',
+      message: inactiveChildText(failure.grantId),
+      grant_id: failure.grantId,
+    };
+  }
+  return {
     code: failure.code,
     message: wireText(failure.description),
     ...(failure.grantId !== undefined ? { grant_id: failure.grantId } : {}),
   };
-  return {
-    isError: true,
-    structuredContent: { error },
-    content: [{ type: 'text', text: `${failure.code}: ${error.message}` }],
-  };
+}
+
+export function toolError(failure: PpxFailure, token: TokenKind = 'grant'): CallToolResult {
+  const error = errorObject(failure, token);
+  const text = error.code === 'package_child_inactive' ? error.message : `${error.code}: ${error.message}`;
+  return { isError: true, structuredContent: { error }, content: [{ type: 'text', text }] };
 }
 
 export function toolSuccess(data: unknown): CallToolResult {
   return { structuredContent: { data }, content: [{ type: 'text', text: JSON.stringify(data) }] };
+}
+
+/** A fan-out entry: one child's data or error, labeled with its grant id. */
+export type FanOutEntry =
+  | { readonly grant_id: string; readonly data: unknown }
+  | { readonly grant_id: string; readonly error: ToolErrorObject };
+
+/** The fan-out envelope (read profile §3): `isError` only when every entry failed. */
+export function fanOutResult(results: readonly FanOutEntry[]): CallToolResult {
+  const failed = results.filter((r) => 'error' in r);
+  const texts = failed.map((r) => ('error' in r ? `${r.grant_id}: ${r.error.message}` : ''));
+  const content = [{ type: 'text' as const, text: JSON.stringify({ results }) }];
+  if (failed.length === results.length) {
+    return {
+      isError: true,
+      structuredContent: { results },
+      content: [{ type: 'text', text: texts.join('\n') }, ...content],
+    };
+  }
+  return { isError: false, structuredContent: { results }, content };
 }
 
 /**

@@ -4,7 +4,7 @@ import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { type McpCaller, selectGrant } from '../../operations/mcp-caller.ts';
+import type { McpCaller } from '../../operations/mcp-caller.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
 import { answerFailure, wireText } from './errors.ts';
 import type { McpRequestContext } from './server.ts';
@@ -12,6 +12,8 @@ import type { McpRequestContext } from './server.ts';
 // Read-only snapshots as MCP resources (bindings/mcp.md "Resources"). They run the same
 // operations as ppx_get_profile_summary and ppx_get_effective_profile, under the same grant, so
 // they honor the same scope. `profile_id` is the pairwise profile id this client sees.
+// A resource read cannot carry `grant_id`, so under a package token (where every read must name
+// its child) there are no resources: resources/list is empty and a read is refused.
 
 export const RESOURCE_TEMPLATES = [
   {
@@ -39,8 +41,7 @@ function visibleProfileId(deps: Deps, caller: Caller): string | undefined {
 }
 
 export async function listResources(deps: Deps, mcp: McpCaller) {
-  const caller = selectGrant(mcp, undefined);
-  const id = caller.ok ? visibleProfileId(deps, caller.value) : undefined;
+  const id = mcp.kind === 'grant' ? visibleProfileId(deps, mcp.caller) : undefined;
   if (id === undefined) return { resources: [] };
   return {
     resources: [
@@ -61,18 +62,24 @@ export async function readResource(
 ): Promise<ReadResourceResult> {
   const target = parseUri(uri);
   if (!target) throw new McpError(-32002, `no resource at ${uri}`);
-  const caller = selectGrant(context.caller, undefined);
-  if (!caller.ok) throw refusal(context, caller.error);
+  const mcp = context.caller;
+  if (mcp.kind === 'package') {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'resources are not served under a token for several grants: use the tools with grant_id',
+    );
+  }
+  const caller = mcp.caller;
   // Another profile id, or another client's id for this one: answered as absent, whether or not it exists.
-  if (visibleProfileId(deps, caller.value) !== target.profileId) {
+  if (visibleProfileId(deps, caller) !== target.profileId) {
     throw new McpError(-32002, `no resource at ${uri}`);
   }
   let result: Result<unknown>;
   if (target.view === 'summary') {
-    result = await getProfileSummary(deps, caller.value);
+    result = await getProfileSummary(deps, caller);
   } else {
     const ctx = parseContext(target.context);
-    result = ctx.ok ? await getEffectiveProfile(deps, caller.value, { context: ctx.value }) : ctx;
+    result = ctx.ok ? await getEffectiveProfile(deps, caller, { context: ctx.value }) : ctx;
   }
   if (!result.ok) throw refusal(context, result.error);
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.value) }] };

@@ -10,13 +10,22 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { McpCaller } from '../../operations/mcp-caller.ts';
-import { selectGrant } from '../../operations/mcp-caller.ts';
-import { answerFailure, type TransportFailure, toolError, toolSuccess } from './errors.ts';
+import { callerFor, type GrantIdArg, type McpCaller, resolveGrantIds } from '../../operations/mcp-caller.ts';
+import {
+  answerFailure,
+  errorObject,
+  type FanOutEntry,
+  fanOutResult,
+  type TransportFailure,
+  toolError,
+  toolSuccess,
+} from './errors.ts';
+import { presentRead } from './presentation.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
-import { argumentsOf, listing } from './tools/contract.ts';
+import { argumentsOf, listing, type McpTool } from './tools/contract.ts';
 import { TOOLS, TOOLS_BY_NAME } from './tools/registry.ts';
 
 /**
@@ -32,7 +41,7 @@ export interface McpRequestContext {
 export const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
 
 const INSTRUCTIONS =
-  'Preference profiles shared by their owner under a consent grant. Start with ppx_list_consent_grants to see what the grant covers, then ppx_get_profile_summary, then read values with ppx_get_effective_profile (pass the current context). Propose changes only for what the user said; the owner may review them. If access has ended, do not retry: ask the user to reconnect.';
+  'Preference profiles shared by their owner under consent grants. Start with ppx_list_granted_access to see which grants your token covers and what each allows; when it covers several, pass the grant_id of one (or a list, to read under each separately) to every other tool. Then ppx_get_profile_summary, then read values with ppx_get_effective_profile (pass the current context). Propose changes only for what the user said; the owner may review them. If access under a grant has ended, do not retry: ask the user.';
 
 /** Built once per server in the pool: the listings are computed at start, never per request. */
 export function createMcpServer(deps: Deps): Server {
@@ -74,15 +83,56 @@ async function callTool(
 ): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `there is no tool named "${name}"`);
+  const token = context.caller.kind;
   const parsed = parseInput(ARGUMENTS.get(name)!, args ?? {}, 'the tool input');
-  if (!parsed.ok) return toolError(parsed.error);
-  const { grant_id, ...input } = parsed.value as { grant_id?: string | string[] } & Record<string, unknown>;
-  const caller = selectGrant(context.caller, grant_id);
-  if (!caller.ok) return toolError(caller.error);
+  if (!parsed.ok) return toolError(parsed.error, token);
+  if (tool.kind === 'discovery') {
+    const listed = await tool.run(deps, context.caller);
+    return listed.ok ? toolSuccess(listed.value) : toolError(listed.error, token);
+  }
+  const { grant_id, ...input } = parsed.value as { grant_id?: GrantIdArg } & Record<string, unknown>;
+  // Every grant_id check happens here, before any read (read profile §3).
+  const named = resolveGrantIds(context.caller, grant_id, tool.kind === 'write');
+  if (!named.ok) return toolError(named.error, token);
+  if (!named.value.fanOut) {
+    const result = await runUnder(deps, context.caller, tool, named.value.ids[0]!, input);
+    if (result.ok) return toolSuccess(result.value);
+    return failed(context, result.error);
+  }
+  // Fan-out: one sub-call per named grant, each on its own; never a result across them.
+  const results: FanOutEntry[] = [];
+  for (const id of named.value.ids) {
+    const result = await runUnder(deps, context.caller, tool, id, input);
+    if (result.ok) {
+      results.push({ grant_id: id, data: result.value });
+    } else if (token === 'grant' && answerFailure(result.error).kind === 'transport') {
+      return failed(context, result.error);
+    } else {
+      results.push({ grant_id: id, error: errorObject(result.error, token) });
+    }
+  }
+  return fanOutResult(results);
+}
+
+/** One sub-call: the named grant's caller, re-read now, runs the tool; reads are presented for MCP. */
+async function runUnder(
+  deps: Deps,
+  mcp: McpCaller,
+  tool: McpTool,
+  grantId: string,
+  input: Record<string, unknown>,
+): Promise<Result<unknown>> {
+  const caller = await callerFor(deps, mcp, grantId);
+  if (!caller.ok) return caller;
   const result = await tool.run(deps, caller.value, input);
-  if (result.ok) return toolSuccess(result.value);
-  const answer = answerFailure(result.error);
+  if (!result.ok || tool.kind !== 'read') return result;
+  return ok(await presentRead(deps, caller.value, result.value));
+}
+
+/** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */
+function failed(context: McpRequestContext, failure: PpxFailure): CallToolResult {
+  const answer = answerFailure(failure, context.caller.kind);
   if (answer.kind === 'tool') return answer.result;
   context.transportFailure = answer.transport;
-  return toolError(result.error);
+  return toolError(failure);
 }

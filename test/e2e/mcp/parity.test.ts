@@ -52,7 +52,12 @@ describe('MCP ↔ HTTP parity of the effective profile', () => {
       const r = await client.callTool({ name: 'ppx_get_effective_profile', arguments: body });
       await client.close();
       assert.equal(r.isError, undefined, JSON.stringify(r.content));
-      const data = (r.structuredContent as { data: Record<string, unknown> }).data;
+      // `data` is the PPX object plus the MCP presentation members (docs/mcp.md): drop them here.
+      const { claim_instances, freshness, ...data } = (
+        r.structuredContent as { data: Record<string, unknown> }
+      ).data;
+      assert.equal((claim_instances as unknown[]).length, (data['claims'] as unknown[]).length);
+      assert.ok(Array.isArray(freshness));
       const label = `case ${i}: ${JSON.stringify({ draft, body })}`;
       assert.deepEqual(data['claims'], http.json.claims, label);
       assert.deepEqual(data['applied_modifiers'], http.json.applied_modifiers, label);

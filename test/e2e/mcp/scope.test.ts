@@ -93,7 +93,13 @@ describe('MCP scope refusals and resources', () => {
 
     const summary = await client.readResource({ uri: listed[0]! });
     const tool = await client.callTool({ name: 'ppx_get_profile_summary', arguments: {} });
-    const strip = (x: { generated_at?: string }) => ({ ...x, generated_at: undefined });
+    // Resources carry the PPX object; tool data adds the MCP presentation members.
+    const strip = (x: { generated_at?: string }) => ({
+      ...x,
+      generated_at: undefined,
+      claim_instances: undefined,
+      freshness: undefined,
+    });
     const fromResource = JSON.parse((summary.contents[0] as { text: string }).text);
     assert.deepEqual(strip(fromResource), strip((tool.structuredContent as { data: object }).data));
     assert.doesNotMatch(JSON.stringify(summary), new RegExp(p.subjectId));

@@ -11,7 +11,9 @@ import { connect, mcpGrant } from './helpers.ts';
 // budget, results validate against them, and PPX objects against the official schemas.
 
 /** Measured at 37,246 bytes for the eight tools; a new tool or a larger schema must be a decision. */
-const TOOLS_LIST_BUDGET = 40 * 1024;
+// 40 KiB for the eight PPX tools; 44 KiB since the read profile added a ninth (child discovery),
+// the fan-out `results` member and the presentation members (docs/mcp-conformance.md).
+const TOOLS_LIST_BUDGET = 44 * 1024;
 const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
 const EXPECTED: Record<
@@ -20,7 +22,11 @@ const EXPECTED: Record<
 > = {
   ppx_query_claims: 'effective-profile',
   ppx_get_effective_profile: 'effective-profile',
-  ppx_export_profile: 'profile',
+  // The PPX profile without the MCP presentation members (docs/mcp.md).
+  ppx_export_profile: (d) => {
+    const { claim_instances: _i, freshness: _f, ...profile } = d as Record<string, unknown>;
+    return [['profile', profile]];
+  },
   ppx_list_consent_grants: (d) => (d as { grants: unknown[] }).grants.map((g) => ['consent-grant', g]),
   ppx_revoke_consent_grant: (d) => [['consent-grant', (d as { grant: unknown }).grant]],
 };
@@ -67,13 +73,14 @@ describe('MCP tools with a single-grant token', () => {
     };
   }
 
-  it('lists the eight tools with titles, annotations and 2020-12 schemas, under the byte budget', async () => {
+  it('lists the nine tools with titles, annotations and 2020-12 schemas, under the byte budget', async () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'ppx_confirm_updates',
       'ppx_export_profile',
       'ppx_get_effective_profile',
       'ppx_get_profile_summary',
       'ppx_list_consent_grants',
+      'ppx_list_granted_access',
       'ppx_propose_updates',
       'ppx_query_claims',
       'ppx_revoke_consent_grant',
@@ -92,11 +99,15 @@ describe('MCP tools with a single-grant token', () => {
         assert.ok(ajv.validateSchema(schema), `${t.name}: ${JSON.stringify(ajv.errors)}`);
         ajv.compile(schema);
       }
+      if (t.name === 'ppx_list_granted_access') {
+        assert.equal(t.inputSchema.properties.grant_id, undefined, 'discovery takes no grant_id');
+        continue;
+      }
       assert.ok(t.inputSchema.properties.grant_id, `${t.name} declares grant_id`);
       assert.ok(!(t.inputSchema.required ?? []).includes('grant_id'), `${t.name}: grant_id optional`);
     }
     const readOnly = tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
-    assert.equal(readOnly.length, 5);
+    assert.equal(readOnly.length, 6);
     const revoke = tools.find((t) => t.name === 'ppx_revoke_consent_grant');
     assert.equal(revoke.annotations.destructiveHint, true);
   });
@@ -129,7 +140,7 @@ describe('MCP tools with a single-grant token', () => {
   it('grant_id: the token’s own id is accepted, another id or a list is a tool error before any read', async () => {
     const own = await call('ppx_get_profile_summary', { grant_id: grantId });
     assert.equal(own.isError, undefined, own.content[0]?.text);
-    assert.equal((await call('ppx_get_effective_profile', { grant_id: [grantId] })).isError, undefined);
+    assert.equal((await call('ppx_get_effective_profile', { grant_id: [grantId] })).isError, false);
     for (const bad of ['ppx:grant:other', ['a', 'b'], [grantId, grantId], '']) {
       const r = await call('ppx_get_effective_profile', { grant_id: bad });
       assert.equal(r.isError, true);

@@ -55,6 +55,8 @@ describe('OAuth metadata', () => {
         bearer_methods_supported: ['header'],
         scopes_supported: ['ppx:read', 'ppx:query', 'ppx:propose_update', 'ppx:confirm_update', 'ppx:export'],
         resource_name: 'PPX Reference Provider',
+        // The MCP resource declares how coarse `freshness` is (PDPP MCP read profile, docs/mcp.md).
+        ...(resource === '/mcp' ? { pdpp_freshness_granularity: 'PT1H' } : {}),
       });
     });
   }

@@ -3,7 +3,8 @@ import type { Result } from '../../../model/errors.ts';
 import { toJsonSchema } from '../../../model/json-schema.ts';
 import type { Caller } from '../../../operations/caller.ts';
 import type { Deps } from '../../../operations/deps.ts';
-import { GrantIdArg } from '../../../operations/mcp-caller.ts';
+import { GrantIdArg, type McpCaller } from '../../../operations/mcp-caller.ts';
+import { presentationSchema } from '../presentation.ts';
 
 // The one shape of an MCP tool (STYLE §2): each file in this folder exports one `McpTool`, and
 // registry.ts lists them. A tool names the operation it calls and that operation's zod input and
@@ -28,12 +29,23 @@ export interface McpTool {
   /** The PPX response the operation returns; published as `structuredContent.data`. */
   readonly output: z.ZodType;
   /**
-   * `read`: discloses profile data; takes `grant_id` as one id or a list (a list fans out over a
-   * package's children, next slice). `write`: takes exactly one id. Both declare `grant_id`.
+   * `read`: discloses profile data; takes `grant_id` as one id or a list (a list fans out: one
+   * sub-call per named grant). `write`: takes exactly one id. Both declare `grant_id`.
    */
   readonly kind: 'read' | 'write';
   run(deps: Deps, caller: Caller, input: unknown): Promise<Result<unknown>>;
 }
+
+/**
+ * The child-discovery tool (read profile §3): it takes no `grant_id` and runs on the token as a
+ * whole, listing what it covers.
+ */
+export interface DiscoveryTool extends Omit<McpTool, 'kind' | 'run'> {
+  readonly kind: 'discovery';
+  run(deps: Deps, mcp: McpCaller): Promise<Result<unknown>>;
+}
+
+export type AnyTool = McpTool | DiscoveryTool;
 
 /** A tool's failure as it appears in `structuredContent.error` (WIRE-NOTES §5). */
 export const ToolError = z.strictObject({
@@ -44,32 +56,55 @@ export const ToolError = z.strictObject({
 
 const SingleGrantId = z.string().min(1).max(300);
 
+const GRANT_ID_HELP =
+  'Grant to act under, from ppx_list_granted_access; required when the token covers several.';
+
 export function grantIdArgument(tool: McpTool): z.ZodType {
   const arg = tool.kind === 'read' ? GrantIdArg : SingleGrantId;
   return arg
     .optional()
     .describe(
-      tool.kind === 'read'
-        ? 'The grant to act under. Optional with a token for one grant (it must then name that grant); a list of ids reads under each one separately.'
-        : 'The grant to act under. Optional with a token for one grant (it must then name that grant).',
+      tool.kind === 'read' ? `${GRANT_ID_HELP} A list reads under each separately (results).` : GRANT_ID_HELP,
     );
 }
 
-/** The full argument schema: the operation's input plus `grant_id`. */
-export function argumentsOf(tool: McpTool): z.ZodObject {
-  return tool.input.extend({ grant_id: grantIdArgument(tool) });
+/** The full argument schema: the operation's input plus `grant_id` (none for discovery). */
+export function argumentsOf(tool: AnyTool): z.ZodObject {
+  return tool.kind === 'discovery' ? tool.input : tool.input.extend({ grant_id: grantIdArgument(tool) });
 }
 
+/** A fan-out entry: `{grant_id, data}` or `{grant_id, error}`, pointing at the single-result members. */
+const FAN_OUT_RESULTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      grant_id: { type: 'string' },
+      data: { $ref: '#/properties/data' },
+      error: { $ref: '#/properties/error' },
+    },
+    required: ['grant_id'],
+    minProperties: 2,
+    maxProperties: 2,
+    additionalProperties: false,
+  },
+};
+
 /** The tools/list entry, JSON Schema 2020-12 for both schemas, computed once at start. */
-export function listing(tool: McpTool): Record<string, unknown> {
-  const output = toJsonSchema(z.strictObject({ data: tool.output.optional(), error: ToolError.optional() }));
+export function listing(tool: AnyTool): Record<string, unknown> {
+  const data = tool.kind === 'read' ? presentationSchema(tool.output) : tool.output;
+  const output = toJsonSchema(z.strictObject({ data: data.optional(), error: ToolError.optional() }));
+  if (tool.kind === 'read') {
+    output['properties'] = { ...(output['properties'] as object), results: FAN_OUT_RESULTS };
+  }
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     annotations: { title: tool.title, ...tool.annotations },
     inputSchema: toJsonSchema(argumentsOf(tool), 'input'),
-    // Exactly one of `data` (success) or `error` (a tool error): SDK clients validate both.
+    // Exactly one of `data` (success), `error` (a tool error) or `results` (a fan-out): SDK
+    // clients validate structuredContent, even on isError results.
     outputSchema: { ...output, minProperties: 1, maxProperties: 1 },
   };
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { DateTime } from '../../model/vocabulary.ts';
+import type { Deps } from '../../operations/deps.ts';
+import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import { FRESHNESS_GRANULARITY_MS } from '../../operations/oauth/metadata.ts';
+
+// The MCP presentation of a PPX read result (PDPP MCP read profile §3, WIRE-NOTES §4). The
+// PPX object stays as the operation returned it, claims untouched (the official claim schema
+// allows no extra member); two members are added beside it in `structuredContent.data`:
+//
+// - `claim_instances`: one `{id, instance_id}` per entry of `claims`, in the same order: the
+//   claim's id beside the pairwise handle of the profile (instance) it belongs to;
+// - `freshness`: one `{stream, instance_id, last_success_at}` per namespace of those claims,
+//   `last_success_at` being when claims of that profile last changed (the profile's
+//   `updated_at`), truncated to the granularity declared in the protected resource metadata.
+
+export const ClaimInstance = z.strictObject({ id: z.string(), instance_id: z.string() });
+export const Freshness = z.strictObject({
+  stream: z.string(),
+  instance_id: z.string(),
+  last_success_at: DateTime,
+});
+
+const PRESENTATION = {
+  claim_instances: z.array(ClaimInstance).optional(),
+  freshness: z.array(Freshness).optional(),
+};
+
+/** The output schema of `data` for a tool: its PPX object, plus the presentation members when it carries claims. */
+export function presentationSchema(output: z.ZodType): z.ZodType {
+  if (output instanceof z.ZodObject && 'claims' in output.shape) return output.extend(PRESENTATION);
+  return output;
+}
+
+/** Truncates an RFC 3339 time to the declared granularity. */
+export function coarsen(at: string): string {
+  const t = Date.parse(at);
+  return new Date(Math.floor(t / FRESHNESS_GRANULARITY_MS) * FRESHNESS_GRANULARITY_MS).toISOString();
+}
+
+interface ClaimLike {
+  readonly claim_id: string;
+  readonly namespace: string;
+}
+
+/** Adds `claim_instances` and `freshness` to a PPX result that lists claims; other results pass as they are. */
+export async function presentRead(deps: Deps, caller: GrantCaller, data: unknown): Promise<unknown> {
+  if (typeof data !== 'object' || data === null) return data;
+  const claims = (data as { claims?: unknown }).claims;
+  if (!Array.isArray(claims)) return data;
+  const instanceId = deps.pairwise.profile(caller.grant.profile_id, caller.clientId);
+  const list = claims as ClaimLike[];
+  const profile = await deps.store.getProfile(caller.grant.profile_id);
+  const streams = [...new Set(list.map((c) => c.namespace))].sort();
+  return {
+    ...data,
+    claim_instances: list.map((c) => ({ id: c.claim_id, instance_id: instanceId })),
+    freshness: profile
+      ? streams.map((stream) => ({
+          stream,
+          instance_id: instanceId,
+          last_success_at: coarsen(profile.updated_at),
+        }))
+      : [],
+  };
+}

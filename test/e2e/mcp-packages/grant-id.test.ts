@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { connect, INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
+import { assertNoSubjectId, auditSince, Caller, mcpPackage } from './helpers.ts';
+
+// Read profile §3: with a package token every data-disclosing tool requires grant_id; a missing,
+// malformed, repeated or unknown one is a tool error before any read, even for one child.
+
+const DATA_TOOLS: ReadonlyArray<[string, Record<string, unknown>]> = [
+  ['ppx_get_profile_summary', {}],
+  ['ppx_query_claims', { requested_namespaces: ['fragrance'] }],
+  ['ppx_get_effective_profile', {}],
+  ['ppx_list_consent_grants', {}],
+  ['ppx_export_profile', {}],
+  ['ppx_propose_updates', { claims: [] }],
+  ['ppx_confirm_updates', { decisions: [] }],
+  ['ppx_revoke_consent_grant', {}],
+];
+
+describe('MCP package tokens: grant_id', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(() => p.close());
+
+  async function refusedBeforeRead(c: Caller, name: string, args: Record<string, unknown>) {
+    const since = new Date().toISOString();
+    const r = await c.call(name, args);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r)}`);
+    assert.equal(r.structuredContent.error.code, 'invalid_request');
+    assert.deepEqual(await auditSince(p, since), [], `${name}: nothing was read`);
+  }
+
+  it('a package token is accepted on /mcp', async () => {
+    const { token, grants } = await mcpPackage(p, [{}, { allowed_namespaces: ['core'] }]);
+    const init = await rawPost(p, token, INITIALIZE);
+    assert.equal(init.status, 200, init.text);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    const r = await c.call('ppx_get_profile_summary', { grant_id: grants[0]!.grant_id });
+    assert.equal(r.isError, undefined, JSON.stringify(r));
+    assert.equal(r.structuredContent.data.grant.grant_id, grants[0]!.grant_id);
+  });
+
+  it('every data-disclosing tool requires grant_id, even with a one-child package', async () => {
+    const { token } = await mcpPackage(p, [{}]);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    for (const [name, args] of DATA_TOOLS) await refusedBeforeRead(c, name, args);
+    assertNoSubjectId(p, c.seen);
+  });
+
+  it('a malformed grant_id is refused before any read', async () => {
+    const { token, grants } = await mcpPackage(p, [{}]);
+    const id = grants[0]!.grant_id;
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    for (const bad of ['', 'grant 1', `${id} `, id.replace('ppx:grant:', ''), `ppx:grant:a/b`, [id, 'x y']]) {
+      await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: bad });
+    }
+    await refusedBeforeRead(c, 'ppx_propose_updates', { claims: [], grant_id: 'ppx:grant:' });
+  });
+
+  it('a repeated grant_id is refused before any read', async () => {
+    const { token, grants } = await mcpPackage(p, [{}, { allowed_namespaces: ['core'] }]);
+    const [a, b] = grants.map((g) => g.grant_id);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: [a, a] });
+    await refusedBeforeRead(c, 'ppx_query_claims', { grant_id: [a, b, a] });
+  });
+
+  it('an unknown grant_id (even an active grant of the same app outside the package) is refused before any read', async () => {
+    const { token } = await mcpPackage(p, [{}]);
+    const outside = await p.grant();
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    for (const bad of ['ppx:grant:unknown', outside.grant.grant_id]) {
+      await refusedBeforeRead(c, 'ppx_get_profile_summary', { grant_id: bad });
+      await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: [bad] });
+      await refusedBeforeRead(c, 'ppx_revoke_consent_grant', { grant_id: bad });
+    }
+    assert.equal((await p.deps.store.getGrant(outside.grant.grant_id))?.status, 'active');
+  });
+
+  it('write tools take exactly one grant_id, not a list', async () => {
+    const { token, grants } = await mcpPackage(p, [{ allowed_operations: ['read', 'propose_update'] }]);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    await refusedBeforeRead(c, 'ppx_revoke_consent_grant', { grant_id: [grants[0]!.grant_id] });
+    assert.equal((await p.deps.store.getGrant(grants[0]!.grant_id))?.status, 'active');
+  });
+
+  it('with a single-grant token grant_id stays optional and must match', async () => {
+    const { token, grant } = await mcpGrant(p);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    assert.equal((await c.call('ppx_get_profile_summary', {})).isError, undefined);
+    assert.equal((await c.call('ppx_get_profile_summary', { grant_id: grant.grant_id })).isError, undefined);
+    const other = await p.grant();
+    await refusedBeforeRead(c, 'ppx_get_profile_summary', { grant_id: other.grant.grant_id });
+  });
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
+import type { GrantDraft } from '../../../src/operations/grants.ts';
+import type { GrantRecord } from '../../../src/store/store.ts';
+import type { TestProvider } from '../../support/provider.ts';
+import { mcpUrl } from '../mcp/helpers.ts';
+import { get, pkce } from '../oauth/helpers.ts';
+import {
+  type Detail,
+  decisionForm,
+  exchangeCode,
+  packageRequest,
+  postDecision,
+} from '../packages/helpers.ts';
+
+// Grant packages on /mcp (PDPP MCP read profile, WIRE-NOTES §4–§5). Not a *.test.ts file.
+
+export const ENDED = (id: string) =>
+  `Access to grant ${id} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
+
+/** Grants for `drafts` (TestProvider defaults) and one package token over them for the MCP resource. */
+export async function mcpPackage(
+  p: TestProvider,
+  drafts: readonly Partial<GrantDraft>[],
+): Promise<{ grants: GrantRecord[]; token: string; packageId: string }> {
+  const grants: GrantRecord[] = [];
+  for (const draft of drafts) grants.push((await p.grant(draft)).grant);
+  const minted = await mintPackage(
+    p.deps,
+    grants.map((g) => g.grant_id),
+    mcpUrl(p),
+  );
+  assert.ok(minted.ok, minted.ok ? '' : minted.error.description);
+  return { grants, token: minted.value.access_token, packageId: minted.value.package_id };
+}
+
+/** Ends a grant the ways the read profile names: revoked, expired (any past deadline). */
+export async function revoke(p: TestProvider, grantId: string): Promise<void> {
+  assert.ok(await p.deps.store.revokeGrant(grantId, new Date().toISOString()));
+}
+export async function expire(p: TestProvider, grantId: string): Promise<void> {
+  assert.ok(await p.deps.store.shortenGrantExpiry(grantId, new Date(Date.now() - 60_000).toISOString()));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+export type Json = any;
+
+/** A tools/call whose structuredContent is checked against the tool's published output schema. */
+export class Caller {
+  readonly #client: Client;
+  readonly #schemas = new Map<string, (x: unknown) => boolean>();
+  /** Every response text seen, for the subject-id sweep (item 6). */
+  readonly seen: string[] = [];
+
+  constructor(client: Client) {
+    this.#client = client;
+  }
+
+  async init(): Promise<void> {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+    const { tools } = await this.#client.listTools();
+    this.seen.push(JSON.stringify(tools), this.#client.getInstructions() ?? '');
+    for (const t of tools) this.#schemas.set(t.name, ajv.compile(t.outputSchema as object));
+  }
+
+  async call(name: string, args: Record<string, unknown> = {}): Promise<Json> {
+    const r = (await this.#client.callTool({ name, arguments: args })) as Json;
+    this.seen.push(JSON.stringify(r));
+    const validate = this.#schemas.get(name) as ((x: unknown) => boolean) & { errors?: unknown };
+    assert.ok(validate(r.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`);
+    return r;
+  }
+}
+
+/** The internal subject id appears in no grantee-visible text (read profile §3). */
+export function assertNoSubjectId(p: TestProvider, texts: readonly string[]): void {
+  assert.ok(texts.length > 0);
+  for (const text of texts)
+    assert.ok(!text.includes(p.subjectId), `internal subject id in: ${text.slice(0, 200)}`);
+}
+
+/** The grantee's audit events since `since` (reads are audited, so none means nothing was read). */
+export async function auditSince(p: TestProvider, since: string, clientId = 'fragrance-demo') {
+  const page = await p.deps.store.listAudit({
+    subject_id: p.subjectId,
+    actor_id: clientId,
+    since,
+    limit: 500,
+  });
+  return page.events;
+}
+
+/**
+ * The real authorization-server flow for a package bound to the MCP resource: authorize with
+ * several authorization_details and `resource=${base}/mcp`, approve on the consent page, exchange.
+ */
+export async function packageThroughAs(
+  p: TestProvider,
+  cookie: string,
+  clientId: string,
+  details: readonly Detail[],
+): Promise<Json> {
+  const { verifier, challenge } = pkce();
+  const a = await get(packageRequest(p, clientId, challenge, details, { resource: mcpUrl(p) }), cookie);
+  assert.equal(a.status, 302, await a.text());
+  const consent = new URL(a.headers.get('location')!, p.url);
+  const page = await get(consent.href, cookie);
+  const html = await page.text();
+  assert.equal(page.status, 200, html);
+  const { action, fields } = decisionForm(html, consent);
+  fields.set('decision', 'decide');
+  const posted = await postDecision(action, cookie, fields);
+  assert.equal(posted.status, 303, posted.html);
+  const code = new URL(posted.location!).searchParams.get('code');
+  assert.ok(code, posted.location ?? '');
+  const tokens = await exchangeCode(p, clientId, code, verifier);
+  assert.equal(tokens.status, 200, tokens.text);
+  return tokens.json;
+}

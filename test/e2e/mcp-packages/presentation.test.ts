@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { GrantRecord } from '../../../src/store/store.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { connect, prmUrl } from '../mcp/helpers.ts';
+import { Caller, mcpPackage } from './helpers.ts';
+
+// Read profile §3: every claim carries instance_id beside its id (here: `claim_instances`, aligned
+// with `claims`), and freshness sits at structuredContent.data.freshness, per stream and instance,
+// coarsened to the granularity the protected resource metadata declares.
+
+describe('MCP package tokens: instance ids and freshness', () => {
+  let p: TestProvider;
+  let grant: GrantRecord;
+  let c: Caller;
+  let handle: string;
+
+  before(async () => {
+    p = await startTestProvider();
+    const pkg = await mcpPackage(p, [{ allowed_operations: ['read', 'query', 'export'] }]);
+    grant = pkg.grants[0]!;
+    handle = p.deps.pairwise.profile(grant.profile_id, grant.grantee_id);
+    c = new Caller(await connect(p, pkg.token));
+    await c.init();
+  });
+  after(() => p.close());
+
+  it('the protected resource metadata declares the freshness granularity', async () => {
+    const prm = await api(p.url, new URL(prmUrl(p)).pathname);
+    assert.equal(prm.status, 200);
+    assert.equal(prm.json.resource, `${p.url}/mcp`);
+    assert.equal(prm.json.pdpp_freshness_granularity, 'PT1H');
+    const apiPrm = await api(p.url, '/.well-known/oauth-protected-resource');
+    assert.equal(apiPrm.json.pdpp_freshness_granularity, undefined, 'only the MCP resource states it');
+  });
+
+  for (const name of [
+    'ppx_get_effective_profile',
+    'ppx_query_claims',
+    'ppx_get_profile_summary',
+    'ppx_export_profile',
+  ]) {
+    it(`${name}: each claim id has its pairwise instance_id beside it`, async () => {
+      const r = await c.call(name, { grant_id: grant.grant_id });
+      assert.equal(r.isError, undefined, JSON.stringify(r));
+      const data = r.structuredContent.data;
+      assert.ok(data.claims.length > 0);
+      assert.deepEqual(
+        data.claim_instances,
+        data.claims.map((x: { claim_id: string }) => ({ id: x.claim_id, instance_id: handle })),
+      );
+    });
+  }
+
+  it('freshness: per stream and instance, last_success_at = the profile’s last change, truncated to the hour', async () => {
+    const r = await c.call('ppx_get_effective_profile', { grant_id: grant.grant_id });
+    const data = r.structuredContent.data;
+    const profile = await p.deps.store.getProfile(grant.profile_id);
+    const hour = new Date(Math.floor(Date.parse(profile!.updated_at) / 3_600_000) * 3_600_000).toISOString();
+    const streams = [...new Set(data.claims.map((x: { namespace: string }) => x.namespace))].sort();
+    assert.deepEqual(
+      data.freshness,
+      streams.map((stream) => ({ stream, instance_id: handle, last_success_at: hour })),
+    );
+    assert.match(hour, /T\d\d:00:00\.000Z$/);
+    assert.equal(r.structuredContent.freshness, undefined, 'not at the top level');
+  });
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { sleep } from '../http/helpers.ts';
+import { INITIALIZE, mcpGrant, rawPost, toolCall } from '../mcp/helpers.ts';
+
+// /mcp shares the HTTP API's limiter (same window, keyed per token, else per address) and sends
+// the RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers) on every answer.
+
+/** The limiter uses fixed 60 s windows aligned to the clock: start well inside one. */
+async function awayFromWindowEdge() {
+  const into = Date.now() % 60_000;
+  if (into > 50_000) await sleep(60_000 - into + 100);
+}
+
+describe('MCP rate limiting (limit 5)', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider({ rateLimit: 5 });
+  });
+  after(() => p.close());
+
+  it('advertises the limit, counts down per token, and answers the 6th request with 429', async () => {
+    const { token } = await mcpGrant(p);
+    await awayFromWindowEdge();
+    for (let i = 1; i <= 5; i++) {
+      const message = i === 1 ? INITIALIZE : toolCall('ppx_get_profile_summary', {}, i);
+      const r = await rawPost(p, token, message);
+      assert.equal(r.status, 200, `request ${i}: ${r.text}`);
+      assert.equal(r.json.error, undefined, r.text);
+      assert.equal(r.headers.get('ratelimit-limit'), '5');
+      assert.equal(r.headers.get('ratelimit-remaining'), String(5 - i));
+      assert.equal(r.headers.get('ratelimit-policy'), '5;w=60');
+      const reset = Number(r.headers.get('ratelimit-reset'));
+      assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `reset ${reset}`);
+      assert.equal(r.headers.get('retry-after'), null);
+    }
+    const limited = await rawPost(p, token, toolCall('ppx_get_profile_summary', {}, 6));
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.json.error, 'rate_limited');
+    assert.equal(limited.headers.get('ratelimit-remaining'), '0');
+    const retry = Number(limited.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+    assert.equal(limited.headers.get('ratelimit-reset'), limited.headers.get('retry-after'));
+
+    // another token has its own budget
+    const other = await mcpGrant(p);
+    const r = await rawPost(p, other.token, INITIALIZE);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers.get('ratelimit-remaining'), '4');
+  });
+
+  it('limits callers without a token by address, and 401s still carry the headers', async () => {
+    await awayFromWindowEdge();
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof rawPost>> | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await rawPost(p, undefined, INITIALIZE);
+      statuses.push(last.status);
+      assert.equal(last.headers.get('ratelimit-limit'), '5');
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+    assert.ok(Number(last!.headers.get('retry-after')) >= 1);
+  });
+});
