@@ -55,6 +55,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     { what: 'extensions', url: `${base}/v1/extensions` },
     { what: 'profile summary', url: `${base}/v1/profile/summary` },
     { what: 'effective profile', url: `${base}/v1/profile/effective` },
+    { what: 'MCP (Streamable HTTP)', url: `${base}/mcp` },
+    { what: 'OAuth metadata', url: `${base}/.well-known/oauth-authorization-server` },
   ]);
   console.log(
     'Get a token: npx ppx mint subject   (or: npx ppx mint grant --client fragrance-demo --namespaces core,fragrance)',
