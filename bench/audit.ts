@@ -1,30 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { loadConfig } from '../src/config.ts';
-import { registerClient } from '../src/operations/clients.ts';
 import type { Deps } from '../src/operations/deps.ts';
-import { createGrant } from '../src/operations/grants.ts';
-import { importProfile } from '../src/operations/import-profile.ts';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { getEffectiveProfile } from '../src/operations/profile-reads.ts';
-import { openProvider } from '../src/provider.ts';
 import type { Store } from '../src/store/store.ts';
 import { startHttpServer } from '../src/surfaces/http/server.ts';
-import {
-  BENCH_BODY,
-  BENCH_CLIENT,
-  BENCH_CONTEXT,
-  BENCH_NAMESPACES,
-  BENCH_PATH,
-  BENCH_SUBJECT,
-  benchProfile,
-} from './fixtures.ts';
+import { seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
+import { startChild, stopChild } from './children.ts';
+import { BENCH_BODY, BENCH_CLIENT, BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
 
 // `npm run bench:audit [-- --duration 5 --rounds 2]`: does the audit write slow a read?
 // Starts the real provider twice per round in child processes (`--serve`): once as it ships, once
@@ -44,93 +29,12 @@ function benchDeps(deps: Deps, mode: string): Deps {
   return mode === 'noop' ? { ...deps, store: withoutAudit(deps.store) } : deps;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function must<T>(r: { ok: true; value: T } | { ok: false; error: { description: string } }): T {
-  if (!r.ok) throw new Error(`bench:audit setup failed: ${r.error.description}`);
-  return r.value;
-}
-
-/** A provider on a fresh SQLite file, seeded like bench/provider-server.ts, with a grant. */
-async function seeded(port: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-bench-audit-'));
-  const config = must(
-    loadConfig({ host: '127.0.0.1', port: String(port), dbPath: join(dir, 'ppx.db'), rateLimit: '0' }, {}),
-  );
-  const real = await openProvider(config);
-  must(await importProfile(real, benchProfile()));
-  must(await registerClient(real, { client_id: BENCH_CLIENT, name: 'Benchmark client' }));
-  const grant = must(
-    await createGrant(
-      real,
-      {
-        subject_id: BENCH_SUBJECT,
-        client_id: BENCH_CLIENT,
-        purposes: ['recommendation'],
-        allowed_domains: [...BENCH_NAMESPACES],
-        allowed_namespaces: [...BENCH_NAMESPACES],
-        allowed_operations: ['read', 'query'],
-        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-      'operator',
-    ),
-  );
-  const token = (await issueGrantToken(real, grant)).access_token;
-  return { dir, config, real, grant, token };
-}
-
 /** Child: one provider; prints {"url","token"} and serves until SIGTERM or stdin closes. */
 async function serve(mode: string): Promise<void> {
-  const { dir, config, real, token } = await seeded(await freePort());
-  const server = await startHttpServer(benchDeps(real, mode), config, () => undefined);
-  const stop = async (): Promise<void> => {
-    await server.close();
-    await real.store.close();
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.stdin.on('end', () => void stop());
-  process.stdin.resume();
-  process.stdout.write(`${JSON.stringify({ url: server.url, token })}\n`);
-}
-
-interface Child {
-  readonly proc: ChildProcess;
-  readonly ready: Promise<{ url: string; token: string }>;
-}
-
-function start(mode: string): Child {
-  const proc = spawn(process.execPath, [SELF, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, PPX_BENCH_AUDIT: mode },
-  });
-  const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {
-    let buf = '';
-    proc.once('exit', (code) => reject(new Error(`${mode} child exited early (${code})`)));
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
-    });
-  });
-  return { proc, ready };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
-  child.proc.kill('SIGTERM');
-  await gone;
+  const bench = await seedBenchProvider('ppx-bench-audit-');
+  const token = (await issueGrantToken(bench.deps, bench.grant)).access_token;
+  const server = await startHttpServer(benchDeps(bench.deps, mode), bench.config, () => undefined);
+  serveUntilStopped(bench, server, { url: server.url, token });
 }
 
 interface Sample {
@@ -169,7 +73,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * store and through the no-op wrapper, alternating in blocks of 100 so drift hits both.
  */
 async function inProcess(n: number): Promise<string[]> {
-  const { dir, real, grant } = await seeded(0);
+  const { dir, deps: real, grant } = await seedBenchProvider('ppx-bench-audit-');
   const caller = { kind: 'grant' as const, clientId: BENCH_CLIENT, grant };
   const times = { on: [] as number[], off: [] as number[] };
   const run = async (deps: Deps, into: number[], count: number) => {
@@ -220,9 +124,13 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? ['audit', 'noop'] : ['noop', 'audit'];
     for (const mode of order) {
-      const child = start(mode === 'audit' ? 'real' : 'noop');
+      const child = startChild(mode, [SELF, '--serve'], {
+        env: { ...process.env, PPX_BENCH_AUDIT: mode === 'audit' ? 'real' : 'noop' },
+      });
       try {
         const { url, token } = await child.ready;
+        if (url === undefined || token === undefined)
+          throw new Error(`${mode}: ready line lacks url or token`);
         await load(url, token, 10, 1); // warm-up: JIT, statement and content caches
         for (const connections of shapes) {
           const s = await load(url, token, connections, duration);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +13,8 @@ import { summarizeProfiles } from './profile-summary.ts';
 // bare SDK server returning the same result precomputed (bench/mcp-baseline-server.ts), in the
 // same run, one after the other, with the same autocannon load. Writes bench/results/mcp.json.
 // BENCH_PROFILE=1 runs the provider under --cpu-prof and prints its hot spots afterwards.
+
+import { type Child, startChild, stopChild } from './children.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(here, 'results');
@@ -39,45 +40,6 @@ const BODY = JSON.stringify({
   method: 'tools/call',
   params: { name: TOOL, arguments: { context: BENCH_CONTEXT } },
 });
-
-interface Child {
-  readonly name: string;
-  readonly proc: ChildProcess;
-  readonly ready: Promise<Record<string, string>>;
-}
-
-function startChild(name: string, argv: string[], execArgv: string[] = []): Child {
-  const proc = spawn(process.execPath, [...execArgv, ...argv], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    cwd: join(here, '..'),
-  });
-  const ready = new Promise<Record<string, string>>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${name}: no ready line within 30 s`)), 30_000);
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited before it was ready (code ${code})`));
-    });
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl < 0) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(buf.slice(0, nl)));
-    });
-  });
-  ready.catch(() => undefined);
-  return { name, proc, ready };
-}
-
-async function stopChild({ proc }: Child): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  await gone;
-  clearTimeout(timer);
-}
 
 interface Target {
   readonly name: 'provider' | 'bare-sdk';
@@ -179,7 +141,7 @@ async function main(): Promise<void> {
   deadline.unref();
   try {
     const cpuProf = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [];
-    children.push(startChild('provider', [join(here, 'mcp-provider-server.ts')], cpuProf));
+    children.push(startChild('provider', [join(here, 'mcp-provider-server.ts')], { execArgv: cpuProf }));
     const info = await children[0]!.ready;
     const provider: Target = { name: 'provider', url: `${info['url']}/mcp`, headers: headers(info['token']) };
     const first = await verify(provider);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +12,8 @@ import { summarizeProfiles } from './profile-summary.ts';
 // then loads each in turn (never both at once: the machine has 2 cores) with autocannon and
 // prints/saves the comparison. BENCH_PROFILE=1 runs the provider child under --cpu-prof and
 // prints its hottest functions afterwards.
+
+import { startChild, stopChild } from './children.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(here, 'results');
@@ -34,52 +35,6 @@ function positive(raw: string, name: string): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
   return n;
-}
-
-interface Child {
-  readonly name: string;
-  readonly proc: ChildProcess;
-  readonly ready: Promise<Record<string, string>>;
-}
-
-/** Spawns a server entry with this same node binary and waits for its one JSON line on stdout. */
-function startChild(name: string, entry: string, execArgv: string[] = []): Child {
-  const proc = spawn(process.execPath, [...execArgv, join(here, entry)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    cwd: join(here, '..'),
-  });
-  const ready = new Promise<Record<string, string>>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${name}: no ready line within 30 s`)), 30_000);
-    proc.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
-    });
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl < 0) return;
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(buf.slice(0, nl)));
-      } catch (e) {
-        reject(new Error(`${name}: ready line is not JSON: ${buf.slice(0, nl)} (${String(e)})`));
-      }
-    });
-  });
-  ready.catch(() => undefined);
-  return { name, proc, ready };
-}
-
-/** SIGTERM, then SIGKILL after 10 s; resolves once the child is gone. */
-async function stopChild(child: Child): Promise<void> {
-  const { proc } = child;
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  await gone;
-  clearTimeout(timer);
 }
 
 interface Target {
@@ -177,8 +132,8 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   const providerArgs = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [];
   const children = [
-    startChild('provider', 'provider-server.ts', providerArgs),
-    startChild('baseline', 'baseline-server.ts'),
+    startChild('provider', [join(here, 'provider-server.ts')], { execArgv: providerArgs }),
+    startChild('baseline', [join(here, 'baseline-server.ts')]),
   ];
   // Whatever happens (error, Ctrl-C, a hang), the children go away and the run stays bounded.
   const deadline = setTimeout(

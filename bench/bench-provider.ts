@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, loadConfig } from '../src/config.ts';
+import { registerClient } from '../src/operations/clients.ts';
+import type { Deps } from '../src/operations/deps.ts';
+import { createGrant } from '../src/operations/grants.ts';
+import { importProfile } from '../src/operations/import-profile.ts';
+import { openProvider } from '../src/provider.ts';
+import type { GrantRecord } from '../src/store/store.ts';
+import type { RunningServer } from '../src/surfaces/http/server.ts';
+import { freePort } from '../test/support/provider.ts';
+import { BENCH_CLIENT, BENCH_NAMESPACES, BENCH_SUBJECT, benchProfile } from './fixtures.ts';
+
+// The provider every bench runs: a fresh SQLite FILE store holding the 200-claim, 20-modifier
+// fixture, a registered client and a grant over core, fragrance and travel (read + query, all
+// three domains so nothing is cross-domain filtered), rate limiting off and everything else on.
+
+export interface BenchProvider {
+  readonly dir: string;
+  readonly config: Config;
+  readonly deps: Deps;
+  readonly grant: GrantRecord;
+}
+
+function check<T>(
+  r: { ok: true; value: T } | { ok: false; error: { description: string } },
+  what: string,
+): T {
+  if (!r.ok) throw new Error(`bench provider: ${what} failed: ${r.error.description}`);
+  return r.value;
+}
+
+export async function seedBenchProvider(tmpPrefix: string): Promise<BenchProvider> {
+  const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
+  // The base URL (and so the tokens' audience) must name the real port: pick a free one first.
+  const port = String(await freePort());
+  const config = check(
+    loadConfig({ host: '127.0.0.1', port, dbPath: join(dir, 'ppx.db'), rateLimit: '0' }, {}),
+    'loadConfig',
+  );
+  const deps = await openProvider(config);
+  const imported = check(await importProfile(deps, benchProfile()), 'importProfile');
+  if (imported.claims !== 200 || imported.context_modifiers !== 20) {
+    throw new Error(
+      `bench provider: imported ${imported.claims} claims, ${imported.context_modifiers} modifiers`,
+    );
+  }
+  check(await registerClient(deps, { client_id: BENCH_CLIENT, name: 'Benchmark client' }), 'registerClient');
+  const grant = check(
+    await createGrant(
+      deps,
+      {
+        subject_id: BENCH_SUBJECT,
+        client_id: BENCH_CLIENT,
+        purposes: ['recommendation'],
+        allowed_domains: [...BENCH_NAMESPACES],
+        allowed_namespaces: [...BENCH_NAMESPACES],
+        allowed_operations: ['read', 'query'],
+        expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+      'operator',
+    ),
+    'createGrant',
+  );
+  return { dir, config, deps, grant };
+}
+
+/**
+ * Prints the ready line the parent waits for, then serves until SIGTERM/SIGINT or until stdin
+ * closes (the parent went away). Exits through process.exit so that --cpu-prof writes its profile.
+ */
+export function serveUntilStopped(
+  bench: BenchProvider,
+  server: RunningServer,
+  ready: Record<string, string>,
+): void {
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await server.close();
+      await bench.deps.store.close();
+    } finally {
+      rmSync(bench.dir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.stdin.on('end', () => void stop());
+  process.stdin.on('error', () => void stop());
+  process.stdin.resume();
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+}
+
+/** Runs a child entry's main, reporting a failure on stderr with exit code 1. */
+export function runEntry(main: () => Promise<void>): void {
+  main().catch((e: unknown) => {
+    process.stderr.write(`[provider] ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}
