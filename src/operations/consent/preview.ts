@@ -1,15 +1,17 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { Caller } from '../../operations/caller.ts';
-import { pendingRequestFor } from '../../operations/consent/decide.ts';
-import { pendingPackageFor } from '../../operations/consent/package-decision.ts';
-import type { Deps } from '../../operations/deps.ts';
-import { loadVisibleProfile } from '../../operations/read-claims.ts';
+import { type Narrowing, narrowDraft } from '../../policy/narrowing.ts';
 import type { ClientRecord, GrantRecord, GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { loadVisibleProfile } from '../read-claims.ts';
+import { pendingRequestFor } from './decide.ts';
+import { pendingPackageFor } from './package-decision.ts';
 
-// An operation-like helper for the consent page: it only calls operations and policy (through
-// loadVisibleProfile: evaluateAccess + visibleClaims), never decides anything itself.
+// What the consent page shows before the subject decides: the pending request (or package), and
+// which claims a draft — as asked or as the subject would narrow it — would expose, computed by
+// the same read path a grantee's token goes through.
 
 /** Operations under which a grantee receives claims (the profile reads and the export). */
 const READING_OPERATIONS = ['read', 'query', 'export'] as const;
@@ -119,4 +121,13 @@ function previewGrant(
 function sortClaims(claims: Claim[]): Claim[] {
   const rank = (c: Claim) => (c.namespace === 'core' ? 0 : 1);
   return [...claims].sort((a, b) => rank(a) - rank(b) || qualifiedKey(a).localeCompare(qualifiedKey(b)));
+}
+
+/** The draft as the subject would narrow it, checked by the same rules the approval applies. */
+export function previewNarrowing(
+  draft: GrantRequestDraft,
+  narrow: Narrowing,
+  now: Date,
+): Result<GrantRequestDraft> {
+  return narrowDraft(draft, narrow, now);
 }

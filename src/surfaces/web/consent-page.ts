@@ -1,4 +1,4 @@
-import type { ConsentView, Exposure } from './consent-view.ts';
+import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
 import type { Selection } from './decision.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { accountLine, clientLine, grantSections, type PageContext } from './grant-sections.ts';

@@ -1,11 +1,15 @@
 import type { Context, Hono } from 'hono';
 import type { Caller } from '../../operations/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../operations/consent/decide.ts';
-import { narrowDraft } from '../../policy/narrowing.ts';
+import {
+  type ConsentView,
+  exposureOf,
+  loadConsentView,
+  previewNarrowing,
+} from '../../operations/consent/preview.ts';
 import type { GrantRequestDraft } from '../../store/store.ts';
 import { consentPage } from './consent-page.ts';
 import { consentPath, deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
-import { type ConsentView, exposureOf, loadConsentView } from './consent-view.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { decidePackageForm, showPackage } from './package-decision.ts';
 import { seeOther, send, type WebContext } from './respond.ts';
@@ -61,7 +65,7 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
     if (!narrowing.ok) return render(c, web, session, view.value, { selection, error: narrowing.error }, 400);
 
     if (decision === 'preview') {
-      const narrowed = narrowDraft(draft, narrowing.narrow, now);
+      const narrowed = previewNarrowing(draft, narrowing.narrow, now);
       if (!narrowed.ok) {
         return render(c, web, session, view.value, { selection, error: friendly(narrowed.error) }, 400);
       }

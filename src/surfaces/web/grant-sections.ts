@@ -1,6 +1,6 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
 import type { GrantRequestDraft } from '../../store/store.ts';
-import type { ConsentView, Exposure } from './consent-view.ts';
 import { type Selection, shorterDurations } from './decision.ts';
 import {
   CROSS_DOMAIN_WORDS,

@@ -2,10 +2,9 @@ import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { Caller } from '../../operations/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
-import { narrowDraft } from '../../policy/narrowing.ts';
+import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
 import type { GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
 import { deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
-import { type ConsentView, exposureOf } from './consent-view.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { elementPrefix, elementTitle, type PackageElement, packagePage } from './package-page.ts';
 import { seeOther, send, type WebContext } from './respond.ts';
@@ -82,7 +81,7 @@ export async function decidePackageForm(
         previewed.push(e);
         continue;
       }
-      const narrowed = narrowDraft(e.request.draft, narrow, now);
+      const narrowed = previewNarrowing(e.request.draft, narrow, now);
       if (!narrowed.ok)
         return again(`${elementTitle(e.request, members.length)}: ${friendly(narrowed.error)}`);
       previewed.push({ ...e, draft: narrowed.value });

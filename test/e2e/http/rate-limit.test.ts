@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, sleep } from './helpers.ts';
+import { assertError, awayFromWindowEdge } from './helpers.ts';
 
 // RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers) and 429 with Retry-After.
-
-/** The limiter uses fixed 60 s windows aligned to the clock: start well inside one. */
-async function awayFromWindowEdge() {
-  const into = Date.now() % 60_000;
-  if (into > 50_000) await sleep(60_000 - into + 100);
-}
 
 describe('HTTP rate limiting (limit 5)', () => {
   let p: TestProvider;

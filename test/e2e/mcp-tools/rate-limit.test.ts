@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { sleep } from '../http/helpers.ts';
+import { awayFromWindowEdge } from '../http/helpers.ts';
 import { INITIALIZE, mcpGrant, rawPost, toolCall } from '../mcp/helpers.ts';
 
 // /mcp shares the HTTP API's limiter (same window, keyed per token, else per address) and sends
 // the RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers) on every answer.
-
-/** The limiter uses fixed 60 s windows aligned to the clock: start well inside one. */
-async function awayFromWindowEdge() {
-  const into = Date.now() % 60_000;
-  if (into > 50_000) await sleep(60_000 - into + 100);
-}
 
 describe('MCP rate limiting (limit 5)', () => {
   let p: TestProvider;
