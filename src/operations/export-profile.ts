@@ -41,8 +41,9 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
       created_at: profile.created_at,
       updated_at: profile.updated_at,
       ...(profile.default_policy ? { default_policy: profile.default_policy } : {}),
-      claims,
-      context_modifiers: modifiers,
+      // The store's lists are shared and frozen; the export owns its copies.
+      claims: [...claims],
+      context_modifiers: [...modifiers],
       consent_grants: grants.map((g) => publishGrant(g, caller.subjectId, now)),
       extensions,
     });

@@ -6,7 +6,8 @@ import { ok, type Result } from '../model/errors.ts';
 import { confidenceBand, type ProfileSummary } from '../model/summary.ts';
 import { PPX_VERSION, ProvenanceKind, Purpose } from '../model/vocabulary.ts';
 import type { AccessRequest } from '../policy/scope.ts';
-import { resolveEffectiveProfile } from '../resolve/effective.ts';
+import { SecondMemo, share } from '../resolve/identity-memo.ts';
+import { resolveShared } from '../resolve/shared-resolution.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import type { Deps } from './deps.ts';
 import { grantEcho } from './present.ts';
@@ -61,7 +62,7 @@ export async function getEffectiveProfile(
 ): Promise<Result<EffectiveProfile>> {
   const visible = await loadVisibleProfile(deps, caller, accessRequest('read', input), 'effective');
   if (!visible.ok) return visible;
-  return ok(await resolveAndAudit(deps, caller, visible.value, input.context ?? {}, 'effective', () => true));
+  return ok(await resolveAndAudit(deps, caller, visible.value, input.context ?? {}, 'effective'));
 }
 
 /** query_claims (SPEC §9): a filtered read, answered as an effective-profile document. */
@@ -74,7 +75,10 @@ export async function queryClaims(
   if (!visible.ok) return visible;
   const provenance = input.provenance ? new Set(input.provenance) : undefined;
   const min = input.min_confidence ?? 0;
-  const keep = (c: Claim) => (!provenance || provenance.has(c.source.kind)) && c.confidence >= min;
+  const keep =
+    provenance || min > 0
+      ? (c: Claim) => (!provenance || provenance.has(c.source.kind)) && c.confidence >= min
+      : undefined;
   return ok(await resolveAndAudit(deps, caller, visible.value, input.context ?? {}, 'query', keep));
 }
 
@@ -84,29 +88,57 @@ async function resolveAndAudit(
   visible: VisibleProfile,
   context: ResolutionContext,
   action: 'effective' | 'query',
-  keep: (c: Claim) => boolean,
+  keep?: (c: Claim) => boolean,
 ): Promise<EffectiveProfile> {
   const now = deps.clock();
-  const resolved = resolveEffectiveProfile({
+  const resolved = resolveShared({
     claims: visible.claims,
     modifiers: visible.modifiers,
     context,
     now,
   });
-  const claims = resolved.claims.filter(keep);
+  // Unfiltered, the claims stay the shared (frozen) array, which the surfaces serialize once.
+  const claims = keep ? resolved.claims.filter(keep) : resolved.claims;
   await auditRead(deps, caller, visible, action, claims);
-  return {
-    ppx_version: PPX_VERSION,
+  const generatedAt = wholeSecond(now);
+  const members = {
     subject_id: subjectIdFor(deps, caller, visible.subjectId),
-    provider_id: deps.provider.providerId,
-    generated_at: now.toISOString(),
-    claims,
-    applied_modifiers: resolved.applied_modifiers,
     // The stored profile id is a stable cross-grant identifier: only its owner sees it.
     ...(caller.kind === 'subject' && visible.profile ? { profile_id: visible.profile.profile_id } : {}),
     ...(visible.scope ? { grant: grantEcho(visible.scope) } : {}),
     ...(visible.crossDomainReview ? { cross_domain_review: visible.crossDomainReview } : {}),
   };
+  const document = (): EffectiveProfile => ({
+    ppx_version: PPX_VERSION,
+    subject_id: members.subject_id,
+    provider_id: deps.provider.providerId,
+    generated_at: generatedAt.toISOString(),
+    claims,
+    applied_modifiers: resolved.applied_modifiers,
+    ...(members.profile_id !== undefined ? { profile_id: members.profile_id } : {}),
+    ...(members.grant !== undefined ? { grant: members.grant } : {}),
+    ...(members.cross_domain_review !== undefined
+      ? { cross_domain_review: members.cross_domain_review }
+      : {}),
+  });
+  // A filtered query is its own list; only the shared resolution's documents are reused.
+  if (claims !== resolved.claims) return document();
+  const second = generatedAt.getTime();
+  const key = JSON.stringify(members);
+  return documents.get(second, claims, key) ?? documents.set(second, claims, key, share(document()));
+}
+
+/**
+ * Within one second, the reads that resolve to the same shared claims for the same caller-facing
+ * members get the same (share()d) document: its identity lets the surfaces reuse its JSON
+ * (surfaces/json-text.ts). `generated_at` has whole-second precision, so nothing else differs.
+ */
+const MAX_DOCUMENTS = 64;
+const documents = new SecondMemo<readonly Claim[], EffectiveProfile>(MAX_DOCUMENTS);
+
+/** `generated_at` is stated to the second (like HTTP's Date), so documents of one second are equal. */
+function wholeSecond(now: Date): Date {
+  return new Date(now.getTime() - (now.getTime() % 1000));
 }
 
 /** get_profile_summary (SPEC §9): which claims are visible, redacted to keys and bands. */
@@ -114,7 +146,7 @@ export async function getProfileSummary(deps: Deps, caller: Caller): Promise<Res
   const visible = await loadVisibleProfile(deps, caller, { operation: 'read' }, 'summary');
   if (!visible.ok) return visible;
   const now = deps.clock();
-  const { claims } = resolveEffectiveProfile({
+  const { claims } = resolveShared({
     claims: visible.value.claims,
     modifiers: [],
     context: {},
@@ -127,7 +159,7 @@ export async function getProfileSummary(deps: Deps, caller: Caller): Promise<Res
     ppx_version: PPX_VERSION,
     subject_id: subjectIdFor(deps, caller, visible.value.subjectId),
     provider_id: deps.provider.providerId,
-    generated_at: now.toISOString(),
+    generated_at: wholeSecond(now).toISOString(),
     namespaces: [...counts].map(([namespace, claim_count]) => ({ namespace, claim_count })),
     claims: claims.map((c) => ({
       claim_id: c.claim_id,

@@ -4,7 +4,8 @@ import type { ContextModifier } from '../model/context-modifier.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
 import { type AccessRequest, evaluateAccess, type Scope } from '../policy/scope.ts';
-import { visibleClaims } from '../policy/visibility.ts';
+import { visibilityKey, visibleClaims } from '../policy/visibility.ts';
+import { IdentityMemo, share } from '../resolve/identity-memo.ts';
 import type { ProfileRecord } from '../store/store.ts';
 import { recordCallerAudit } from './audit.ts';
 import type { Caller } from './caller.ts';
@@ -16,8 +17,9 @@ export interface VisibleProfile {
   readonly profile: ProfileRecord | undefined;
   /** The internal subject id (for audit); never sent to a grantee. */
   readonly subjectId: string;
-  readonly claims: Claim[];
-  readonly modifiers: ContextModifier[];
+  /** Shared between requests (never written to): the store's cached list, or a shared filter of it. */
+  readonly claims: readonly Claim[];
+  readonly modifiers: readonly ContextModifier[];
   /** The evaluated grant scope; undefined for the subject reading their own profile. */
   readonly scope: Scope | undefined;
   /** The cross-domain review this read depends on, if any (SPEC §13.2, docs/cross-domain.md). */
@@ -74,7 +76,7 @@ export async function loadVisibleProfile(
     : [[], []];
   // Raw cross-domain claims never pass; under allow_with_review their mapped core traits may.
   const transfer = await crossDomainTransfer(deps, caller, scope.value, claims, now);
-  const visible = visibleClaims(scope.value, claims);
+  const visible = visibleUnder(scope.value, claims);
   return ok({
     profile,
     subjectId: grant.subject_id,
@@ -83,6 +85,22 @@ export async function loadVisibleProfile(
     scope: scope.value,
     ...(transfer.notice ? { crossDomainReview: transfer.notice } : {}),
   });
+}
+
+/** Distinct scopes remembered per stored claim array. */
+const MAX_SCOPES = 32;
+const visibleByScope = new IdentityMemo<readonly Claim[], readonly Claim[]>(MAX_SCOPES);
+
+/**
+ * visibleClaims, shared between requests under the same scope while the stored claims are the
+ * same array: being the same object lets resolution reuse its work
+ * (resolve/shared-resolution.ts).
+ */
+function visibleUnder(scope: Scope, claims: readonly Claim[]): readonly Claim[] {
+  const key = visibilityKey(scope);
+  return (
+    visibleByScope.get(claims, key) ?? visibleByScope.set(claims, key, share(visibleClaims(scope, claims)))
+  );
 }
 
 /** The owner is not bound by a grant, but the request's own filters must still make sense. */
@@ -94,7 +112,7 @@ function checkOwnerFilters(request: AccessRequest): Result<true> {
   return ok(true);
 }
 
-function ownerFilter(claims: Claim[], request: AccessRequest): Claim[] {
+function ownerFilter(claims: readonly Claim[], request: AccessRequest): readonly Claim[] {
   const namespaces = request.namespaces ? new Set(request.namespaces) : undefined;
   const keys = request.keys ? new Set(request.keys.map(normalizeKey)) : undefined;
   if (!namespaces && !keys) return claims;

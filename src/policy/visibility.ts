@@ -29,6 +29,19 @@ export function reviewableCrossDomainClaims(scope: Scope, claims: readonly Claim
   return claims.filter((c) => isInScope(scope, c) && isCrossDomain(c, scope.useDomains));
 }
 
+/**
+ * Everything isClaimVisible reads of a scope, as a string: two scopes with the same key show the
+ * same claims (operations/read-claims.ts reuses a filtered list by it). Keep it in step.
+ */
+export function visibilityKey(scope: Scope): string {
+  return JSON.stringify([
+    [...scope.namespaces],
+    scope.keys ? [...scope.keys] : null,
+    scope.useDomains,
+    scope.crossDomain,
+  ]);
+}
+
 export function visibleClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
   return claims.filter((c) => isClaimVisible(scope, c));
 }

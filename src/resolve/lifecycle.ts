@@ -54,19 +54,29 @@ function decayFactor(lifecycle: Lifecycle, now: number): number {
   return 0.5 ** (elapsed / halfLife);
 }
 
+/** What `lifecycleConfidence` answers for a claim that has expired. */
+export const EXPIRED = -1;
+
+/**
+ * The confidence a claim has as of `now` after expiry and decay, or EXPIRED. Allocates nothing,
+ * so a cached resolution can be checked against it cheaply (resolve/memo.ts).
+ */
+export function lifecycleConfidence(claim: Claim, now: number): number {
+  const lifecycle = claim.lifecycle;
+  if (lifecycle === undefined) return claim.confidence;
+  const { expires } = instantsOf(lifecycle);
+  // SPEC §5.2 expires_at: the claim is no longer valid from that instant on (boundary inclusive).
+  if (expires !== undefined && expires <= now) return EXPIRED;
+  const factor = decayFactor(lifecycle, now);
+  return factor === 1 ? claim.confidence : round4(claim.confidence * factor);
+}
+
 /**
  * Applies expiry and decay to one claim as of `now`. Returns undefined for an expired claim,
  * the same object when nothing changes, and a shallow copy with a new confidence otherwise.
  */
 export function applyLifecycle(claim: Claim, now: Date): Claim | undefined {
-  const lifecycle = claim.lifecycle;
-  if (lifecycle === undefined) return claim;
-  const t = now.getTime();
-  const { expires } = instantsOf(lifecycle);
-  // SPEC §5.2 expires_at: the claim is no longer valid from that instant on (boundary inclusive).
-  if (expires !== undefined && expires <= t) return undefined;
-  const factor = decayFactor(lifecycle, t);
-  if (factor === 1) return claim;
-  const confidence = round4(claim.confidence * factor);
+  const confidence = lifecycleConfidence(claim, now.getTime());
+  if (confidence === EXPIRED) return undefined;
   return confidence === claim.confidence ? claim : { ...claim, confidence };
 }

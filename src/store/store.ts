@@ -229,9 +229,9 @@ export interface StoreReader extends WritebackReader {
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
   /** Every stored claim of a profile, ordered by namespace, key, claim_id. */
-  listClaims(profileId: string): Promise<Claim[]>;
+  listClaims(profileId: string): Promise<readonly Claim[]>;
   /** Every context modifier of a profile, ordered by modifier_id. */
-  listModifiers(profileId: string): Promise<ContextModifier[]>;
+  listModifiers(profileId: string): Promise<readonly ContextModifier[]>;
   /**
    * A grant by id, exactly as stored: `status` is what was last written ('active', 'revoked',
    * 'pending'); an active grant past `expires_at` is still returned as 'active' — deciding that

@@ -118,7 +118,7 @@ function previewGrant(
   };
 }
 
-function sortClaims(claims: Claim[]): Claim[] {
+function sortClaims(claims: readonly Claim[]): Claim[] {
   const rank = (c: Claim) => (c.namespace === 'core' ? 0 : 1);
   return [...claims].sort((a, b) => rank(a) - rank(b) || qualifiedKey(a).localeCompare(qualifiedKey(b)));
 }

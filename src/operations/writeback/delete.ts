@@ -78,7 +78,7 @@ export async function deleteWholeProfile(deps: Deps, caller: Caller): Promise<Re
 }
 
 interface Selection {
-  readonly claims: Claim[];
+  readonly claims: readonly Claim[];
   readonly modifierIds: string[];
   /** When set, nothing selected is a 404 with this text. */
   readonly missing?: string;
@@ -90,7 +90,7 @@ async function remove(
   deps: Deps,
   caller: Caller,
   profile: ProfileRecord,
-  select: (claims: Claim[]) => Selection,
+  select: (claims: readonly Claim[]) => Selection,
 ): Promise<Result<DeletionResult>> {
   const now = deps.clock();
   const at = now.toISOString();

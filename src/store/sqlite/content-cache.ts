@@ -4,7 +4,10 @@ import type { Row } from './rows.ts';
  * Parsed claims (or modifiers) of a profile, kept for as long as the profile's `version` stays
  * the same (migration 0002 bumps it on every change, from a counter that never repeats). Parsing
  * the JSON bodies was the largest cost of a read; with the cache a read costs one indexed
- * version lookup. Entries are deep-frozen because every reader shares them.
+ * version lookup. Entries are deep-frozen because every reader shares them (objects only: V8's
+ * fast JSON.stringify path refuses frozen arrays, see resolve/identity-memo.ts#share; the arrays
+ * are typed readonly). The same array goes to every read of the same version, so layers above can key their own reuse on its
+ * identity (resolve/identity-memo.ts).
  *
  * Only for a connection that sees committed data alone (the read connection): a cache filled
  * from inside a transaction could outlive a rollback.
@@ -18,12 +21,12 @@ export class ContentCache<T> {
   }
 
   /** Items for `version`, or undefined when the cache holds another version or none. */
-  get(profileId: string, version: number): T[] | undefined {
+  get(profileId: string, version: number): readonly T[] | undefined {
     const entry = this.#entries.get(profileId);
-    return entry?.version === version ? [...entry.items] : undefined;
+    return entry?.version === version ? entry.items : undefined;
   }
 
-  set(profileId: string, version: number, items: T[]): T[] {
+  set(profileId: string, version: number, items: T[]): readonly T[] {
     for (const item of items) deepFreeze(item);
     this.#entries.delete(profileId);
     if (this.#entries.size >= this.#limit) {
@@ -31,7 +34,7 @@ export class ContentCache<T> {
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     this.#entries.set(profileId, { version, items });
-    return [...items];
+    return items;
   }
 }
 
@@ -49,6 +52,6 @@ export function versionedBodies(rows: readonly Row[]): { version: number; bodies
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
+  if (!Array.isArray(value)) Object.freeze(value);
   for (const v of Object.values(value)) deepFreeze(v);
 }

@@ -73,16 +73,21 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
     return row === undefined ? undefined : profileFromRow(row);
   }
 
-  listClaims(profileId: string): Claim[] {
+  listClaims(profileId: string): readonly Claim[] {
     return this.#listContent<Claim>(profileId, this.#claims, 'claims', 'namespace, key, claim_id');
   }
 
-  listModifiers(profileId: string): ContextModifier[] {
+  listModifiers(profileId: string): readonly ContextModifier[] {
     return this.#listContent<ContextModifier>(profileId, this.#modifiers, 'modifiers', 'modifier_id');
   }
 
   /** A profile's rows of `table`, through the version-keyed cache when this connection has one. */
-  #listContent<T>(profileId: string, cache: ContentCache<T> | undefined, table: string, order: string): T[] {
+  #listContent<T>(
+    profileId: string,
+    cache: ContentCache<T> | undefined,
+    table: string,
+    order: string,
+  ): readonly T[] {
     if (cache === undefined) {
       const rows = this.#sql
         .get(`SELECT body FROM ${table} WHERE profile_id = ? ORDER BY ${order}`)

@@ -31,7 +31,7 @@ export function confirm(p: TestProvider, token: string, decisions: unknown[]) {
 }
 
 /** The subject's stored claims, straight from the store. */
-export async function storedClaims(p: TestProvider): Promise<Claim[]> {
+export async function storedClaims(p: TestProvider): Promise<readonly Claim[]> {
   const profile = await p.deps.store.getProfileBySubject(p.subjectId);
   assert.ok(profile);
   return p.deps.store.listClaims(profile.profile_id);
