@@ -5,6 +5,7 @@ import { fail, type PpxFailure } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { jsonText } from '../json-text.ts';
 import { mountMcp } from '../mcp/app.ts';
 import { mountWebPages } from '../web/app.ts';
 import { readJsonBody } from './body.ts';
@@ -114,7 +115,8 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
   if (route.auth === 'bearer' || route.noStore) headers.set('Cache-Control', 'no-store');
   const status = route.acceptedWhen?.(result.value) ? 202 : (route.successStatus ?? 200);
-  return new Response(JSON.stringify(result.value), { status, headers });
+  // A read's document is shared within its second: its JSON is made once (surfaces/json-text.ts).
+  return new Response(jsonText(result.value), { status, headers });
 }
 
 /**

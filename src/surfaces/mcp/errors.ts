@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PpxFailure } from '../../model/errors.ts';
 import { statusOf } from '../../model/errors.ts';
+import { jsonText } from '../json-text.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
 // single-grant token, token and scope failures are answered by HTTP itself (401/403 with a
@@ -75,8 +76,9 @@ export function toolError(failure: PpxFailure, token: TokenKind = 'grant'): Call
   return { isError: true, structuredContent: { error }, content: [{ type: 'text', text }] };
 }
 
+/** The text copy is the JSON of `data`, its shared parts serialized once (surfaces/json-text.ts). */
 export function toolSuccess(data: unknown): CallToolResult {
-  return { structuredContent: { data }, content: [{ type: 'text', text: JSON.stringify(data) }] };
+  return { structuredContent: { data }, content: [{ type: 'text', text: jsonText(data) }] };
 }
 
 /** A fan-out entry: one child's data or error, labeled with its grant id. */
@@ -88,7 +90,8 @@ export type FanOutEntry =
 export function fanOutResult(results: readonly FanOutEntry[]): CallToolResult {
   const failed = results.filter((r) => 'error' in r);
   const texts = failed.map((r) => ('error' in r ? `${r.grant_id}: ${r.error.message}` : ''));
-  const content = [{ type: 'text' as const, text: JSON.stringify({ results }) }];
+  // {results} → the list → an entry → its data → data's members (the shared arrays).
+  const content = [{ type: 'text' as const, text: jsonText({ results }, 4) }];
   if (failed.length === results.length) {
     return {
       isError: true,

@@ -3,6 +3,7 @@ import { DateTime } from '../../model/vocabulary.ts';
 import type { Deps } from '../../operations/deps.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { FRESHNESS_GRANULARITY_MS } from '../../operations/oauth/metadata.ts';
+import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 
 // The MCP presentation of a PPX read result (PDPP MCP read profile §3, WIRE-NOTES §4). The
 // PPX object stays as the operation returned it, claims untouched (the official claim schema
@@ -43,24 +44,35 @@ interface ClaimLike {
   readonly namespace: string;
 }
 
-/** Adds `claim_instances` and `freshness` to a PPX result that lists claims; other results pass as they are. */
+/** Presented results remembered per shared PPX result: one per client and freshness. */
+const MAX_PRESENTED = 64;
+const presented = new IdentityMemo<object, object>(MAX_PRESENTED);
+
+/**
+ * Adds `claim_instances` and `freshness` to a PPX result that lists claims; other results pass
+ * as they are. A shared result gets a shared presentation, the same object for every
+ * caller of the same client while the profile's freshness holds, so its JSON is reused too.
+ */
 export async function presentRead(deps: Deps, caller: GrantCaller, data: unknown): Promise<unknown> {
   if (typeof data !== 'object' || data === null) return data;
   const claims = (data as { claims?: unknown }).claims;
   if (!Array.isArray(claims)) return data;
   const instanceId = deps.pairwise.profile(caller.grant.profile_id, caller.clientId);
-  const list = claims as ClaimLike[];
   const profile = await deps.store.getProfile(caller.grant.profile_id);
+  const lastSuccessAt = profile ? coarsen(profile.updated_at) : undefined;
+  const shared = isShared(data);
+  const key = `${instanceId} ${lastSuccessAt ?? ''}`;
+  const hit = shared ? presented.get(data, key) : undefined;
+  if (hit !== undefined) return hit;
+  const list = claims as ClaimLike[];
   const streams = [...new Set(list.map((c) => c.namespace))].sort();
-  return {
+  const made = {
     ...data,
     claim_instances: list.map((c) => ({ id: c.claim_id, instance_id: instanceId })),
-    freshness: profile
-      ? streams.map((stream) => ({
-          stream,
-          instance_id: instanceId,
-          last_success_at: coarsen(profile.updated_at),
-        }))
-      : [],
+    freshness:
+      lastSuccessAt !== undefined
+        ? streams.map((stream) => ({ stream, instance_id: instanceId, last_success_at: lastSuccessAt }))
+        : [],
   };
+  return shared ? presented.set(data, key, share(made)) : made;
 }

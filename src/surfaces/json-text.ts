@@ -1,0 +1,43 @@
+import { isShared } from '../resolve/identity-memo.ts';
+
+// JSON text of response data, serialized once per shared value. Within a second, repeated reads
+// of the same profile version under the same scope and context get the same document object
+// (operations/profile-reads.ts), presented once per client (mcp/presentation.ts): their JSON is
+// kept beside them (keyed by identity, dropped with them). Only values marked by share() are
+// cached: they are never written to after they were made.
+
+const fragments = new WeakMap<object, string>();
+
+/**
+ * Exactly `JSON.stringify(value)` for JSON data (plain objects, arrays, strings, numbers,
+ * booleans, null; undefined members skipped), descending `depth` levels into objects and arrays
+ * that are not shared so that shared ones below are found; deeper, one JSON.stringify does it all.
+ */
+export function jsonText(value: unknown, depth = 1): string {
+  return text(value, depth) ?? 'null';
+}
+
+function text(value: unknown, depth: number): string | undefined {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (isShared(value)) {
+    let cached = fragments.get(value);
+    if (cached === undefined) {
+      cached = JSON.stringify(value);
+      fragments.set(value, cached);
+    }
+    return cached;
+  }
+  if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    // JSON.stringify writes null for an undefined (or function) element.
+    return `[${value.map((item: unknown) => text(item, depth - 1) ?? 'null').join(',')}]`;
+  }
+  const parts: string[] = [];
+  for (const key of Object.keys(value)) {
+    const member = text((value as Record<string, unknown>)[key], depth - 1);
+    if (member !== undefined) parts.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${parts.join(',')}}`;
+}
