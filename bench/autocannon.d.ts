@@ -1,8 +1,20 @@
 // Minimal typings for the parts of autocannon's programmatic API the benchmark uses (the package
 // ships none, and @types/autocannon is not a dependency).
 declare module 'autocannon' {
+  interface Request {
+    method?: 'GET' | 'POST';
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface RequestStep extends Request {
+    /** Called before each send of this step; returns the request to send. */
+    setupRequest?: (request: Request) => Request;
+  }
   interface Options {
     url: string;
+    /** Steps each connection sends in turn, over and over. */
+    requests?: RequestStep[];
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
     body?: string;

@@ -17,6 +17,24 @@ export const BENCH_NAMESPACES = ['core', 'fragrance', 'travel'] as const;
 /** The context every benchmark request resolves under. */
 export const BENCH_CONTEXT = { climate: 'hot_humid', occasion: 'date_night' } as const;
 export const BENCH_BODY = JSON.stringify({ context: BENCH_CONTEXT });
+
+/**
+ * `--cold`: autocannon steps whose every request carries a context no earlier request had
+ * (BENCH_CONTEXT plus a `bench_variant` dimension that no modifier names, so the answer is the
+ * same), so nothing the provider keeps between requests can answer it: the worst case of the
+ * read-reuse caches (docs/benchmarks.md).
+ */
+export function coldRequests(body: (context: Record<string, unknown>) => string) {
+  let n = 0;
+  return [
+    {
+      setupRequest: <R extends { body?: string }>(request: R): R => ({
+        ...request,
+        body: body({ ...BENCH_CONTEXT, bench_variant: n++ }),
+      }),
+    },
+  ];
+}
 export const BENCH_PATH = '/v1/profile/effective';
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';

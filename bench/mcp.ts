@@ -4,15 +4,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { BENCH_CONTEXT, CLAIM_COUNT } from './fixtures.ts';
+import { BENCH_CONTEXT, CLAIM_COUNT, coldRequests } from './fixtures.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 
-// `npm run bench:mcp [-- --duration 10 --connections 50 --warmup 2]`
+// `npm run bench:mcp [-- --duration 10 --connections 50 --warmup 2 --cold]`
 // `tools/call ppx_get_effective_profile` over Streamable HTTP: the provider's /mcp (bearer token
 // for `${url}/mcp`, auth, grant re-read, policy, store, resolution, audit) side by side with a
 // bare SDK server returning the same result precomputed (bench/mcp-baseline-server.ts), in the
 // same run, one after the other, with the same autocannon load. Writes bench/results/mcp.json.
 // BENCH_PROFILE=1 runs the provider under --cpu-prof and prints its hot spots afterwards.
+// --cold gives every request a context of its own, so the provider can reuse nothing between
+// requests (the bare server answers the same precomputed result; results in mcp-cold.json).
 
 import { type Child, startChild, stopChild } from './children.ts';
 
@@ -23,8 +25,11 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
+    cold: { type: 'boolean', default: false },
   },
 });
+const cold = args.cold;
+const resultsFile = cold ? 'mcp-cold.json' : 'mcp.json';
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const warmup = Number(args.warmup);
@@ -34,12 +39,14 @@ const profiling = process.env['BENCH_PROFILE'] === '1';
 
 const PROTOCOL_VERSION = '2025-11-25';
 const TOOL = 'ppx_get_effective_profile';
-const BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: TOOL, arguments: { context: BENCH_CONTEXT } },
-});
+const bodyFor = (context: Record<string, unknown>) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: TOOL, arguments: { context } },
+  });
+const BODY = bodyFor(BENCH_CONTEXT);
 
 interface Target {
   readonly name: 'provider' | 'bare-sdk';
@@ -84,6 +91,7 @@ function load(target: Target, seconds: number, title: string): Promise<Result> {
       method: 'POST',
       headers: target.headers,
       body: BODY,
+      ...(cold ? { requests: coldRequests(bodyFor) } : {}),
       connections,
       duration: seconds,
       timeout: 10,
@@ -122,7 +130,7 @@ function table(rows: Row[], ratio: number): string {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...body.map(line),
     '',
-    `throughput ratio provider/bare-sdk: ${ratio.toFixed(3)} (target >= 0.8)`,
+    `throughput ratio provider/bare-sdk: ${ratio.toFixed(3)} (target >= 0.8)${cold ? ' — cold: every request a new context' : ''}`,
   ].join('\n');
 }
 
@@ -192,6 +200,7 @@ async function main(): Promise<void> {
       cpuModel: cpus()[0]?.model ?? 'unknown',
       request: JSON.parse(BODY),
       protocolVersion: PROTOCOL_VERSION,
+      cold,
       connections,
       durationSeconds: duration,
       warmupSeconds: warmup,
@@ -199,8 +208,8 @@ async function main(): Promise<void> {
       results: rows,
       throughputRatio: ratio,
     };
-    writeFileSync(join(resultsDir, 'mcp.json'), `${JSON.stringify(out, null, 2)}\n`);
-    console.error(`bench:mcp: results written to ${join(resultsDir, 'mcp.json')}`);
+    writeFileSync(join(resultsDir, resultsFile), `${JSON.stringify(out, null, 2)}\n`);
+    console.error(`bench:mcp: results written to ${join(resultsDir, resultsFile)}`);
   } finally {
     await Promise.all(children.map(stopChild));
     rmSync(tmp, { recursive: true, force: true });

@@ -4,14 +4,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { BENCH_BODY, BENCH_PATH, CLAIM_COUNT } from './fixtures.ts';
+import { BENCH_BODY, BENCH_PATH, CLAIM_COUNT, coldRequests } from './fixtures.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 
-// `npm run bench [-- --duration 10 --connections 50 --warmup 2]`
+// `npm run bench [-- --duration 10 --connections 50 --warmup 2 --cold]`
 // Starts the provider and the bare baseline as child processes, checks both answer correctly,
 // then loads each in turn (never both at once: the machine has 2 cores) with autocannon and
 // prints/saves the comparison. BENCH_PROFILE=1 runs the provider child under --cpu-prof and
-// prints its hottest functions afterwards.
+// prints its hottest functions afterwards. --cold gives every request a context of its own, so
+// the provider can reuse nothing between requests (results in latest-cold.json).
 
 import { startChild, stopChild } from './children.ts';
 
@@ -23,8 +24,11 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
+    cold: { type: 'boolean', default: false },
   },
 });
+const cold = args.cold;
+const resultsFile = cold ? 'latest-cold.json' : 'latest.json';
 const duration = positive(args.duration, 'duration');
 const connections = positive(args.connections, 'connections');
 const warmup = Number(args.warmup);
@@ -71,6 +75,7 @@ function load(target: Target, seconds: number, title: string): Promise<Result> {
     method: 'POST',
     headers: target.headers,
     body: BENCH_BODY,
+    ...(cold ? { requests: coldRequests((context) => JSON.stringify({ context })) } : {}),
     connections,
     duration: seconds,
     timeout: 10,
@@ -124,7 +129,7 @@ function table(rows: Row[], ratio: number): string {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...body.map(line),
     '',
-    `throughput ratio provider/baseline: ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)} %)`,
+    `throughput ratio provider/baseline: ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)} %)${cold ? ' — cold: every request a new context' : ''}`,
   ].join('\n');
 }
 
@@ -199,6 +204,7 @@ async function main(): Promise<void> {
       cpuModel: cpus()[0]?.model ?? 'unknown',
       path: BENCH_PATH,
       body: JSON.parse(BENCH_BODY),
+      cold,
       connections,
       durationSeconds: duration,
       warmupSeconds: warmup,
@@ -206,8 +212,8 @@ async function main(): Promise<void> {
       results: rows,
       throughputRatio: ratio,
     };
-    writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
-    console.error(`bench: results written to ${join(resultsDir, 'latest.json')}`);
+    writeFileSync(join(resultsDir, resultsFile), `${JSON.stringify(out, null, 2)}\n`);
+    console.error(`bench: results written to ${join(resultsDir, resultsFile)}`);
   } finally {
     await Promise.all(children.map(stopChild));
     clearTimeout(deadline);

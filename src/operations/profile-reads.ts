@@ -133,7 +133,7 @@ async function resolveAndAudit(
  * members get the same (share()d) document: its identity lets the surfaces reuse its JSON
  * (surfaces/json-text.ts). `generated_at` has whole-second precision, so nothing else differs.
  */
-const MAX_DOCUMENTS = 64;
+const MAX_DOCUMENTS = 8;
 const documents = new SecondMemo<readonly Claim[], EffectiveProfile>(MAX_DOCUMENTS);
 
 /** `generated_at` is stated to the second (like HTTP's Date), so documents of one second are equal. */

@@ -18,7 +18,7 @@ interface Entry {
 }
 
 /** Distinct contexts remembered per claim array. */
-const MAX_CONTEXTS = 64;
+const MAX_CONTEXTS = 8;
 const entries = new IdentityMemo<readonly Claim[], Entry>(MAX_CONTEXTS);
 
 /**

@@ -7,6 +7,8 @@ import { isShared } from '../resolve/identity-memo.ts';
 // cached: they are never written to after they were made.
 
 const fragments = new WeakMap<object, string>();
+/** Shared values serialized once: their text is kept from the second time on (see text()). */
+const seenOnce = new WeakSet<object>();
 
 /**
  * Exactly `JSON.stringify(value)` for JSON data (plain objects, arrays, strings, numbers,
@@ -20,12 +22,14 @@ export function jsonText(value: unknown, depth = 1): string {
 function text(value: unknown, depth: number): string | undefined {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   if (isShared(value)) {
-    let cached = fragments.get(value);
-    if (cached === undefined) {
-      cached = JSON.stringify(value);
-      fragments.set(value, cached);
-    }
-    return cached;
+    const cached = fragments.get(value);
+    if (cached !== undefined) return cached;
+    const made = JSON.stringify(value);
+    // Kept only once a value comes back: a value serialized once (every request asking for a
+    // new context) would otherwise hold its text until it is collected, for nothing.
+    if (seenOnce.has(value)) fragments.set(value, made);
+    else seenOnce.add(value);
+    return made;
   }
   if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return JSON.stringify(value);
