@@ -78,11 +78,19 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
     subject_id: shown,
     provider_id: deps.provider.providerId,
     created_at: profile.created_at,
-    updated_at: profile.updated_at,
+    // The profile's own updated_at would tell the grantee when anything changed, including
+    // outside its grant, which must look like nothing at all (SPEC §10). Its export is a
+    // projection made now, so it is stated as updated now: a grantee that syncs on it re-reads.
+    updated_at: latest(profile.created_at, now),
     claims,
     // Context modifiers describe the subject beyond any one key; a grantee's export leaves them out.
     context_modifiers: [],
     consent_grants: [publishGrant(grant, shown, now)],
     extensions: extensions.filter((e) => scope.value.namespaces.has(e.namespace)),
   });
+}
+
+/** `now`, or `created_at` if the clock is behind it (updated_at never precedes created_at). */
+function latest(createdAt: string, now: Date): string {
+  return Date.parse(createdAt) > now.getTime() ? createdAt : now.toISOString();
 }

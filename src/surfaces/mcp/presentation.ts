@@ -12,8 +12,10 @@ import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 // - `claim_instances`: one `{id, instance_id}` per entry of `claims`, in the same order: the
 //   claim's id beside the pairwise handle of the profile (instance) it belongs to;
 // - `freshness`: one `{stream, instance_id, last_success_at}` per namespace of those claims,
-//   `last_success_at` being when claims of that profile last changed (the profile's
-//   `updated_at`), truncated to the granularity declared in the protected resource metadata.
+//   `last_success_at` being the time of this read, truncated to the granularity declared in the
+//   protected resource metadata. The provider is the system of record, so every read collects
+//   the current state. The profile's own last change would tell a grantee, to the hour, that
+//   something changed, including outside its grant, which must look like nothing at all.
 
 export const ClaimInstance = z.strictObject({ id: z.string(), instance_id: z.string() });
 export const Freshness = z.strictObject({
@@ -33,9 +35,9 @@ export function presentationSchema(output: z.ZodType): z.ZodType {
   return output;
 }
 
-/** Truncates an RFC 3339 time to the declared granularity. */
-export function coarsen(at: string): string {
-  const t = Date.parse(at);
+/** Truncates a time to the declared granularity. */
+export function coarsen(at: Date): string {
+  const t = at.getTime();
   return new Date(Math.floor(t / FRESHNESS_GRANULARITY_MS) * FRESHNESS_GRANULARITY_MS).toISOString();
 }
 
@@ -53,15 +55,14 @@ const presented = new IdentityMemo<object, object>(MAX_PRESENTED);
  * as they are. A shared result gets a shared presentation, the same object for every
  * caller of the same client while the profile's freshness holds, so its JSON is reused too.
  */
-export async function presentRead(deps: Deps, caller: GrantCaller, data: unknown): Promise<unknown> {
+export function presentRead(deps: Deps, caller: GrantCaller, data: unknown): unknown {
   if (typeof data !== 'object' || data === null) return data;
   const claims = (data as { claims?: unknown }).claims;
   if (!Array.isArray(claims)) return data;
   const instanceId = deps.pairwise.profile(caller.grant.profile_id, caller.clientId);
-  const profile = await deps.store.getProfile(caller.grant.profile_id);
-  const lastSuccessAt = profile ? coarsen(profile.updated_at) : undefined;
+  const lastSuccessAt = coarsen(deps.clock());
   const shared = isShared(data);
-  const key = `${instanceId} ${lastSuccessAt ?? ''}`;
+  const key = `${instanceId} ${lastSuccessAt}`;
   const hit = shared ? presented.get(data, key) : undefined;
   if (hit !== undefined) return hit;
   const list = claims as ClaimLike[];
@@ -69,10 +70,7 @@ export async function presentRead(deps: Deps, caller: GrantCaller, data: unknown
   const made = {
     ...data,
     claim_instances: list.map((c) => ({ id: c.claim_id, instance_id: instanceId })),
-    freshness:
-      lastSuccessAt !== undefined
-        ? streams.map((stream) => ({ stream, instance_id: instanceId, last_success_at: lastSuccessAt }))
-        : [],
+    freshness: streams.map((stream) => ({ stream, instance_id: instanceId, last_success_at: lastSuccessAt })),
   };
   return shared ? presented.set(data, key, share(made)) : made;
 }

@@ -126,7 +126,7 @@ async function runUnder(
   if (!caller.ok) return caller;
   const result = await tool.run(deps, caller.value, input);
   if (!result.ok || tool.kind !== 'read') return result;
-  return ok(await presentRead(deps, caller.value, result.value));
+  return ok(presentRead(deps, caller.value, result.value));
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */

@@ -293,4 +293,25 @@ describe('HTTP export', () => {
     assert.notEqual(t.json.subject_id, r.json.subject_id);
     assert.deepEqual(keysOf(t.json), sorted(TRAVEL_KEYS));
   });
+
+  it("never shows a grantee when the profile changed outside its grant (updated_at is the export's time)", async () => {
+    const { token } = await p.grant({ allowed_operations: ['export'], allowed_namespaces: ['core'] });
+    const first = await api(p.url, '/v1/export', { token, body: {} });
+    assert.equal(first.status, 200, first.text);
+    const profile = await p.deps.store.getProfileBySubject(p.subjectId);
+    assert.ok(profile);
+    const outside = (await p.deps.store.listClaims(profile.profile_id)).find((c) => c.namespace === 'travel');
+    assert.ok(outside);
+    const deleted = await api(p.url, `/v1/profile/claims/${encodeURIComponent(outside.claim_id)}`, {
+      method: 'DELETE',
+      token: p.subjectToken,
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+    const asked = Date.now();
+    const second = await api(p.url, '/v1/export', { token, body: {} });
+    assert.equal(second.status, 200, second.text);
+    assert.ok(Date.parse(second.json.updated_at) >= asked, 'stated as of the export, not the change');
+    const strip = (j: Record<string, unknown>) => ({ ...j, updated_at: '', consent_grants: [] });
+    assert.deepEqual(strip(second.json), strip(first.json));
+  });
 });

@@ -19,6 +19,7 @@ interface Data {
   grant: { grant_id: string; allowed_namespaces: string[] };
   claims: { claim_id: string; namespace: string }[];
   claim_instances: { id: string; instance_id: string }[];
+  freshness: { stream: string; instance_id: string; last_success_at: string }[];
 }
 
 async function read(client: Client): Promise<Data> {
@@ -84,6 +85,33 @@ describe('shared read work never crosses callers, versions or revocations', () =
       assert.ok(!after.claims.some((claim) => claim.claim_id === gone.claim_id));
       assert.ok(!after.claim_instances.some((i) => i.id === gone.claim_id));
       assert.equal(after.claims.length, before.claims.length - 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('shows nothing of a write outside the grant: the next answer is the same, freshness included', async () => {
+    const g = await mcpGrant(p, { allowed_namespaces: ['core'] });
+    const client = await connect(p, g.token);
+    try {
+      const before = await read(client);
+      const profile = await p.deps.store.getProfileBySubject(p.subjectId);
+      assert.ok(profile);
+      const outside = (await p.deps.store.listClaims(profile.profile_id)).find(
+        (x) => x.namespace === 'fragrance',
+      );
+      assert.ok(outside, 'the demo profile has fragrance claims');
+      const deleted = await api(p.url, `/v1/profile/claims/${encodeURIComponent(outside.claim_id)}`, {
+        method: 'DELETE',
+        token: p.subjectToken,
+      });
+      assert.equal(deleted.status, 200, deleted.text);
+      const after = await read(client);
+      // Only the time of the read may differ (and freshness only if the hour turned meanwhile).
+      const strip = (d: Data) => ({ ...d, generated_at: '', freshness: undefined });
+      assert.deepEqual(strip(after), strip(before));
+      const hours = new Set([...before.freshness, ...after.freshness].map((f) => f.last_success_at));
+      assert.ok(hours.size <= 2);
     } finally {
       await client.close();
     }
