@@ -41,7 +41,7 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
       created_at: profile.created_at,
       updated_at: profile.updated_at,
       ...(profile.default_policy ? { default_policy: profile.default_policy } : {}),
-      // The store's lists are shared and frozen; the export owns its copies.
+      // The store's lists are shared between requests (typed readonly); the export owns its copies.
       claims: [...claims],
       context_modifiers: [...modifiers],
       consent_grants: grants.map((g) => publishGrant(g, caller.subjectId, now)),

@@ -97,7 +97,7 @@ async function resolveAndAudit(
     context,
     now,
   });
-  // Unfiltered, the claims stay the shared (frozen) array, which the surfaces serialize once.
+  // Unfiltered, the claims stay the shared array, so the document below can be shared too.
   const claims = keep ? resolved.claims.filter(keep) : resolved.claims;
   await auditRead(deps, caller, visible, action, claims);
   const generatedAt = wholeSecond(now);
