@@ -5,6 +5,9 @@ import { createHmac } from 'node:crypto';
  * that client and different for every other client, so two grantees cannot join what they hold,
  * and the internal subject id never reaches a grantee.
  */
+/** Every pairwise subject id starts with this. */
+export const PAIRWISE_SUBJECT_PREFIX = 'ppx:subject:';
+
 export class PairwiseIds {
   readonly #secret: Buffer;
   /** Computed ids, bounded; they never change for a given secret, so losing them is harmless. */
@@ -18,7 +21,7 @@ export class PairwiseIds {
     const memoKey = `${clientId}\u0000${subjectId}`;
     let id = this.#memo.get(memoKey);
     if (id === undefined) {
-      id = `ppx:subject:${this.#mac('subject', subjectId, clientId)}`;
+      id = `${PAIRWISE_SUBJECT_PREFIX}${this.#mac('subject', subjectId, clientId)}`;
       if (this.#memo.size >= 10_000) this.#memo.clear();
       this.#memo.set(memoKey, id);
     }

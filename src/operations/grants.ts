@@ -87,6 +87,7 @@ export async function createGrant(
     access_mode: d.access_mode,
   };
   await deps.store.insertGrant(grant);
+  await rememberPairwise(deps.store, deps, grant);
   await recordAudit(
     deps,
     { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
@@ -141,4 +142,17 @@ export async function revokeConsentGrant(
   if (!revoked) return notFound;
   await recordCallerAudit(deps, caller, grant.subject_id, { action: 'revoke', grantId: grant.grant_id }, now);
   return ok({ grant: publishGrant(revoked, subjectIdFor(deps, caller, grant.subject_id), now) });
+}
+
+/**
+ * The client of a new grant will see the subject under a pairwise id (docs/policy.md); record it,
+ * so that the client can name the subject by it when it asks for consent again.
+ */
+export async function rememberPairwise(
+  store: Pick<Deps['store'], 'rememberPairwiseSubject'>,
+  deps: Pick<Deps, 'pairwise'>,
+  grant: Pick<GrantRecord, 'grantee_id' | 'subject_id'>,
+): Promise<void> {
+  const pairwiseId = deps.pairwise.subject(grant.subject_id, grant.grantee_id);
+  await store.rememberPairwiseSubject(grant.grantee_id, pairwiseId, grant.subject_id);
 }

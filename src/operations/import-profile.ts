@@ -7,6 +7,7 @@ import { parseInput } from '../model/validate.ts';
 import { type GrantRecord, IdConflictError, type StoreTx } from '../store/store.ts';
 import { recordAudit } from './audit.ts';
 import type { Deps } from './deps.ts';
+import { rememberPairwise } from './grants.ts';
 import { historyEntry } from './writeback/apply.ts';
 
 export interface ImportOptions {
@@ -105,6 +106,7 @@ function writeProfile(deps: Deps, doc: Profile, options: ImportOptions): Promise
       const grant = await restorableGrant(tx, deps.provider.providerId, doc, profileId, g);
       if (grant === undefined) continue;
       await tx.insertGrant(grant);
+      await rememberPairwise(tx, deps, grant);
       restored += 1;
     }
     return ok({

@@ -241,6 +241,8 @@ export interface StoreReader extends WritebackReader {
   /** A subject's grants, newest `granted_at` first (ties by grant_id). */
   listGrantsBySubject(subjectId: string): Promise<GrantRecord[]>;
   getClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** The internal subject id behind a pairwise id shown to `clientId`, or undefined. */
+  subjectForPairwise(clientId: string, pairwiseId: string): Promise<string | undefined>;
   /** Every client, ordered by client_id. */
   listClients(): Promise<ClientRecord[]>;
   /** Signing keys, newest `created_at` first (ties by kid, descending). */
@@ -307,6 +309,8 @@ export interface StoreWriter extends WritebackWriter {
   /** Removes a session (sign-out); false when it was not there. */
   deleteSession(sessionHash: string): Promise<boolean>;
   insertGrantRequest(request: GrantRequestRecord): Promise<void>;
+  /** Records that `clientId` knows `subjectId` as `pairwiseId` (idempotent). */
+  rememberPairwiseSubject(clientId: string, pairwiseId: string, subjectId: string): Promise<void>;
   /**
    * Compare-and-set: applies `patch` only while the request's status is `expected`. Returns the
    * request as stored afterwards, or undefined when it is missing or its status was not

@@ -21,6 +21,20 @@ export function consentContract(open: () => Promise<Store>): void {
   subjectContract(open);
   grantRequestContract(open);
   tokenContract(open);
+  describe('pairwise subjects', () => {
+    it(
+      'finds the subject behind a pairwise id for the client it was recorded for only; recording twice is harmless',
+      withStore(open, async (store) => {
+        await store.rememberPairwiseSubject('client-a', 'ppx:subject:aaa', 'did:example:s1');
+        await store.rememberPairwiseSubject('client-a', 'ppx:subject:aaa', 'did:example:s1');
+        await store.rememberPairwiseSubject('client-b', 'ppx:subject:bbb', 'did:example:s1');
+        assert.equal(await store.subjectForPairwise('client-a', 'ppx:subject:aaa'), 'did:example:s1');
+        assert.equal(await store.subjectForPairwise('client-b', 'ppx:subject:bbb'), 'did:example:s1');
+        assert.equal(await store.subjectForPairwise('client-b', 'ppx:subject:aaa'), undefined);
+        assert.equal(await store.subjectForPairwise('client-a', 'ppx:subject:zzz'), undefined);
+      }),
+    );
+  });
   describe('single-use expiry', () => {
     it(
       'shortenGrantExpiry only moves an expiry earlier, and sets one where there was none',

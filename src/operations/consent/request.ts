@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAIRWISE_SUBJECT_PREFIX } from '../../auth/pairwise.ts';
 import { S256_CHALLENGE } from '../../auth/pkce.ts';
 import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
@@ -80,7 +81,7 @@ export async function requestConsent(
     grant_request_id: `gr_${randomToken(16)}`,
     request_token_hash: sha256(requestToken),
     client_id: input.client_id,
-    subject_id: input.subject_id,
+    subject_id: await subjectNamed(deps, input.client_id, input.subject_id),
     draft: draftOf(input, now),
     redirect_uri: input.redirect_uri,
     code_challenge: input.code_challenge,
@@ -97,6 +98,17 @@ export async function requestConsent(
     request_token: requestToken,
     expires_at: record.expires_at,
   });
+}
+
+/**
+ * The subject a request names: its own id, or the pairwise id this client was shown under an
+ * earlier grant (a client never learns the internal id). A pairwise id this client was not shown
+ * (another client's, or made up) stays as given: like an unknown subject id, it makes a request
+ * that no subject can approve, and the answer does not tell the difference.
+ */
+async function subjectNamed(deps: Deps, clientId: string, named: string): Promise<string> {
+  if (!named.startsWith(PAIRWISE_SUBJECT_PREFIX)) return named;
+  return (await deps.store.subjectForPairwise(clientId, named)) ?? named;
 }
 
 export function consentUrl(deps: Deps, grantRequestId: string): string {

@@ -9,7 +9,7 @@ import {
   type SubjectRecord,
   type TokenFamilyRecord,
 } from '../store.ts';
-import { body, type StatementCache, toJson } from './rows.ts';
+import { body, type StatementCache, text, toJson } from './rows.ts';
 
 export type GrantRequestPatch = Partial<
   Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>
@@ -93,6 +93,22 @@ export class ConsentQueries {
   deleteSession(sessionHash: string): boolean {
     const result = this.#sql.get('DELETE FROM sessions WHERE session_hash = ?').run(sessionHash);
     return Number(result.changes) > 0;
+  }
+
+  subjectForPairwise(clientId: string, pairwiseId: string): string | undefined {
+    const row = this.#sql
+      .get('SELECT subject_id FROM pairwise_subjects WHERE client_id = ? AND pairwise_id = ?')
+      .get(clientId, pairwiseId);
+    return row === undefined ? undefined : text(row, 'subject_id');
+  }
+
+  rememberPairwiseSubject(clientId: string, pairwiseId: string, subjectId: string): void {
+    this.#sql
+      .get(
+        `INSERT INTO pairwise_subjects (client_id, pairwise_id, subject_id) VALUES (?, ?, ?)
+         ON CONFLICT (client_id, pairwise_id) DO NOTHING`,
+      )
+      .run(clientId, pairwiseId, subjectId);
   }
 
   insertGrantRequest(request: GrantRequestRecord): void {
