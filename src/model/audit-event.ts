@@ -28,6 +28,8 @@ export const AuditAction = z.enum([
   'claim_confirmed',
   'claim_deleted',
   'profile_deleted',
+  // The subject changed which keys are sensitive (docs/writeback.md); claim_keys lists the new set.
+  'sensitive_keys_changed',
   // Cross-domain transfer reviews (docs/cross-domain.md).
   'cross_domain_review_requested',
   'cross_domain_approved',

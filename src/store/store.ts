@@ -301,6 +301,10 @@ export interface StoreWriter extends WritebackWriter {
    * stored afterwards (so concurrent first starts agree on one secret).
    */
   putSettingIfAbsent(name: string, value: string): Promise<string>;
+  /** Sets a setting, replacing any value it had. */
+  putSetting(name: string, value: string): Promise<void>;
+  /** Removes a setting; false when it was not there. */
+  deleteSetting(name: string): Promise<boolean>;
   /** Appends audit events; they can never be changed or removed afterwards. */
   appendAudit(events: readonly AuditEvent[]): Promise<void>;
   /** Inserts a subject; a taken subject_id or username throws IdConflictError. */

@@ -140,6 +140,18 @@ export function recordsContract(open: () => Promise<Store>): void {
     );
 
     it(
+      'putSetting replaces a value; deleteSetting removes it once',
+      withStore(open, async (store) => {
+        await store.putSetting('sensitive_keys:p1', '["a"]');
+        await store.putSetting('sensitive_keys:p1', '["b"]');
+        assert.equal(await store.getSetting('sensitive_keys:p1'), '["b"]');
+        assert.equal(await store.deleteSetting('sensitive_keys:p1'), true);
+        assert.equal(await store.deleteSetting('sensitive_keys:p1'), false);
+        assert.equal(await store.getSetting('sensitive_keys:p1'), undefined);
+      }),
+    );
+
+    it(
       'concurrent putSettingIfAbsent calls all agree on one value',
       withStore(open, async (store) => {
         const values = ['v1', 'v2', 'v3', 'v4', 'v5'];

@@ -80,15 +80,3 @@ export function confirmedClaim(claim: Claim, at: Date): Claim {
     review: { ...claim.review, review_status: 'confirmed' },
   };
 }
-
-/** Keys the subject marked sensitive: the `sensitive_keys:<profile_id>` setting (a JSON list). */
-export async function sensitiveKeys(store: Store, profileId: string): Promise<ReadonlySet<string>> {
-  const raw = await store.getSetting(`sensitive_keys:${profileId}`);
-  if (raw === undefined) return new Set();
-  try {
-    const list: unknown = JSON.parse(raw);
-    return new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : []);
-  } catch {
-    return new Set();
-  }
-}

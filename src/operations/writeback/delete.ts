@@ -8,6 +8,7 @@ import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 import { historyEntry } from './apply.ts';
+import { sensitiveKeysSetting } from './sensitive-keys.ts';
 
 export const ClaimParams = z.strictObject({ claim_id: z.string().min(1).max(300) });
 export const NamespaceParams = z.strictObject({ namespace: z.string().min(1).max(100) });
@@ -121,6 +122,7 @@ async function remove(
     );
     if (sel.whole) {
       await tx.store.deleteProfile(profileId);
+      await tx.store.deleteSetting(sensitiveKeysSetting(profileId));
     } else {
       await tx.store.deleteClaims(profileId, ids);
       await tx.store.deleteModifiers(profileId, sel.modifierIds);

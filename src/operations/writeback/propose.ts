@@ -11,8 +11,9 @@ import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { inTransaction } from '../transaction.ts';
-import { findTarget, type Provenance, sensitiveKeys, writeClaims } from './apply.ts';
+import { findTarget, type Provenance, writeClaims } from './apply.ts';
 import { envelope, type ProposalOutcome, type WritebackResponse } from './envelope.ts';
+import { sensitiveKeys } from './sensitive-keys.ts';
 import { type ProposedClaim, problemsFailure, proposalProblems } from './validate.ts';
 
 /** The most claims one propose_updates call may carry. */

@@ -308,6 +308,18 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
     return stored;
   }
 
+  putSetting(name: string, value: string): void {
+    this.#sql
+      .get(
+        'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      )
+      .run(name, value);
+  }
+
+  deleteSetting(name: string): boolean {
+    return Number(this.#sql.get('DELETE FROM settings WHERE name = ?').run(name).changes) > 0;
+  }
+
   appendAudit(events: readonly AuditEvent[]): void {
     const insert = this.#sql.get(
       `INSERT INTO audit_events (event_id, subject_id, grant_id, actor_id, action, at, at_ms, body)

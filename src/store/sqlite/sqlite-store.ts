@@ -49,6 +49,8 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   putClient: true,
   insertSigningKey: true,
   putSettingIfAbsent: true,
+  putSetting: true,
+  deleteSetting: true,
   appendAudit: true,
   insertSubject: true,
   insertSession: true,

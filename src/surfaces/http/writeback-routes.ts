@@ -19,6 +19,12 @@ import {
   listClaimHistory,
 } from '../../operations/writeback/history.ts';
 import { ProposeInput, proposeUpdates } from '../../operations/writeback/propose.ts';
+import {
+  getSensitiveKeys,
+  SensitiveKeys,
+  SensitiveKeysInput,
+  setSensitiveKeys,
+} from '../../operations/writeback/sensitive-keys.ts';
 import type { Route, RouteInput } from './routes.ts';
 
 // Write-back, review history and deletion over HTTP (docs/writeback.md): the routes only
@@ -137,5 +143,28 @@ export const WRITEBACK_ROUTES: readonly Route[] = [
     response: DeletionResult,
     errors: SUBJECT_ERRORS,
     run: (deps, input) => deleteWholeProfile(deps, caller(input)),
+  },
+  {
+    method: 'GET',
+    path: '/v1/profile/sensitive-keys',
+    operationId: 'getSensitiveKeys',
+    summary: 'The keys the subject marked sensitive (never auto-applied from a proposal); subject token only',
+    tag: 'profile',
+    auth: 'bearer',
+    response: SensitiveKeys,
+    errors: SUBJECT_ERRORS,
+    run: (deps, input) => getSensitiveKeys(deps, caller(input)),
+  },
+  {
+    method: 'POST',
+    path: '/v1/profile/sensitive-keys',
+    operationId: 'setSensitiveKeys',
+    summary: 'Replace the list of sensitive keys (registered keys only); subject token only',
+    tag: 'profile',
+    auth: 'bearer',
+    body: SensitiveKeysInput,
+    response: SensitiveKeys,
+    errors: [...SUBJECT_ERRORS, ...BODY_ERRORS],
+    run: (deps, input) => setSensitiveKeys(deps, caller(input), input.body as SensitiveKeysInput),
   },
 ];

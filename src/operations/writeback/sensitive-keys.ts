@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { extensionFor } from '../../model/extensions/index.ts';
+import type { ProfileRecord, Store } from '../../store/store.ts';
+import { recordCallerAudit } from '../audit.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+
+// Keys the subject marks sensitive (docs/writeback.md): under `auto_for_low_risk` a proposal on
+// such a key is never low risk, so it always waits for the subject's review. The list lives in
+// the `sensitive_keys:<profile_id>` setting, normalized (core unprefixed, others
+// `namespace.key`) and sorted; only the subject reads or sets it.
+
+export const SensitiveKeysInput = z.strictObject({
+  sensitive_keys: z.array(z.string().min(1).max(200)).max(500),
+});
+export type SensitiveKeysInput = z.infer<typeof SensitiveKeysInput>;
+export const SensitiveKeys = z.strictObject({ sensitive_keys: z.array(z.string()) });
+export type SensitiveKeys = z.infer<typeof SensitiveKeys>;
+
+/** The setting a profile's sensitive keys live in. */
+export function sensitiveKeysSetting(profileId: string): string {
+  return `sensitive_keys:${profileId}`;
+}
+
+/** Keys the subject marked sensitive; an absent or unreadable setting is none. */
+export async function sensitiveKeys(
+  store: Pick<Store, 'getSetting'>,
+  profileId: string,
+): Promise<ReadonlySet<string>> {
+  const raw = await store.getSetting(sensitiveKeysSetting(profileId));
+  if (raw === undefined) return new Set();
+  try {
+    const list: unknown = JSON.parse(raw);
+    return new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+async function ownProfile(deps: Deps, caller: Caller): Promise<Result<ProfileRecord>> {
+  if (caller.kind !== 'subject') {
+    return fail('access_denied', "sensitive keys are the subject's setting; a grant token cannot use them");
+  }
+  const profile = await deps.store.getProfileBySubject(caller.subjectId);
+  return profile ? ok(profile) : fail('not_found', 'there is no profile for this subject');
+}
+
+/** GET /v1/profile/sensitive-keys */
+export async function getSensitiveKeys(deps: Deps, caller: Caller): Promise<Result<SensitiveKeys>> {
+  const profile = await ownProfile(deps, caller);
+  if (!profile.ok) return profile;
+  return ok({ sensitive_keys: [...(await sensitiveKeys(deps.store, profile.value.profile_id))].sort() });
+}
+
+/** POST /v1/profile/sensitive-keys: replaces the list. Every key must be a registered one. */
+export async function setSensitiveKeys(
+  deps: Deps,
+  caller: Caller,
+  input: SensitiveKeysInput,
+): Promise<Result<SensitiveKeys>> {
+  const profile = await ownProfile(deps, caller);
+  if (!profile.ok) return profile;
+  const keys = [...new Set(input.sensitive_keys.map(normalizeKey))].sort();
+  const unknown = keys.filter((k) => !isRegisteredKey(k));
+  if (unknown.length > 0) {
+    return fail(
+      'invalid_request',
+      `not a key of a supported namespace: ${unknown.map((k) => `"${k}"`).join(', ')}`,
+      {
+        details: { unknown_keys: unknown },
+      },
+    );
+  }
+  const now = deps.clock();
+  await deps.store.putSetting(sensitiveKeysSetting(profile.value.profile_id), JSON.stringify(keys));
+  await recordCallerAudit(
+    deps,
+    caller,
+    profile.value.subject_id,
+    { action: 'sensitive_keys_changed', claimKeys: keys },
+    now,
+  );
+  return ok({ sensitive_keys: keys });
+}
+
+function isRegisteredKey(key: string): boolean {
+  const namespace = namespaceOfKey(key);
+  const local = namespace === 'core' ? key : key.slice(namespace.length + 1);
+  return extensionFor(namespace)?.keys.some((k) => k.key === local) ?? false;
+}
