@@ -5,9 +5,11 @@ import type { Profile } from '../model/profile.ts';
 import { PPX_VERSION } from '../model/vocabulary.ts';
 import { evaluateAccess } from '../policy/scope.ts';
 import { visibleClaims } from '../policy/visibility.ts';
+import type { ProfileRecord } from '../store/store.ts';
 import { recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import type { Deps } from './deps.ts';
+import { coarsen } from './freshness.ts';
 import { publishGrant } from './present.ts';
 
 /**
@@ -78,10 +80,7 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
     subject_id: shown,
     provider_id: deps.provider.providerId,
     created_at: profile.created_at,
-    // The profile's own updated_at would tell the grantee when anything changed, including
-    // outside its grant, which must look like nothing at all (SPEC §10). Its export is a
-    // projection made now, so it is stated as updated now: a grantee that syncs on it re-reads.
-    updated_at: latest(profile.created_at, now),
+    updated_at: await projectionUpdatedAt(deps, profile, scope.value.namespaces),
     claims,
     // Context modifiers describe the subject beyond any one key; a grantee's export leaves them out.
     context_modifiers: [],
@@ -90,7 +89,21 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
   });
 }
 
-/** `now`, or `created_at` if the clock is behind it (updated_at never precedes created_at). */
-function latest(createdAt: string, now: Date): string {
-  return Date.parse(createdAt) > now.getTime() ? createdAt : now.toISOString();
+/**
+ * When the claims of the grant's namespaces last changed, at the freshness granularity (as MCP
+ * `freshness` states it), never before `created_at`. The profile's own `updated_at` would tell
+ * the grantee when anything changed, including outside its grant, which must look like nothing.
+ */
+async function projectionUpdatedAt(
+  deps: Deps,
+  profile: ProfileRecord,
+  namespaces: ReadonlySet<string>,
+): Promise<string> {
+  const changes = await deps.store.listNamespaceChanges(profile.profile_id);
+  const last = changes
+    .filter((c) => namespaces.has(c.namespace))
+    .map((c) => coarsen(c.changed_at))
+    .sort()
+    .at(-1);
+  return last !== undefined && Date.parse(last) > Date.parse(profile.created_at) ? last : profile.created_at;
 }

@@ -224,12 +224,23 @@ export interface AuditPage {
 }
 
 /** Proposals and claim history (getProposal, listProposals, listClaimHistory): writeback-store.ts. */
+/** When the claims of one namespace of a profile last changed (RFC 3339, UTC). */
+export interface NamespaceChange {
+  readonly namespace: string;
+  readonly changed_at: string;
+}
+
 export interface StoreReader extends WritebackReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
   /** Every stored claim of a profile, ordered by namespace, key, claim_id. */
   listClaims(profileId: string): Promise<readonly Claim[]>;
+  /**
+   * When the claims of each namespace of a profile last changed (insert, update or delete),
+   * ordered by namespace; a namespace that never held a claim is absent.
+   */
+  listNamespaceChanges(profileId: string): Promise<readonly NamespaceChange[]>;
   /** Every context modifier of a profile, ordered by modifier_id. */
   listModifiers(profileId: string): Promise<readonly ContextModifier[]>;
   /**

@@ -149,6 +149,40 @@ function profileContract(open: () => Promise<Store>): void {
 function claimAndModifierContract(open: () => Promise<Store>): void {
   describe('claims and modifiers', () => {
     it(
+      'listNamespaceChanges moves only the namespace whose claims changed, and goes with the profile',
+      withStore(open, async (store) => {
+        const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        assert.deepEqual(await store.listNamespaceChanges(profile.profile_id), []);
+        const core = minimalClaim({ namespace: 'core' });
+        const travel = minimalClaim({ namespace: 'travel' });
+        await store.putClaims(profile.profile_id, [core, travel]);
+        const first = await store.listNamespaceChanges(profile.profile_id);
+        assert.deepEqual(
+          first.map((c) => c.namespace),
+          ['core', 'travel'],
+        );
+        for (const c of first) assert.ok(!Number.isNaN(Date.parse(c.changed_at)), c.changed_at);
+        const timeOf = async (ns: string) =>
+          (await store.listNamespaceChanges(profile.profile_id)).find((c) => c.namespace === ns)?.changed_at;
+        const [core0, travel0] = [await timeOf('core'), await timeOf('travel')];
+        await tick();
+        await store.putClaims(profile.profile_id, [{ ...core, confidence: 0.1 }]);
+        const core1 = await timeOf('core');
+        assert.ok(core1 && core0 && core1 > core0, `${core1} after ${core0}`);
+        assert.equal(await timeOf('travel'), travel0);
+        await tick();
+        await store.deleteClaims(profile.profile_id, [travel.claim_id]);
+        const travel1 = await timeOf('travel');
+        assert.ok(travel1 && travel0 && travel1 > travel0, 'a deletion changes its namespace');
+        assert.equal(await timeOf('core'), core1);
+        await store.deleteProfile(profile.profile_id);
+        assert.deepEqual(await store.listNamespaceChanges(profile.profile_id), []);
+      }),
+    );
+
+    it(
       'round-trips minimal and fully populated claims exactly',
       withStore(open, async (store) => {
         const profile = profileRecord();

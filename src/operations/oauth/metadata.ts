@@ -1,6 +1,7 @@
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import type { Operation } from '../../model/vocabulary.ts';
 import type { ProviderInfo } from '../deps.ts';
+import { FRESHNESS_GRANULARITY } from '../freshness.ts';
 
 // The authorization server's published facts: RFC 8414 (authorization server metadata) and
 // RFC 9728 (protected resource metadata), WIRE-NOTES §3.
@@ -63,13 +64,6 @@ export function authorizationServerMetadata(provider: ProviderInfo) {
     service_documentation: `${base}/openapi.json`,
   };
 }
-
-/**
- * How coarsely MCP results state freshness (`last_success_at`, PDPP MCP read profile §3): times
- * are truncated to the hour, so a grantee cannot time individual edits (WIRE-NOTES §4).
- */
-export const FRESHNESS_GRANULARITY = 'PT1H';
-export const FRESHNESS_GRANULARITY_MS = 3_600_000;
 
 /** RFC 9728 §2, for one of the two resources; the MCP resource also declares its freshness granularity. */
 export function protectedResourceMetadata(provider: ProviderInfo, resource: string) {

@@ -9,6 +9,7 @@ import {
   type ClientRecord,
   type GrantRecord,
   IdConflictError,
+  type NamespaceChange,
   type ProfileRecord,
   type SigningKeyRecord,
   type StoreTx,
@@ -79,6 +80,13 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
 
   listModifiers(profileId: string): readonly ContextModifier[] {
     return this.#listContent<ContextModifier>(profileId, this.#modifiers, 'modifiers', 'modifier_id');
+  }
+
+  listNamespaceChanges(profileId: string): NamespaceChange[] {
+    return this.#sql
+      .get('SELECT namespace, changed_at FROM namespace_changes WHERE profile_id = ? ORDER BY namespace')
+      .all(profileId)
+      .map((row) => ({ namespace: text(row, 'namespace'), changed_at: text(row, 'changed_at') }));
   }
 
   /** A profile's rows of `table`, through the version-keyed cache when this connection has one. */

@@ -12,6 +12,7 @@ const READS: { readonly [K in keyof StoreReader]: true } = {
   getProfile: true,
   listClaims: true,
   listModifiers: true,
+  listNamespaceChanges: true,
   getGrant: true,
   listGrantsBySubject: true,
   getClient: true,

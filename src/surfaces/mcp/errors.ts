@@ -5,10 +5,13 @@ import { jsonText } from '../json-text.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
 // single-grant token, token and scope failures are answered by HTTP itself (401/403 with a
-// Bearer challenge), so OAuth-aware clients can re-authorize or step up. For a package token
-// nothing a named child does is an HTTP status (read profile §3): an inactive child is
-// `package_child_inactive`, scope and cross-domain refusals are `isError` results with their code.
-// Everything else is a tool result with `isError: true` and `structuredContent.error`.
+// Bearer challenge), so OAuth-aware clients can re-authorize or step up. For a package token a
+// named child's token status is never an HTTP status (read profile §3): an inactive child is
+// `package_child_inactive`, scope and cross-domain refusals are `isError` results with their
+// code. A refused write-back is 403 `writeback_forbidden` for both kinds of token: the table of
+// WIRE-NOTES §5 makes no package exception for it, and it carries no Bearer challenge, so no
+// client takes it for a reason to re-authorize. Everything else is a tool result with
+// `isError: true` and `structuredContent.error`.
 
 /** A failure the HTTP layer answers in place of the JSON-RPC result. */
 export interface TransportFailure {
@@ -33,6 +36,8 @@ export type TokenKind = 'grant' | 'package';
 
 /** WIRE-NOTES §5: the single-grant rows, and the package rows. */
 export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): McpAnswer {
+  if (failure.code === 'writeback_forbidden')
+    return { kind: 'transport', transport: { status: 403, failure } };
   if (token === 'package') return { kind: 'tool', result: toolError(failure, token) };
   const status = statusOf(failure.code);
   if (status === 401) {
@@ -42,7 +47,6 @@ export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): 
     case 'insufficient_scope':
       return { kind: 'transport', transport: { status: 403, failure, bearerError: 'insufficient_scope' } };
     case 'cross_domain_denied':
-    case 'writeback_forbidden':
       return { kind: 'transport', transport: { status: 403, failure } };
     default:
       return { kind: 'tool', result: toolError(failure, token) };
@@ -72,7 +76,11 @@ export function errorObject(failure: PpxFailure, token: TokenKind = 'grant'): To
 
 export function toolError(failure: PpxFailure, token: TokenKind = 'grant'): CallToolResult {
   const error = errorObject(failure, token);
-  const text = error.code === 'package_child_inactive' ? error.message : `${error.code}: ${error.message}`;
+  // The code in words: a client shows the text to a model, and must not see a trigger word in it.
+  const text =
+    error.code === 'package_child_inactive'
+      ? error.message
+      : `${wireText(error.code.replaceAll('_', ' '))}: ${error.message}`;
   return { isError: true, structuredContent: { error }, content: [{ type: 'text', text }] };
 }
 

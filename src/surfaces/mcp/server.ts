@@ -23,7 +23,7 @@ import {
   toolError,
   toolSuccess,
 } from './errors.ts';
-import { presentRead } from './presentation.ts';
+import { presentResult } from './presentation.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { argumentsOf, listing, type McpTool } from './tools/contract.ts';
 import { TOOLS, TOOLS_BY_NAME } from './tools/registry.ts';
@@ -114,7 +114,7 @@ async function callTool(
   return fanOutResult(results);
 }
 
-/** One sub-call: the named grant's caller, re-read now, runs the tool; reads are presented for MCP. */
+/** One sub-call: the named grant's caller, re-read now, runs the tool; results with claims are presented for MCP. */
 async function runUnder(
   deps: Deps,
   mcp: McpCaller,
@@ -125,8 +125,8 @@ async function runUnder(
   const caller = await callerFor(deps, mcp, grantId);
   if (!caller.ok) return caller;
   const result = await tool.run(deps, caller.value, input);
-  if (!result.ok || tool.kind !== 'read') return result;
-  return ok(presentRead(deps, caller.value, result.value));
+  if (!result.ok) return result;
+  return ok(await presentResult(deps, caller.value, result.value));
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */

@@ -121,4 +121,28 @@ describe('MCP package tokens: inactive children and refusals', () => {
     assert.equal(raw.status, 200, raw.text);
     assertNoSubjectId(p, [...c.seen, raw.text]);
   });
+
+  it('a write-back the named child forbids is 403 writeback_forbidden (WIRE-NOTES §5), with no challenge', async () => {
+    const pkg = await mcpPackage(p, [
+      { allowed_operations: ['read', 'propose_update'], writeback_policy: 'forbidden' },
+    ]);
+    const child = pkg.grants[0]!;
+    const raw = await rawPost(
+      p,
+      pkg.token,
+      toolCall('ppx_propose_updates', { claims: [CLAIM], grant_id: child.grant_id }),
+    );
+    assert.equal(raw.status, 403, raw.text);
+    assert.equal(raw.json.error, 'writeback_forbidden');
+    assert.equal(raw.headers.get('www-authenticate'), null, 'not a reason to re-authorize');
+    assert.doesNotMatch(raw.json.error_description, /\b401\b|unauthori[sz]ed|forbidden/i);
+    assertNoSubjectId(p, [raw.text]);
+  });
+
+  it('tool error texts avoid the trigger words, codes included', async () => {
+    const r = await c.call('ppx_export_profile', { grant_id: active.grant_id });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /^insufficient scope: /);
+    assert.doesNotMatch(r.content[0].text, /\b401\b|unauthori[sz]ed|forbidden/i);
+  });
 });

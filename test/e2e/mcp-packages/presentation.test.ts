@@ -52,21 +52,21 @@ describe('MCP package tokens: instance ids and freshness', () => {
     });
   }
 
-  it('freshness: per stream and instance, last_success_at = the time of the read, truncated to the hour', async () => {
-    const hourOf = (t: number) => new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
-    const before = Date.now();
+  it('freshness: per stream and instance, last_success_at = when claims there last changed, truncated to the hour', async () => {
     const r = await c.call('ppx_get_effective_profile', { grant_id: grant.grant_id });
-    const after = Date.now();
     const data = r.structuredContent.data;
+    const changes = await p.deps.store.listNamespaceChanges(grant.profile_id);
+    const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / 3_600_000) * 3_600_000).toISOString();
     const streams = [...new Set(data.claims.map((x: { namespace: string }) => x.namespace))].sort();
-    // A read that straddles the hour may state either hour.
-    const hour = [hourOf(before), hourOf(after)].find((h) => data.freshness[0]?.last_success_at === h);
-    assert.ok(hour, JSON.stringify(data.freshness));
     assert.deepEqual(
       data.freshness,
-      streams.map((stream) => ({ stream, instance_id: handle, last_success_at: hour })),
+      streams.map((stream) => {
+        const at = changes.find((ch) => ch.namespace === stream)?.changed_at;
+        assert.ok(at, `the store knows when ${stream} last changed`);
+        return { stream, instance_id: handle, last_success_at: hourOf(at) };
+      }),
     );
-    assert.match(hour, /T\d\d:00:00\.000Z$/);
+    for (const f of data.freshness) assert.match(f.last_success_at, /T\d\d:00:00\.000Z$/);
     assert.equal(r.structuredContent.freshness, undefined, 'not at the top level');
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { GrantRecord } from '../../../src/store/store.ts';
 import { type OfficialSchemaName, officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from './helpers.ts';
@@ -41,6 +42,7 @@ describe('MCP tools with a single-grant token', () => {
   let p: TestProvider;
   let client: Client;
   let grantId: string;
+  let grantRecord: GrantRecord;
   // biome-ignore lint/suspicious/noExplicitAny: tools/list JSON
   let tools: any[];
   const ajv = ajv2020();
@@ -52,6 +54,7 @@ describe('MCP tools with a single-grant token', () => {
       writeback_policy: 'review_required',
     });
     grantId = grant.grant_id;
+    grantRecord = grant;
     client = await connect(p, token);
     tools = (await client.listTools()).tools;
   });
@@ -108,8 +111,12 @@ describe('MCP tools with a single-grant token', () => {
     }
     const readOnly = tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
     assert.equal(readOnly.length, 6);
-    const revoke = tools.find((t) => t.name === 'ppx_revoke_consent_grant');
-    assert.equal(revoke.annotations.destructiveHint, true);
+    // Every tool that writes can replace or end something: none is merely additive.
+    const destructive = tools
+      .filter((t) => t.annotations.destructiveHint)
+      .map((t) => t.name)
+      .sort();
+    assert.deepEqual(destructive, ['ppx_confirm_updates', 'ppx_propose_updates', 'ppx_revoke_consent_grant']);
   });
 
   it('every read tool answers with data valid against its output and the official schema', {
@@ -164,13 +171,32 @@ describe('MCP tools with a single-grant token', () => {
     assert.equal(proposed.isError, undefined, proposed.content[0]?.text);
     const data = proposed.structuredContent.data as {
       writeback: string;
-      proposals: Array<{ proposal_id: string }>;
+      proposals: Array<{ proposal_id: string; claim_id: string }>;
+      claim_instances: Array<{ id: string; instance_id: string }>;
     };
     assert.equal(data.writeback, 'proposal_created');
+    // Read profile §3: every claim id a result names has its instance_id beside it.
+    const instance = p.deps.pairwise.profile(grantRecord.profile_id, grantRecord.grantee_id);
+    assert.deepEqual(data.claim_instances, [{ id: data.proposals[0]!.claim_id, instance_id: instance }]);
     const confirmed = await call('ppx_confirm_updates', {
       decisions: [{ proposal_id: data.proposals[0]!.proposal_id, action: 'confirm' }],
     });
     assert.equal(confirmed.isError, undefined, confirmed.content[0]?.text);
+    const written = confirmed.structuredContent.data as {
+      claims: Array<{ claim_id: string; namespace: string }>;
+      claim_instances: Array<{ id: string; instance_id: string }>;
+      freshness: Array<{ stream: string; instance_id: string }>;
+    };
+    assert.ok(written.claims.length > 0);
+    assert.deepEqual(
+      written.claim_instances.map((i) => i.id).slice(0, written.claims.length),
+      written.claims.map((c) => c.claim_id),
+    );
+    assert.ok(written.claim_instances.every((i) => i.instance_id === instance));
+    assert.deepEqual(
+      written.freshness.map((f) => f.stream),
+      [...new Set(written.claims.map((c) => c.namespace))].sort(),
+    );
     const again = await call('ppx_confirm_updates', {
       decisions: [{ proposal_id: data.proposals[0]!.proposal_id, action: 'confirm' }],
     });

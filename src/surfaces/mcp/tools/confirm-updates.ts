@@ -7,7 +7,8 @@ export const confirmUpdatesTool: McpTool = {
   title: 'Confirm pending updates',
   description:
     'Confirms, edits or rejects pending proposals of this profile, or confirms a stored claim, when the grant allows confirm_update and the user has explicitly agreed in this conversation. Each proposal is decided once; a second decision is a conflict.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Destructive: an `edit` decision replaces a claim's value, a `reject` drops a proposal.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   kind: 'write',
   input: ConfirmInput,
   output: WritebackResponse,

@@ -92,7 +92,7 @@ const FAN_OUT_RESULTS = {
 
 /** The tools/list entry, JSON Schema 2020-12 for both schemas, computed once at start. */
 export function listing(tool: AnyTool): Record<string, unknown> {
-  const data = tool.kind === 'read' ? presentationSchema(tool.output) : tool.output;
+  const data = presentationSchema(tool.output);
   const output = toJsonSchema(z.strictObject({ data: data.optional(), error: ToolError.optional() }));
   if (tool.kind === 'read') {
     output['properties'] = { ...(output['properties'] as object), results: FAN_OUT_RESULTS };

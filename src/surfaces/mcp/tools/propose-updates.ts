@@ -7,7 +7,9 @@ export const proposeUpdatesTool: McpTool = {
   title: 'Propose profile updates',
   description:
     'Proposes new or changed preference claims (each a PPX claim: namespace, key, type, value, confidence, source). The grant\'s writeback policy decides: applied at once (writeback "applied"), queued for the owner to review (writeback "proposal_created": do not resend, the owner will decide), or refused. Only propose what the user actually said or clearly implied.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Destructive: under `allow` (or a low-risk proposal under `auto_for_low_risk`) a proposal
+  // replaces the value of an existing claim, which is not an additive update (MCP annotations).
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   kind: 'write',
   input: ProposeInput,
   output: WritebackResponse,
