@@ -1,3 +1,4 @@
+import { childId, grantIdOfChild } from '../operations/child-ids.ts';
 import { conformanceEnv } from '../operations/conformance-env.ts';
 import { mintPackage } from '../operations/consent/package-tokens.ts';
 import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
@@ -69,8 +70,10 @@ export async function mintCommand(argv: string[]): Promise<number> {
       return 0;
     }
     if (kind === 'package') {
-      const ids = v.grant ?? [];
-      if (ids.length === 0) return usage('name the grants of the package: --grant ID --grant ID …');
+      // A grant is named by its PPX grant id or its child id (child-ids.ts).
+      const named = v.grant ?? [];
+      if (named.length === 0) return usage('name the grants of the package: --grant ID --grant ID …');
+      const ids = named.map((id) => grantIdOfChild(id) ?? id);
       const resource = v.resource;
       const pkg = await mintPackage(deps, ids, resource);
       if (!pkg.ok) {
@@ -79,7 +82,8 @@ export async function mintCommand(argv: string[]): Promise<number> {
       }
       print(v.json, {
         package_id: pkg.value.package_id,
-        grant_ids: (pkg.value.grant_ids ?? []).join(','),
+        // The children as the MCP tools take them (`grant_id`): child ids.
+        grant_ids: (pkg.value.grant_ids ?? []).map(childId).join(','),
         access_token: pkg.value.access_token,
         ...(pkg.value.refresh_token !== undefined ? { refresh_token: pkg.value.refresh_token } : {}),
         expires_in: pkg.value.expires_in,

@@ -4,6 +4,7 @@ import { ok, type Result } from '../model/errors.ts';
 import { DateTime, GrantStatus, Operation } from '../model/vocabulary.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { GrantRecord } from '../store/store.ts';
+import { childId } from './child-ids.ts';
 import type { Deps } from './deps.ts';
 import type { McpCaller } from './mcp-caller.ts';
 
@@ -54,7 +55,7 @@ export async function listGrantedAccess(deps: Deps, mcp: McpCaller): Promise<Res
 function describe(deps: Deps, grant: GrantRecord, clientId: string): GrantedAccess {
   const instanceId = deps.pairwise.profile(grant.profile_id, clientId);
   return {
-    grant_id: grant.grant_id,
+    grant_id: childId(grant.grant_id),
     source: { provider_id: deps.provider.providerId },
     purposes: [...grant.purposes],
     processing_permissions: [...grant.allowed_operations],

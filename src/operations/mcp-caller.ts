@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { type Caller, callerForGrant } from './caller.ts';
+import { childId, grantIdOfChild } from './child-ids.ts';
 import type { Deps } from './deps.ts';
 
 // Who calls the MCP surface (WIRE-NOTES §3–§5). Only tokens minted for the MCP resource
@@ -24,15 +25,6 @@ export type McpCaller =
       readonly packageId: string;
       readonly grantIds: readonly string[];
     };
-
-/**
- * The grant-id grammar on /mcp. The read profile's child grammar is `[A-Za-z0-9._~-]+`; a PPX
- * grant id is `ppx:grant:` followed by exactly that grammar (the `:` of the prefix is outside
- * it). So a package child is named by its PPX grant id, exactly as the token response's
- * `pdpp_detail_outcomes` and introspection give it, and a value is well-formed when it is
- * `ppx:grant:<[A-Za-z0-9._~-]+>` (docs/mcp.md "Grant packages").
- */
-export const GrantIdPattern = /^ppx:grant:[A-Za-z0-9._~-]+$/;
 
 /**
  * `grant_id` as MCP tools take it: one id, or a list of ids (a fan-out). The schema takes any
@@ -86,15 +78,17 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
 
 /** The grants one tool call names, and whether it is a fan-out (a list, even of one). */
 export interface NamedGrants {
+  /** PPX grant ids, in the order named. */
   readonly ids: readonly string[];
   readonly fanOut: boolean;
 }
 
 /**
  * Checks `grant_id` before anything is read (read profile §3). With a package token it is
- * required: each value must be well-formed (GrantIdPattern), name one of the package's
- * children, and appear once. With a single-grant token it is optional and, when given, must name
- * the token's grant. `single`: the tool takes exactly one id (write tools).
+ * required: each value must be well-formed (a child id, `[A-Za-z0-9._~-]+`, or the PPX grant id
+ * it stands for: child-ids.ts), name one of the package's children, and appear once. With a
+ * single-grant token it is optional and, when given, must name the token's grant. `single`: the
+ * tool takes exactly one id (write tools).
  */
 export function resolveGrantIds(
   mcp: McpCaller,
@@ -107,12 +101,14 @@ export function resolveGrantIds(
     const own = mcp.caller.grant.grant_id;
     if (arg === undefined) return ok({ ids: [own], fanOut: false });
     const named = Array.isArray(arg) ? arg : [arg];
-    if (named.length !== 1 || named[0] !== own) {
-      return fail('invalid_request', `grant_id must be omitted or name this token's grant, "${own}"`, {
-        grantId: own,
-      });
+    if (named.length !== 1 || grantIdOfChild(named[0] as string) !== own) {
+      return fail(
+        'invalid_request',
+        `grant_id must be omitted or name this token's grant, "${childId(own)}"`,
+        { grantId: own },
+      );
     }
-    return ok({ ids: named, fanOut });
+    return ok({ ids: [own], fanOut });
   }
   if (arg === undefined) {
     return fail(
@@ -122,21 +118,25 @@ export function resolveGrantIds(
   }
   const named = Array.isArray(arg) ? arg : [arg];
   if (named.length === 0) return fail('invalid_request', 'grant_id must name at least one grant');
-  const seen = new Set<string>();
-  for (const id of named) {
-    if (!GrantIdPattern.test(id)) {
-      return fail('invalid_request', 'grant_id is malformed: a grant id looks like ppx:grant:<id>');
+  const ids: string[] = [];
+  for (const value of named) {
+    const id = grantIdOfChild(value);
+    if (id === undefined) {
+      return fail(
+        'invalid_request',
+        'grant_id is malformed: a grant id is letters, digits and . _ ~ - (see ppx_list_granted_access)',
+      );
     }
-    if (seen.has(id)) return fail('invalid_request', 'grant_id names a grant twice');
-    seen.add(id);
+    if (ids.includes(id)) return fail('invalid_request', 'grant_id names a grant twice');
     if (!mcp.grantIds.includes(id)) {
       return fail(
         'invalid_request',
         'grant_id does not name a grant of this token (see ppx_list_granted_access)',
       );
     }
+    ids.push(id);
   }
-  return ok({ ids: named, fanOut });
+  return ok({ ids, fanOut });
 }
 
 /**
@@ -148,5 +148,5 @@ export async function callerFor(deps: Deps, mcp: McpCaller, grantId: string): Pr
   if (mcp.kind === 'grant') return ok(mcp.caller);
   const child = await callerForGrant(deps, grantId, mcp.clientId, deps.clock());
   if (child.ok) return child;
-  return fail(child.error.code, `grant ${grantId} is no longer active`, { grantId });
+  return fail(child.error.code, `grant ${childId(grantId)} is no longer active`, { grantId });
 }

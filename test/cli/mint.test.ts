@@ -102,6 +102,32 @@ describe('ppx seed / mint', () => {
     }
   });
 
+  it('mint package takes grants in either spelling and prints child ids (WIRE-NOTES §4)', async () => {
+    const grants: string[] = [];
+    for (const namespaces of ['core', 'fragrance']) {
+      const g = await box.run([
+        'mint',
+        'grant',
+        '--client',
+        'fragrance-demo',
+        '--namespaces',
+        namespaces,
+        '--json',
+      ]);
+      assert.equal(g.code, 0, show(g));
+      grants.push(JSON.parse(g.stdout).grant_id);
+    }
+    const [full, other] = grants as [string, string];
+    const child = other.slice('ppx:grant:'.length);
+    const r = await box.run(['mint', 'package', '--grant', full, '--grant', child, '--json']);
+    assert.equal(r.code, 0, show(r));
+    const out = JSON.parse(r.stdout);
+    const ids = out.grant_ids.split(',');
+    assert.deepEqual(ids, [full.slice('ppx:grant:'.length), child]);
+    for (const id of ids) assert.match(id, /^[A-Za-z0-9._~-]+$/);
+    assert.match(out.access_token, JWT);
+  });
+
   it('mint grant --client nobody fails with a clear message and exit 1', async () => {
     const r = await box.run(['mint', 'grant', '--client', 'nobody', '--namespaces', 'core']);
     assert.equal(r.code, 1, show(r));

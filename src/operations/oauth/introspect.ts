@@ -3,6 +3,7 @@ import type { VerifiedToken } from '../../auth/tokens.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
+import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
 import { oauthResources, scopeOf } from './metadata.ts';
@@ -49,7 +50,9 @@ export async function introspect(
     found.packageId !== undefined
       ? {
           pdpp_token_kind: 'grant_package',
-          pdpp_grant_status: Object.fromEntries(found.grants.map((g, i) => [g.grant_id, statuses[i]])),
+          pdpp_grant_status: Object.fromEntries(
+            found.grants.map((g, i) => [childId(g.grant_id), statuses[i]]),
+          ),
         }
       : { pdpp_token_kind: 'grant', pdpp_grant_status: statuses[0] };
   if (!active) return { active: false, ...kind };
@@ -66,7 +69,7 @@ export async function introspect(
     scope: scopeOf([...new Set(found.grants.flatMap((g) => g.allowed_operations))]),
     token_type: found.tokenType === 'access_token' ? 'Bearer' : 'refresh_token',
     ...(found.packageId !== undefined
-      ? { package_id: found.packageId, grant_ids: found.grants.map((g) => g.grant_id) }
+      ? { package_id: found.packageId, grant_ids: found.grants.map((g) => childId(g.grant_id)) }
       : { grant_id: first.grant_id }),
     ...kind,
   };

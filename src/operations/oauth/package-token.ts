@@ -4,6 +4,7 @@ import { ok, type Result } from '../../model/errors.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
+import { childId } from '../child-ids.ts';
 import { issuePackageFamily } from '../consent/package-tokens.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { invalidGrant } from '../consent/tokens.ts';
@@ -83,7 +84,7 @@ export async function exchangePackageCode(
     ...withGrantFacts(tokens, grants, detailIds),
     pdpp_detail_outcomes: members.map((m) => ({
       detail_id: m.package?.detail_id ?? m.grant_request_id,
-      grant_ids: m.grant_id !== undefined && holders.includes(m) ? [m.grant_id] : [],
+      grant_ids: m.grant_id !== undefined && holders.includes(m) ? [childId(m.grant_id)] : [],
     })),
   });
 }

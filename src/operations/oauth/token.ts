@@ -3,6 +3,7 @@ import { safeEqual, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
+import { childId } from '../child-ids.ts';
 import { refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
@@ -131,6 +132,9 @@ export function withGrantFacts(
 ): OAuthTokenResponse {
   return {
     ...tokens,
+    // A package names its children by child id (WIRE-NOTES §4, child-ids.ts); the PPX grant id
+    // stays in each ppx_grant authorization detail below.
+    ...(tokens.grant_ids !== undefined ? { grant_ids: tokens.grant_ids.map(childId) } : {}),
     scope: scopeOf([...new Set(grants.flatMap((g) => g.allowed_operations))]),
     authorization_details: grants.map((grant) => ({
       type: DETAIL_TYPE,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
+import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
@@ -109,7 +110,12 @@ export function mountMcp(
     const challenge = raised.bearerError
       ? bearerChallenge(prm, raised.bearerError, raised.failure.description)
       : undefined;
-    return oauthError(raised.status, raised.failure, challenge);
+    // A package child is named by its child id wherever the read profile applies (child-ids.ts).
+    const failure =
+      caller.value.kind === 'package' && raised.failure.grantId !== undefined
+        ? { ...raised.failure, grantId: childId(raised.failure.grantId) }
+        : raised.failure;
+    return oauthError(raised.status, failure, challenge);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PpxFailure } from '../../model/errors.ts';
 import { statusOf } from '../../model/errors.ts';
+import { childId } from '../../operations/child-ids.ts';
 import { jsonText } from '../json-text.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
@@ -53,9 +54,9 @@ export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): 
   }
 }
 
-/** The read profile's text for an ended child: it must explain itself to a model. */
+/** The read profile's text for an ended child (named by its child id): it must explain itself to a model. */
 export function inactiveChildText(grantId: string): string {
-  return `Access to grant ${grantId} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
+  return `Access to grant ${childId(grantId)} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
 }
 
 /** The error object of a failure; a package child's token-status failure is `package_child_inactive`. */
@@ -64,13 +65,13 @@ export function errorObject(failure: PpxFailure, token: TokenKind = 'grant'): To
     return {
       code: 'package_child_inactive',
       message: inactiveChildText(failure.grantId),
-      grant_id: failure.grantId,
+      grant_id: childId(failure.grantId),
     };
   }
   return {
     code: failure.code,
     message: wireText(failure.description),
-    ...(failure.grantId !== undefined ? { grant_id: failure.grantId } : {}),
+    ...(failure.grantId !== undefined ? { grant_id: childId(failure.grantId) } : {}),
   };
 }
 

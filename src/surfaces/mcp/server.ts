@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
+import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { callerFor, type GrantIdArg, type McpCaller, resolveGrantIds } from '../../operations/mcp-caller.ts';
 import {
@@ -104,11 +105,11 @@ async function callTool(
   for (const id of named.value.ids) {
     const result = await runUnder(deps, context.caller, tool, id, input);
     if (result.ok) {
-      results.push({ grant_id: id, data: result.value });
+      results.push({ grant_id: childId(id), data: result.value });
     } else if (token === 'grant' && answerFailure(result.error).kind === 'transport') {
       return failed(context, result.error);
     } else {
-      results.push({ grant_id: id, error: errorObject(result.error, token) });
+      results.push({ grant_id: childId(id), error: errorObject(result.error, token) });
     }
   }
   return fanOutResult(results);

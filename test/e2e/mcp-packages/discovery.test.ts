@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { childId } from '../../../src/operations/child-ids.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
+import { CHILD_ID } from '../packages/helpers.ts';
 import { assertNoSubjectId, Caller, expire, mcpPackage, revoke } from './helpers.ts';
 
 // Read profile §3: ppx_list_granted_access, per child: grant_id, source, purposes, processing
@@ -29,16 +31,18 @@ describe('MCP package tokens: ppx_list_granted_access', () => {
     const r = await c.call('ppx_list_granted_access');
     assert.equal(r.isError, undefined, JSON.stringify(r));
     const grants = r.structuredContent.data.grants;
+    // Each child is named by its child id (WIRE-NOTES §4), as the tools' grant_id takes it.
     assert.deepEqual(
       grants.map((g: { grant_id: string }) => g.grant_id),
-      [a.grant_id, b.grant_id, single.grant_id],
+      [childId(a.grant_id), childId(b.grant_id), childId(single.grant_id)],
       'the children, and not the app’s other grant',
     );
-    assert.ok(!JSON.stringify(r).includes(outside.grant.grant_id));
+    for (const g of grants) assert.match(g.grant_id, CHILD_ID);
+    assert.ok(!JSON.stringify(r).includes(childId(outside.grant.grant_id)));
     const handle = p.deps.pairwise.profile(a.profile_id, 'fragrance-demo');
     assert.notEqual(handle, a.profile_id);
     assert.deepEqual(grants[0], {
-      grant_id: a.grant_id,
+      grant_id: childId(a.grant_id),
       source: { provider_id: p.deps.provider.providerId },
       purposes: ['recommendation'],
       processing_permissions: ['read'],
@@ -92,7 +96,7 @@ describe('MCP package tokens: ppx_list_granted_access', () => {
     const r = await c.call('ppx_list_granted_access');
     assert.deepEqual(
       r.structuredContent.data.grants.map((g: { grant_id: string }) => g.grant_id),
-      [grant.grant_id],
+      [childId(grant.grant_id)],
     );
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { childId } from '../../../src/operations/child-ids.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
@@ -33,12 +34,16 @@ describe('MCP package tokens: fan-out', () => {
   after(() => p.close());
 
   it('one entry per named child, each computed under its own grant only', async () => {
-    const r = await c.call('ppx_get_effective_profile', { grant_id: [core.grant_id, fragrance.grant_id] });
+    // Named by child id, the canonical form; each entry is labelled with it, while the PPX
+    // object inside (the `grant` echo) keeps the PPX grant id.
+    const r = await c.call('ppx_get_effective_profile', {
+      grant_id: [childId(core.grant_id), childId(fragrance.grant_id)],
+    });
     assert.equal(r.isError, false, JSON.stringify(r));
     assert.equal(r.structuredContent.data, undefined);
     const [a, b] = r.structuredContent.results;
-    assert.equal(a.grant_id, core.grant_id);
-    assert.equal(b.grant_id, fragrance.grant_id);
+    assert.equal(a.grant_id, childId(core.grant_id));
+    assert.equal(b.grant_id, childId(fragrance.grant_id));
     assert.equal(a.data.grant.grant_id, core.grant_id);
     assert.equal(b.data.grant.grant_id, fragrance.grant_id);
     assert.ok(a.data.claims.length > 0 && b.data.claims.length > 0);
@@ -57,9 +62,10 @@ describe('MCP package tokens: fan-out', () => {
     assert.equal(r.isError, false);
     assert.equal(r.structuredContent.results.length, 2);
     assert.equal(r.structuredContent.results[0].data.grant.grant_id, core.grant_id);
+    const child = childId(revoked.grant_id);
     assert.deepEqual(r.structuredContent.results[1], {
-      grant_id: revoked.grant_id,
-      error: { code: 'package_child_inactive', grant_id: revoked.grant_id, message: ENDED(revoked.grant_id) },
+      grant_id: child,
+      error: { code: 'package_child_inactive', grant_id: child, message: ENDED(child) },
     });
   });
 
@@ -70,7 +76,7 @@ describe('MCP package tokens: fan-out', () => {
       r.structuredContent.results.map((e: { error: { code: string } }) => e.error.code),
       ['package_child_inactive', 'package_child_inactive'],
     );
-    assert.match(r.content[0].text, new RegExp(ENDED(expired.grant_id).replace(/\./g, '\\.')));
+    assert.match(r.content[0].text, new RegExp(ENDED(childId(expired.grant_id)).replace(/\./g, '\\.')));
   });
 
   it('a scope failure is that child’s entry (insufficient_scope), not the call’s', async () => {
@@ -95,6 +101,6 @@ describe('MCP package tokens: fan-out', () => {
     const single = new Caller(await connect(p, token));
     await single.init();
     const r = await single.call('ppx_get_effective_profile', { grant_id: [grant.grant_id] });
-    assert.equal(r.structuredContent.results[0].grant_id, grant.grant_id);
+    assert.equal(r.structuredContent.results[0].grant_id, childId(grant.grant_id));
   });
 });

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { childId } from '../../../src/operations/child-ids.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
 import { assertNoSubjectId, auditSince, Caller, mcpPackage } from './helpers.ts';
 
 // Read profile §3: with a package token every data-disclosing tool requires grant_id; a missing,
-// malformed, repeated or unknown one is a tool error before any read, even for one child.
+// malformed, repeated or unknown one is a tool error before any read, even for one child. A child
+// is named by its child id (`[A-Za-z0-9._~-]+`, WIRE-NOTES §4); its PPX grant id is an alias.
 
 const DATA_TOOLS: ReadonlyArray<[string, Record<string, unknown>]> = [
   ['ppx_get_profile_summary', {}],
@@ -31,6 +33,7 @@ describe('MCP package tokens: grant_id', () => {
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r)}`);
     assert.equal(r.structuredContent.error.code, 'invalid_request');
     assert.deepEqual(await auditSince(p, since), [], `${name}: nothing was read`);
+    return r;
   }
 
   it('a package token is accepted on /mcp', async () => {
@@ -44,6 +47,28 @@ describe('MCP package tokens: grant_id', () => {
     assert.equal(r.structuredContent.data.grant.grant_id, grants[0]!.grant_id);
   });
 
+  it('a child id names the child; its PPX grant id is accepted as the same name', async () => {
+    const { token, grants } = await mcpPackage(p, [{}, { allowed_namespaces: ['core'] }]);
+    const [a, b] = grants.map((g) => g.grant_id) as [string, string];
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    const listed = (await c.call('ppx_list_granted_access')).structuredContent.data.grants.map(
+      (g: { grant_id: string }) => g.grant_id,
+    );
+    assert.deepEqual(listed, [childId(a), childId(b)]);
+    for (const named of [childId(b), b]) {
+      const r = await c.call('ppx_get_effective_profile', { grant_id: named });
+      assert.equal(r.isError, undefined, `${named}: ${JSON.stringify(r)}`);
+      assert.equal(r.structuredContent.data.grant.grant_id, b, `${named} names the second child`);
+    }
+    const mixed = await c.call('ppx_get_profile_summary', { grant_id: [a, childId(b)] });
+    assert.equal(mixed.isError, false, JSON.stringify(mixed));
+    assert.deepEqual(
+      mixed.structuredContent.results.map((e: { grant_id: string }) => e.grant_id),
+      [childId(a), childId(b)],
+    );
+  });
+
   it('every data-disclosing tool requires grant_id, even with a one-child package', async () => {
     const { token } = await mcpPackage(p, [{}]);
     const c = new Caller(await connect(p, token));
@@ -55,10 +80,29 @@ describe('MCP package tokens: grant_id', () => {
   it('a malformed grant_id is refused before any read', async () => {
     const { token, grants } = await mcpPackage(p, [{}]);
     const id = grants[0]!.grant_id;
+    const child = childId(id);
     const c = new Caller(await connect(p, token));
     await c.init();
-    for (const bad of ['', 'grant 1', `${id} `, id.replace('ppx:grant:', ''), `ppx:grant:a/b`, [id, 'x y']]) {
-      await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: bad });
+    // Outside the grammar: empty, a space, a slash, a colon other than the `ppx:grant:` prefix's.
+    for (const bad of [
+      '',
+      'grant 1',
+      `${id} `,
+      ` ${child}`,
+      `grant:${child}`,
+      `PPX:GRANT:${child}`,
+      `ppx:grant:${id}`,
+      `${child}/x`,
+      `ppx:grant:a/b`,
+      [id, 'x y'],
+      [child, `ppx:${child}`],
+    ]) {
+      const r = await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: bad });
+      assert.equal(
+        r.structuredContent.error.message,
+        'grant_id is malformed: a grant id is letters, digits and . _ ~ - (see ppx_list_granted_access)',
+        JSON.stringify(bad),
+      );
     }
     await refusedBeforeRead(c, 'ppx_propose_updates', { claims: [], grant_id: 'ppx:grant:' });
   });
@@ -70,6 +114,9 @@ describe('MCP package tokens: grant_id', () => {
     await c.init();
     await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: [a, a] });
     await refusedBeforeRead(c, 'ppx_query_claims', { grant_id: [a, b, a] });
+    // The child id and the PPX grant id are one name: both in one list is a repeat.
+    await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: [a, childId(a!)] });
+    await refusedBeforeRead(c, 'ppx_query_claims', { grant_id: [childId(b!), childId(b!)] });
   });
 
   it('an unknown grant_id (even an active grant of the same app outside the package) is refused before any read', async () => {
@@ -77,7 +124,12 @@ describe('MCP package tokens: grant_id', () => {
     const outside = await p.grant();
     const c = new Caller(await connect(p, token));
     await c.init();
-    for (const bad of ['ppx:grant:unknown', outside.grant.grant_id]) {
+    for (const bad of [
+      'ppx:grant:unknown',
+      'unknown',
+      outside.grant.grant_id,
+      childId(outside.grant.grant_id),
+    ]) {
       await refusedBeforeRead(c, 'ppx_get_profile_summary', { grant_id: bad });
       await refusedBeforeRead(c, 'ppx_get_effective_profile', { grant_id: [bad] });
       await refusedBeforeRead(c, 'ppx_revoke_consent_grant', { grant_id: bad });
@@ -99,7 +151,15 @@ describe('MCP package tokens: grant_id', () => {
     await c.init();
     assert.equal((await c.call('ppx_get_profile_summary', {})).isError, undefined);
     assert.equal((await c.call('ppx_get_profile_summary', { grant_id: grant.grant_id })).isError, undefined);
+    const own = childId(grant.grant_id);
+    assert.equal((await c.call('ppx_get_profile_summary', { grant_id: own })).isError, undefined);
     const other = await p.grant();
-    await refusedBeforeRead(c, 'ppx_get_profile_summary', { grant_id: other.grant.grant_id });
+    for (const bad of [other.grant.grant_id, childId(other.grant.grant_id)]) {
+      const r = await refusedBeforeRead(c, 'ppx_get_profile_summary', { grant_id: bad });
+      assert.equal(
+        r.structuredContent.error.message,
+        `grant_id must be omitted or name this token's grant, "${own}"`,
+      );
+    }
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { childId } from '../../../src/operations/child-ids.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, rawPost, toolCall } from '../mcp/helpers.ts';
@@ -70,10 +71,12 @@ describe('MCP package tokens: inactive children and refusals', () => {
         const since = new Date().toISOString();
         const r = await c.call(name, { grant_id: grant.grant_id });
         assert.equal(r.isError, true);
+        // The ended child is named by its child id, in the error object and in the text.
+        const child = childId(grant.grant_id);
         assert.deepEqual(r.structuredContent, {
-          error: { code: 'package_child_inactive', grant_id: grant.grant_id, message: ENDED(grant.grant_id) },
+          error: { code: 'package_child_inactive', grant_id: child, message: ENDED(child) },
         });
-        assert.equal(r.content[0].text, ENDED(grant.grant_id));
+        assert.equal(r.content[0].text, ENDED(child));
         assert.equal(r.structuredContent.data, undefined, 'no other child answers instead');
         assert.deepEqual(
           (await auditSince(p, since)).filter((e: { action: string }) => e.action !== 'denied'),
@@ -134,6 +137,7 @@ describe('MCP package tokens: inactive children and refusals', () => {
     );
     assert.equal(raw.status, 403, raw.text);
     assert.equal(raw.json.error, 'writeback_forbidden');
+    assert.equal(raw.json.grant_id, child.grant_id.slice('ppx:grant:'.length), 'the child id');
     assert.equal(raw.headers.get('www-authenticate'), null, 'not a reason to re-authorize');
     assert.doesNotMatch(raw.json.error_description, /\b401\b|unauthori[sz]ed|forbidden/i);
     assertNoSubjectId(p, [raw.text]);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, INITIALIZE, mcpGrant, prmUrl, rawPost, toolCall } from '../mcp/helpers.ts';
 import { publicClient, signedInCookie } from '../oauth/helpers.ts';
-import { FRAGRANCE, TRAVEL } from '../packages/helpers.ts';
+import { FRAGRANCE, outcomeGrants, TRAVEL } from '../packages/helpers.ts';
 import { assertNoSubjectId, Caller, ENDED, expire, mcpPackage, packageThroughAs, revoke } from './helpers.ts';
 
 // A package token from the real authorization server, on /mcp; and the token's end: with no
@@ -20,9 +20,8 @@ describe('MCP package tokens: the real AS flow and the end of the token', () => 
     const cookie = await signedInCookie(p);
     const client = await publicClient(p);
     const tokens = await packageThroughAs(p, cookie, client, [FRAGRANCE, TRAVEL]);
-    const [fragrance, travel] = tokens.pdpp_detail_outcomes.flatMap(
-      (o: { grant_ids: string[] }) => o.grant_ids,
-    );
+    // Child ids (checked against the grammar by outcomeGrants), as the tools list and take them.
+    const [fragrance, travel] = outcomeGrants(tokens);
     assert.ok(fragrance && travel);
     const c = new Caller(await connect(p, tokens.access_token));
     await c.init();
@@ -44,7 +43,7 @@ describe('MCP package tokens: the real AS flow and the end of the token', () => 
       [fragrance, travel],
     );
     // The subject withdraws one child: the other still answers, the ended one says so.
-    await revoke(p, travel);
+    await revoke(p, `ppx:grant:${travel}`);
     const after = await c.call('ppx_get_effective_profile', { grant_id: travel });
     assert.equal(after.content[0].text, ENDED(travel));
     assert.equal((await c.call('ppx_get_profile_summary', { grant_id: fragrance })).isError, undefined);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { childId } from '../../../src/operations/child-ids.ts';
 import { api, type TestProvider } from '../../support/provider.ts';
 import { codeFlow, get, pkce, REDIRECT } from '../oauth/helpers.ts';
 import { cookieFrom, hiddenField } from '../web/helpers.ts';
@@ -9,6 +10,7 @@ import {
   memberIds,
   openPackage,
   outcomeGrants,
+  outcomePpxGrants,
   packageRequest,
   packageSuite,
   packageTokens,
@@ -113,11 +115,16 @@ describe('grant packages: the consent page and the decision', () => {
       ['fragrance-reco', 'travel-reco'],
     );
     for (const o of outcomes) assert.equal(o.grant_ids.length, 1, JSON.stringify(o));
-    assert.deepEqual([...claims.grant_ids].sort(), [...outcomeGrants(tokens)].sort());
+    // The outcomes (and the top-level grant_ids) name the children by child id; the token's
+    // claims and each authorization detail keep the PPX grant id of the same grants.
+    assert.deepEqual([...claims.grant_ids].sort(), [...outcomePpxGrants(tokens)].sort());
+    assert.deepEqual([...claims.grant_ids.map(childId)].sort(), [...outcomeGrants(tokens)].sort());
+    assert.deepEqual([...tokens.grant_ids].sort(), [...outcomeGrants(tokens)].sort());
     const details = tokens.authorization_details as { detail_id: string; grant_id: string }[];
     assert.deepEqual(details.map((d) => d.detail_id).sort(), ['fragrance-reco', 'travel-reco']);
+    assert.deepEqual(details.map((d) => d.grant_id).sort(), [...outcomePpxGrants(tokens)].sort());
     const grants = await subjectGrants(p);
-    const [fragranceGrant, travelGrant] = outcomeGrants(tokens).map((id) => grants.get(id)!);
+    const [fragranceGrant, travelGrant] = outcomePpxGrants(tokens).map((id) => grants.get(id)!);
     assert.deepEqual(fragranceGrant?.allowed_domains, ['fragrance']);
     assert.deepEqual(travelGrant?.allowed_domains, ['travel']);
     assert.equal(fragranceGrant?.status, 'active');
@@ -134,7 +141,8 @@ describe('grant packages: the consent page and the decision', () => {
     assert.deepEqual(outcomes[1], { detail_id: 'travel-reco', grant_ids: [] });
     const claims = payload(tokens.access_token);
     assert.equal(claims.ppx_kind, 'package');
-    assert.deepEqual(claims.grant_ids, outcomes[0]!.grant_ids);
+    assert.deepEqual(claims.grant_ids.map(childId), outcomes[0]!.grant_ids);
+    assert.deepEqual(claims.grant_ids, outcomePpxGrants(tokens));
     assert.equal((tokens.authorization_details as unknown[]).length, 1);
   });
 
@@ -159,7 +167,7 @@ describe('grant packages: the consent page and the decision', () => {
       f.delete('e0.namespace', 'fragrance'),
     );
     const grants = await subjectGrants(p);
-    const [fragranceId, travelId] = outcomeGrants(tokens);
+    const [fragranceId, travelId] = outcomePpxGrants(tokens);
     assert.deepEqual(grants.get(fragranceId!)?.allowed_namespaces, ['core']);
     assert.deepEqual(grants.get(travelId!)?.allowed_namespaces, ['core', 'travel']);
     const details = tokens.authorization_details as { detail_id: string; allowed_namespaces: string[] }[];

@@ -188,9 +188,19 @@ export async function subjectGrants(p: TestProvider): Promise<Map<string, GrantV
   return new Map((r.json.grants as GrantView[]).map((g) => [g.grant_id, g]));
 }
 
-/** The grant ids of the package's outcomes, in detail order. */
+/** A package child's grant id (WIRE-NOTES §4): the PPX grant id without its `ppx:grant:` prefix. */
+export const CHILD_ID = /^[A-Za-z0-9._~-]+$/;
+
+/** The grant ids of the package's outcomes, in detail order: child ids, each checked against the grammar. */
 export function outcomeGrants(tokens: { pdpp_detail_outcomes: { grant_ids: string[] }[] }): string[] {
-  return tokens.pdpp_detail_outcomes.flatMap((o) => o.grant_ids);
+  const ids = tokens.pdpp_detail_outcomes.flatMap((o) => o.grant_ids);
+  for (const id of ids) assert.match(id, CHILD_ID, `an outcome's grant id is a child id: ${id}`);
+  return ids;
+}
+
+/** The same grants as PPX grant ids, as the PPX HTTP API, the store and the token's claims name them. */
+export function outcomePpxGrants(tokens: { pdpp_detail_outcomes: { grant_ids: string[] }[] }): string[] {
+  return outcomeGrants(tokens).map((id) => `ppx:grant:${id}`);
 }
 
 /** The consent request ids of a package page, in element order (the hidden `e<i>.request` fields). */

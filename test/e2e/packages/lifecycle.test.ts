@@ -6,6 +6,7 @@ import {
   exchangeCode,
   FRAGRANCE,
   outcomeGrants,
+  outcomePpxGrants,
   packageSuite,
   packageTokens,
   payload,
@@ -36,7 +37,7 @@ describe('grant packages: code, refresh family and children', () => {
     const code = decided.back.searchParams.get('code')!;
     const first = await exchangeCode(p, client, code, decided.verifier);
     assert.equal(first.status, 200, first.text);
-    const ids = outcomeGrants(first.json);
+    const ids = outcomePpxGrants(first.json);
     assert.equal(ids.length, 2);
     const again = await exchangeCode(p, client, code, decided.verifier);
     assert.equal(again.status, 400, again.text);
@@ -49,7 +50,7 @@ describe('grant packages: code, refresh family and children', () => {
 
   it('withdrawing one child leaves the other and the family; withdrawing both ends refresh', async () => {
     const { tokens } = await packageTokens(p, cookie, client);
-    const [fragranceId, travelId] = outcomeGrants(tokens);
+    const [fragranceId, travelId] = outcomePpxGrants(tokens);
     const r1 = await revoke(travelId!);
     assert.equal(r1.status, 200, r1.text);
     assert.deepEqual(await statuses([fragranceId!, travelId!]), ['active', 'revoked']);
@@ -70,7 +71,7 @@ describe('grant packages: code, refresh family and children', () => {
 
   it('a rotated refresh token presented again kills the family and revokes every child', async () => {
     const { tokens } = await packageTokens(p, cookie, client);
-    const ids = outcomeGrants(tokens);
+    const ids = outcomePpxGrants(tokens);
     const rotated = await refresh(p, client, tokens.refresh_token);
     assert.equal(rotated.status, 200, rotated.text);
     const replay = await refresh(p, client, tokens.refresh_token);
@@ -86,7 +87,7 @@ describe('grant packages: code, refresh family and children', () => {
     const once = { ...TRAVEL, access_mode: 'single_use' };
     const { tokens } = await packageTokens(p, cookie, client, [FRAGRANCE, once]);
     assert.ok(tokens.refresh_token, 'the continuous child keeps a refresh family');
-    const [fragranceId, travelId] = outcomeGrants(tokens);
+    const [fragranceId, travelId] = outcomePpxGrants(tokens);
     const exp = payload(tokens.access_token).exp * 1000;
     assert.ok(Math.abs(Date.now() + tokens.expires_in * 1000 - exp) < 5000, 'expires_in agrees with exp');
     const grants = await subjectGrants(p);

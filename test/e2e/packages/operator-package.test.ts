@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
+import { childId } from '../../../src/operations/child-ids.ts';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { CHILD_ID } from './helpers.ts';
 
 // Package tokens minted by the operator (`ppx mint package`), checked over real HTTP:
 // introspection, refresh with one child withdrawn, the disconnect endpoint.
@@ -56,13 +58,17 @@ describe('grant packages from the operator', () => {
     assert.equal(r.status, 200);
     assert.equal(r.json.active, true);
     assert.equal(r.json.pdpp_token_kind, 'grant_package');
-    assert.deepEqual(r.json.pdpp_grant_status, { [a]: 'active', [b]: 'active' });
-    assert.deepEqual(r.json.grant_ids, [a, b]);
+    // Introspection names the children by child id; the token's claims keep the PPX grant ids.
+    assert.deepEqual(r.json.pdpp_grant_status, { [childId(a)]: 'active', [childId(b)]: 'active' });
+    assert.deepEqual(r.json.grant_ids, [childId(a), childId(b)]);
+    for (const id of [...Object.keys(r.json.pdpp_grant_status), ...r.json.grant_ids]) {
+      assert.match(id, CHILD_ID);
+    }
 
     await api(p.url, '/v1/consent/revoke', { token: p.subjectToken, body: { grant_id: a } });
     const after = await introspect(pkg.access_token);
     assert.equal(after.json.active, true, 'one active child keeps the package token active');
-    assert.deepEqual(after.json.pdpp_grant_status, { [a]: 'revoked', [b]: 'active' });
+    assert.deepEqual(after.json.pdpp_grant_status, { [childId(a)]: 'revoked', [childId(b)]: 'active' });
   });
 
   it('withdrawing one child leaves the others: refresh still works; withdrawing all ends it', async () => {
@@ -113,7 +119,7 @@ describe('grant packages from the operator', () => {
     assert.equal(r.status, 200);
     const after = await introspect(pkg.access_token);
     assert.equal(after.json.active, false);
-    assert.deepEqual(after.json.pdpp_grant_status, { [a]: 'revoked', [b]: 'revoked' });
+    assert.deepEqual(after.json.pdpp_grant_status, { [childId(a)]: 'revoked', [childId(b)]: 'revoked' });
     assert.equal((await refresh(pkg.refresh_token!)).status, 400);
   });
 

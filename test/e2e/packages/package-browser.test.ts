@@ -6,7 +6,7 @@ import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { pkce, postForm, register } from '../oauth/helpers.ts';
 import { CALLBACK, launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { FRAGRANCE, packageRequest, subjectGrants, TRAVEL } from './helpers.ts';
+import { FRAGRANCE, outcomePpxGrants, packageRequest, subjectGrants, TRAVEL } from './helpers.ts';
 
 // A grant package in a real browser (Debian's chromium via playwright-core): the client sends
 // the person to authorize with two authorization_details; they sign in, read both grants on one
@@ -93,7 +93,7 @@ describe('grant package page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
     assert.equal(fragrance?.detail_id, 'fragrance-reco');
     assert.equal(fragrance?.grant_ids.length, 1);
     assert.deepEqual(travel, { detail_id: 'travel-reco', grant_ids: [] });
-    const grant = (await subjectGrants(p)).get(fragrance!.grant_ids[0]!);
+    const grant = (await subjectGrants(p)).get(outcomePpxGrants(tokens.json)[0]!);
     assert.deepEqual(grant?.allowed_namespaces, ['core']);
     await page.close();
   });
