@@ -455,4 +455,183 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/writeback/delete-export.test.ts', 'deletes one claim: gone from reads and exports'],
     ],
   },
+  {
+    id: 'mcp.auth',
+    source: 'bindings/mcp.md; WIRE-NOTES §5 rows 1–2; issue 5 item 1',
+    rule: 'bearer auth on every /mcp request; 401 with resource_metadata; other audiences and owner tokens refused; revocation on the next call',
+    tests: [
+      [
+        'test/e2e/mcp/auth.test.ts',
+        'answers a request without a token with a bare challenge naming the resource metadata',
+      ],
+      ['test/e2e/mcp/auth.test.ts', 'refuses a grant token minted for the HTTP API audience'],
+      ['test/e2e/mcp/auth.test.ts', 'refuses owner tokens, for either audience'],
+      ['test/e2e/mcp/auth.test.ts', 'revocation takes effect on the very next call'],
+      [
+        'test/e2e/mcp/auth.test.ts',
+        'refuses a browser Origin other than the provider’s own, before authentication',
+      ],
+    ],
+  },
+  {
+    id: 'mcp.tools',
+    source: 'bindings/mcp.md; WIRE-NOTES §5; issue 5 item 2',
+    rule: 'the eight PPX tools and child discovery with titles, annotations and JSON Schema 2020-12 schemas; results valid against them and the official schemas; the same claims as HTTP',
+    tests: [
+      [
+        'test/e2e/mcp/tools.test.ts',
+        'lists the nine tools with titles, annotations and 2020-12 schemas, under the byte budget',
+      ],
+      [
+        'test/e2e/mcp/tools.test.ts',
+        'every read tool answers with data valid against its output and the official schema',
+      ],
+      ['test/e2e/mcp/parity.test.ts', 'equals the HTTP answer for 20 random grants and contexts'],
+      [
+        'test/e2e/mcp/scope.test.ts',
+        'resources: templates, the pairwise summary and effective views, under the same scope',
+      ],
+    ],
+  },
+  {
+    id: 'mcp.error-table',
+    source: 'WIRE-NOTES §5 error table; issue 5 item 4',
+    rule: 'scope → 403 insufficient_scope (single grant) or isError (package); cross-domain likewise; forbidden write-back → 403 writeback_forbidden; no trigger words in texts',
+    tests: [
+      ['test/e2e/mcp/scope.test.ts', 'an operation outside the grant is 403 insufficient_scope'],
+      [
+        'test/e2e/mcp/scope.test.ts',
+        'another domain is 403 cross_domain_denied; writeback forbidden is 403 writeback_forbidden',
+      ],
+      [
+        'test/e2e/mcp-packages/inactive.test.ts',
+        'an operation or purpose outside the named child is isError insufficient_scope, not 403',
+      ],
+      [
+        'test/e2e/mcp-packages/inactive.test.ts',
+        'a cross-domain read under the named child is isError cross_domain_denied, not 403',
+      ],
+      [
+        'test/e2e/mcp-packages/inactive.test.ts',
+        'a write-back the named child forbids is 403 writeback_forbidden',
+      ],
+      ['test/e2e/mcp-packages/inactive.test.ts', 'tool error texts avoid the trigger words, codes included'],
+    ],
+  },
+  {
+    id: 'mcp.grant-id',
+    source: 'PDPP MCP read profile §3; WIRE-NOTES §4 (child grammar); issue 5 item 3',
+    rule: 'with a package token grant_id is required; missing, malformed, repeated or unknown is isError before any read, even for one child',
+    tests: [
+      [
+        'test/e2e/mcp-packages/grant-id.test.ts',
+        'every data-disclosing tool requires grant_id, even with a one-child package',
+      ],
+      ['test/e2e/mcp-packages/grant-id.test.ts', 'a malformed grant_id is refused before any read'],
+      ['test/e2e/mcp-packages/grant-id.test.ts', 'a repeated grant_id is refused before any read'],
+      ['test/e2e/mcp-packages/grant-id.test.ts', 'an unknown grant_id'],
+      [
+        'test/e2e/mcp-packages/grant-id.test.ts',
+        'with a single-grant token grant_id stays optional and must match',
+      ],
+      [
+        'test/e2e/mcp-packages/grant-id.test.ts',
+        'a child id names the child; its PPX grant id is accepted as the same name',
+      ],
+    ],
+  },
+  {
+    id: 'mcp.fan-out',
+    source: 'PDPP MCP read profile §3 (fan-out); WIRE-NOTES §5',
+    rule: 'one entry per named child, computed under that child only; isError only when every entry failed',
+    tests: [
+      [
+        'test/e2e/mcp-packages/fan-out.test.ts',
+        'one entry per named child, each computed under its own grant only',
+      ],
+      [
+        'test/e2e/mcp-packages/fan-out.test.ts',
+        'mixed success: isError is false, the failed child has an error entry',
+      ],
+      [
+        'test/e2e/mcp-packages/fan-out.test.ts',
+        'every entry failed: isError is true, with the ended-access text',
+      ],
+      ['test/e2e/mcp-packages/fan-out.test.ts', 'a one-element list is still a fan-out'],
+    ],
+  },
+  {
+    id: 'mcp.inactive-child',
+    source: 'PDPP MCP read profile §3 (inactive children); WIRE-NOTES §5',
+    rule: 'an ended child is a package_child_inactive tool result, never HTTP 401/403 and never another child; no active child left is HTTP 401 invalid_token',
+    tests: [
+      [
+        'test/e2e/mcp-packages/inactive.test.ts',
+        'gives package_child_inactive, as a tool result, for every tool',
+      ],
+      ['test/e2e/mcp-packages/inactive.test.ts', 'the active child still reads'],
+      [
+        'test/e2e/mcp-packages/lifecycle.test.ts',
+        'no active child left: HTTP 401 invalid_token with the resource metadata',
+      ],
+    ],
+  },
+  {
+    id: 'mcp.discovery',
+    source: 'PDPP MCP read profile §3 (child discovery)',
+    rule: 'ppx_list_granted_access lists each child (grant_id, source, purposes, permissions, streams with pairwise instance_ids, access mode, status), nothing else, and reflects a revocation on the next call',
+    tests: [
+      [
+        'test/e2e/mcp-packages/discovery.test.ts',
+        'lists every child with its source, purposes, permissions, streams, pairwise handles, mode and status',
+      ],
+      ['test/e2e/mcp-packages/discovery.test.ts', 'reflects a revocation on the very next call'],
+      ['test/e2e/mcp-packages/discovery.test.ts', 'takes no grant_id'],
+    ],
+  },
+  {
+    id: 'mcp.presentation',
+    source: 'PDPP MCP read profile §3 (instance_id, freshness); WIRE-NOTES §4',
+    rule: 'every claim id in a result has its instance_id beside it; freshness per namespace at structuredContent.data.freshness, granularity declared',
+    tests: [
+      ['test/e2e/mcp-packages/presentation.test.ts', 'each claim id has its pairwise instance_id beside it'],
+      [
+        'test/e2e/mcp-packages/presentation.test.ts',
+        'freshness: per stream and instance, last_success_at = when claims there last changed',
+      ],
+      [
+        'test/e2e/mcp-packages/presentation.test.ts',
+        'the protected resource metadata declares the freshness granularity',
+      ],
+      ['test/e2e/mcp/tools.test.ts', 'proposes (queued for review) and confirms an update under the grant'],
+    ],
+  },
+  {
+    id: 'mcp.pairwise-only',
+    source: 'PDPP MCP read profile §3; WIRE-NOTES §5',
+    rule: 'no tool list, instruction, result or error carries a non-pairwise subject id',
+    tests: [
+      [
+        'test/e2e/mcp-packages/lifecycle.test.ts',
+        'no grantee-visible output carries the internal subject id',
+      ],
+    ],
+  },
+  {
+    id: 'mcp.reuse-never-leaks',
+    source: 'DEVELOPERS guide (consent is the product); docs/benchmarks.md (reuse between requests)',
+    rule: 'work reused between requests never crosses callers, versions or revocations; a change outside the grant shows nothing',
+    tests: [
+      ['test/e2e/mcp/shared-reads.test.ts', 'keeps each concurrent caller in its own grant, ids and scope'],
+      [
+        'test/e2e/mcp/shared-reads.test.ts',
+        'shows a deletion on the very next read, even within the same second',
+      ],
+      ['test/e2e/mcp/shared-reads.test.ts', 'shows nothing of a write outside the grant'],
+      [
+        'test/e2e/mcp/shared-reads.test.ts',
+        'refuses the next read after a revocation, with the previous answer still cached',
+      ],
+    ],
+  },
 ];
