@@ -8,6 +8,7 @@ import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 import { historyEntry } from './apply.ts';
+import { ownProfile } from './own-profile.ts';
 import { sensitiveKeysSetting } from './sensitive-keys.ts';
 
 export const ClaimParams = z.strictObject({ claim_id: z.string().min(1).max(300) });
@@ -28,18 +29,14 @@ export type DeletionResult = z.infer<typeof DeletionResult>;
  * of a namespace, or the whole profile. Each deleted claim gets a `deleted` history entry and the
  * deletion is audited, in the same transaction. Afterwards no read and no export contains it.
  */
-async function ownProfile(deps: Deps, caller: Caller): Promise<Result<ProfileRecord>> {
-  if (caller.kind !== 'subject') return fail('access_denied', 'only the subject can delete profile data');
-  const profile = await deps.store.getProfileBySubject(caller.subjectId);
-  return profile ? ok(profile) : fail('not_found', 'there is no profile for this subject');
-}
+const NOT_OWNER = 'only the subject can delete profile data';
 
 export async function deleteClaim(
   deps: Deps,
   caller: Caller,
   params: z.infer<typeof ClaimParams>,
 ): Promise<Result<DeletionResult>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   return remove(deps, caller, profile.value, (claims) => ({
     claims: claims.filter((c) => c.claim_id === params.claim_id),
@@ -53,7 +50,7 @@ export async function deleteNamespace(
   caller: Caller,
   params: z.infer<typeof NamespaceParams>,
 ): Promise<Result<DeletionResult>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   if (!isSupportedNamespace(params.namespace)) {
     return fail('unknown_namespace', `namespace "${params.namespace}" is not supported by this provider`);
@@ -68,7 +65,7 @@ export async function deleteNamespace(
 
 /** Deletes claims, modifiers and proposals; grants stay as evidence of consent but read nothing. */
 export async function deleteWholeProfile(deps: Deps, caller: Caller): Promise<Result<DeletionResult>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   const modifiers = await deps.store.listModifiers(profile.value.profile_id);
   return remove(deps, caller, profile.value, (claims) => ({

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { Claim } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { DateTime } from '../../model/vocabulary.ts';
-import type { ClaimHistoryEntry, ClaimHistoryInput, ProfileRecord } from '../../store/store.ts';
+import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { type ProfileDiff, profileDiff } from './diff.ts';
+import { ownProfile } from './own-profile.ts';
 
 export const HistoryQuery = z.strictObject({
   claim_id: z.string().min(1).max(300).optional(),
@@ -46,14 +47,8 @@ export const DiffResponse = z.strictObject({
   removed: z.array(Change),
 });
 
-/** The subject's own profile; the history and diff are for the subject's review UI only. */
-async function ownProfile(deps: Deps, caller: Caller): Promise<Result<ProfileRecord>> {
-  if (caller.kind !== 'subject') {
-    return fail('access_denied', "the claim history is the subject's; a grant token cannot read it");
-  }
-  const profile = await deps.store.getProfileBySubject(caller.subjectId);
-  return profile ? ok(profile) : fail('not_found', 'there is no profile for this subject');
-}
+/** The history and diff are for the subject's review UI only. */
+const NOT_OWNER = "the claim history is the subject's; a grant token cannot read it";
 
 const BAD_CURSOR = 'cursor must be a next_cursor value from an earlier page';
 
@@ -63,7 +58,7 @@ export async function listClaimHistory(
   caller: Caller,
   query: HistoryQuery,
 ): Promise<Result<z.infer<typeof HistoryPage>>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   if (query.cursor !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(query.cursor)) {
     return fail('invalid_request', BAD_CURSOR);
@@ -97,7 +92,7 @@ export async function diffProfile(
   caller: Caller,
   query: DiffQuery,
 ): Promise<Result<z.infer<typeof DiffResponse>>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   const now = deps.clock();
   const fromMs = Date.parse(query.from);

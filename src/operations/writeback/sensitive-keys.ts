@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { extensionFor } from '../../model/extensions/index.ts';
-import type { ProfileRecord, Store } from '../../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { ownProfile } from './own-profile.ts';
 
 // Keys the subject marks sensitive (docs/writeback.md): under `auto_for_low_risk` a proposal on
 // such a key is never low risk, so it always waits for the subject's review. The list lives in
@@ -39,17 +40,11 @@ export async function sensitiveKeys(
   }
 }
 
-async function ownProfile(deps: Deps, caller: Caller): Promise<Result<ProfileRecord>> {
-  if (caller.kind !== 'subject') {
-    return fail('access_denied', "sensitive keys are the subject's setting; a grant token cannot use them");
-  }
-  const profile = await deps.store.getProfileBySubject(caller.subjectId);
-  return profile ? ok(profile) : fail('not_found', 'there is no profile for this subject');
-}
+const NOT_OWNER = "sensitive keys are the subject's setting; a grant token cannot use them";
 
 /** GET /v1/profile/sensitive-keys */
 export async function getSensitiveKeys(deps: Deps, caller: Caller): Promise<Result<SensitiveKeys>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   return ok({ sensitive_keys: [...(await sensitiveKeys(deps.store, profile.value.profile_id))].sort() });
 }
@@ -60,7 +55,7 @@ export async function setSensitiveKeys(
   caller: Caller,
   input: SensitiveKeysInput,
 ): Promise<Result<SensitiveKeys>> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   const keys = [...new Set(input.sensitive_keys.map(normalizeKey))].sort();
   const unknown = keys.filter((k) => !isRegisteredKey(k));
