@@ -4,6 +4,7 @@ import { childId } from '../../../src/operations/child-ids.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
+import { publicClient } from '../oauth/helpers.ts';
 import { CHILD_ID } from '../packages/helpers.ts';
 import { assertNoSubjectId, Caller, expire, mcpPackage, revoke } from './helpers.ts';
 
@@ -18,12 +19,22 @@ describe('MCP package tokens: ppx_list_granted_access', () => {
   after(() => p.close());
 
   it('lists every child with its source, purposes, permissions, streams, pairwise handles, mode and status', async () => {
-    const outside = await p.grant({ allowed_namespaces: ['travel'], allowed_domains: ['travel'] });
-    const pkg = await mcpPackage(p, [
-      { allowed_namespaces: ['core'], allowed_operations: ['read'] },
-      { allowed_operations: ['read', 'query', 'propose_update'], purposes: ['personalization'] },
-      { access_mode: 'single_use' },
-    ]);
+    // Another grant of the same app, outside the package: never listed.
+    const client = await publicClient(p);
+    const outside = await p.grant({
+      client_id: client,
+      allowed_namespaces: ['travel'],
+      allowed_domains: ['travel'],
+    });
+    const pkg = await mcpPackage(
+      p,
+      [
+        { allowed_namespaces: ['core'], allowed_operations: ['read'] },
+        { allowed_operations: ['read', 'query', 'propose_update'], purposes: ['personalization'] },
+        { access_mode: 'single_use' },
+      ],
+      client,
+    );
     const [a, b, single] = pkg.grants as [GrantRecord, GrantRecord, GrantRecord];
     await expire(p, single.grant_id);
     const c = new Caller(await connect(p, pkg.token));
@@ -39,7 +50,7 @@ describe('MCP package tokens: ppx_list_granted_access', () => {
     );
     for (const g of grants) assert.match(g.grant_id, CHILD_ID);
     assert.ok(!JSON.stringify(r).includes(childId(outside.grant.grant_id)));
-    const handle = p.deps.pairwise.profile(a.profile_id, 'fragrance-demo');
+    const handle = p.deps.pairwise.profile(a.profile_id, client);
     assert.notEqual(handle, a.profile_id);
     assert.deepEqual(grants[0], {
       grant_id: childId(a.grant_id),

@@ -120,8 +120,8 @@ describe('MCP package tokens: grant_id', () => {
   });
 
   it('an unknown grant_id (even an active grant of the same app outside the package) is refused before any read', async () => {
-    const { token } = await mcpPackage(p, [{}]);
-    const outside = await p.grant();
+    const { token, clientId } = await mcpPackage(p, [{}]);
+    const outside = await p.grant({ client_id: clientId });
     const c = new Caller(await connect(p, token));
     await c.init();
     for (const bad of [

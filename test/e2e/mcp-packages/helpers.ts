@@ -7,7 +7,7 @@ import type { GrantDraft } from '../../../src/operations/grants.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import type { TestProvider } from '../../support/provider.ts';
 import { mcpUrl } from '../mcp/helpers.ts';
-import { get, pkce } from '../oauth/helpers.ts';
+import { get, pkce, publicClient, signedInCookie } from '../oauth/helpers.ts';
 import {
   type Detail,
   decisionForm,
@@ -21,20 +21,59 @@ import {
 export const ENDED = (id: string) =>
   `Access to grant ${id} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
 
-/** Grants for `drafts` (TestProvider defaults) and one package token over them for the MCP resource. */
+/**
+ * One package token for the MCP resource over one child per draft (the TestProvider's grant
+ * defaults, overridden), obtained as a client obtains it (issue 5: tests use real package tokens
+ * from the authorization server): one authorization request with a `ppx_grant` detail per draft,
+ * approved on the consent page by the signed-in subject, the code exchanged at /oauth/token.
+ * A single detail is an ordinary grant there (WIRE-NOTES §4), so a one-child package comes from
+ * the operator path instead (`mintPackage`, as `ppx mint package`), the only way to get one.
+ * `clientId` is a registered public client (a new one when omitted).
+ */
 export async function mcpPackage(
   p: TestProvider,
   drafts: readonly Partial<GrantDraft>[],
-): Promise<{ grants: GrantRecord[]; token: string; packageId: string }> {
+  clientId?: string,
+): Promise<{ grants: GrantRecord[]; token: string; clientId: string }> {
+  const client = clientId ?? (await publicClient(p));
+  if (drafts.length === 1) {
+    const { grant } = await p.grant({ ...drafts[0], client_id: client });
+    const minted = await mintPackage(p.deps, [grant.grant_id], mcpUrl(p));
+    assert.ok(minted.ok, minted.ok ? '' : minted.error.description);
+    return { grants: [grant], token: minted.value.access_token, clientId: client };
+  }
+  const tokens = await packageThroughAs(p, await signedInCookie(p), client, drafts.map(detailOf));
   const grants: GrantRecord[] = [];
-  for (const draft of drafts) grants.push((await p.grant(draft)).grant);
-  const minted = await mintPackage(
-    p.deps,
-    grants.map((g) => g.grant_id),
-    mcpUrl(p),
+  for (const outcome of tokens.pdpp_detail_outcomes as { grant_ids: string[] }[]) {
+    assert.equal(outcome.grant_ids.length, 1, 'every element was approved');
+    const grant = await p.deps.store.getGrant(`ppx:grant:${outcome.grant_ids[0]}`);
+    assert.ok(grant);
+    grants.push(grant);
+  }
+  return { grants, token: tokens.access_token, clientId: client };
+}
+
+/** The `ppx_grant` authorization detail asking for what a grant draft describes. */
+function detailOf(draft: Partial<GrantDraft>, index: number): Detail {
+  const { allowed_claim_keys, cross_domain_transfer, writeback_policy, access_mode, ...rest } = draft;
+  const { purposes, allowed_domains, allowed_namespaces, allowed_operations, ...unsupported } = rest;
+  assert.deepEqual(
+    Object.keys(unsupported),
+    [],
+    'a package draft names only what a ppx_grant detail can ask',
   );
-  assert.ok(minted.ok, minted.ok ? '' : minted.error.description);
-  return { grants, token: minted.value.access_token, packageId: minted.value.package_id };
+  return {
+    type: 'ppx_grant',
+    detail_id: `child-${index}`,
+    purposes: purposes ?? ['recommendation'],
+    allowed_domains: allowed_domains ?? ['fragrance'],
+    allowed_namespaces: allowed_namespaces ?? ['core', 'fragrance'],
+    allowed_operations: allowed_operations ?? ['read', 'query'],
+    ...(allowed_claim_keys !== undefined ? { allowed_claim_keys } : {}),
+    ...(cross_domain_transfer !== undefined ? { cross_domain_transfer } : {}),
+    ...(writeback_policy !== undefined ? { writeback_policy } : {}),
+    ...(access_mode !== undefined ? { access_mode } : {}),
+  };
 }
 
 /** Ends a grant the ways the read profile names: revoked, expired (any past deadline). */
@@ -83,11 +122,11 @@ export function assertNoSubjectId(p: TestProvider, texts: readonly string[]): vo
     assert.ok(!text.includes(p.subjectId), `internal subject id in: ${text.slice(0, 200)}`);
 }
 
-/** The grantee's audit events since `since` (reads are audited, so none means nothing was read). */
-export async function auditSince(p: TestProvider, since: string, clientId = 'fragrance-demo') {
+/** Audit events about the demo subject since `since` (of one actor when `clientId` is given): reads are audited, so none means nothing was read. */
+export async function auditSince(p: TestProvider, since: string, clientId?: string) {
   const page = await p.deps.store.listAudit({
     subject_id: p.subjectId,
-    actor_id: clientId,
+    ...(clientId !== undefined ? { actor_id: clientId } : {}),
     since,
     limit: 500,
   });
