@@ -1,5 +1,5 @@
 import { createSubject, SubjectInput } from '../operations/accounts.ts';
-import { registerClient } from '../operations/clients.ts';
+import { redirectUriProblem, registerClient } from '../operations/clients.ts';
 import type { Deps } from '../operations/deps.ts';
 import { openProvider } from '../provider.ts';
 import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
@@ -70,8 +70,8 @@ export async function clientCommand(argv: string[]): Promise<number> {
   if (!v.name) return usage('client', CLIENT_HELP, '--name is required');
   const redirects = v['redirect-uri'] ?? [];
   if (redirects.length === 0) return usage('client', CLIENT_HELP, 'give at least one --redirect-uri');
-  const bad = redirects.find((u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol));
-  if (bad !== undefined) return usage('client', CLIENT_HELP, `"${bad}" is not an absolute http(s) URL`);
+  const problem = redirects.map(redirectUriProblem).find((p) => p !== undefined);
+  if (problem !== undefined) return usage('client', CLIENT_HELP, problem);
   if (v.secret !== undefined && !v.confidential) {
     return usage('client', CLIENT_HELP, '--secret only goes with --confidential');
   }

@@ -4,10 +4,30 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import type { ClientRecord } from '../store/store.ts';
 import type { Deps } from './deps.ts';
 
+/**
+ * What is wrong with a redirect URI an operator registers, or undefined: it must be an absolute
+ * http(s) URL without a fragment or credentials (RFC 6749 §3.1.2). A browser is sent there with
+ * an authorization code, so `javascript:`, `data:` and the like are never accepted. Self-service
+ * registration (oauth/register.ts) is stricter still: https, or http on loopback only.
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > 2000 || !URL.canParse(uri)) return `"${uri.slice(0, 100)}" is not an absolute URL`;
+  const url = new URL(uri);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${uri}" is not an http(s) URL`;
+  if (url.hash || uri.includes('#')) return `"${uri}" has a fragment`;
+  if (url.username || url.password) return `"${uri}" carries credentials`;
+  return undefined;
+}
+
+const RedirectUri = z.string().superRefine((uri, ctx) => {
+  const problem = redirectUriProblem(uri);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const ClientInput = z.strictObject({
   client_id: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/, 'client ids use letters, digits and . _ ~ -'),
   name: z.string().min(1).max(200),
-  redirect_uris: z.array(z.url()).default([]),
+  redirect_uris: z.array(RedirectUri).max(20).default([]),
   kind: z.enum(['public', 'confidential']).default('public'),
   secret: z.string().min(16).optional(),
 });

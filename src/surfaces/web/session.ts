@@ -128,7 +128,14 @@ export type Form = Record<string, string | string[]>;
 export async function readForm(c: Context): Promise<Form> {
   const type = c.req.header('content-type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
-  const body = await c.req.parseBody({ all: true });
+  let body: Awaited<ReturnType<typeof c.req.parseBody>>;
+  try {
+    body = await c.req.parseBody({ all: true });
+  } catch {
+    // A body labelled multipart that is not (no boundary, broken parts) has no fields: every
+    // form's CSRF check then refuses it, with the page's own message, never a 500.
+    return {};
+  }
   const out: Form = {};
   for (const [k, v] of Object.entries(body)) {
     const values = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');

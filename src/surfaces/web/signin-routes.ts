@@ -76,11 +76,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     if (!signedIn.ok) {
       return showSignIn(c, web, { returnTo, form, error: 'The username or password is wrong.' }, 401);
     }
-    // A new session on every sign-in (no fixation); the one the browser had ends here.
-    const previous = await currentSession(c, web.deps, web.plan);
-    if (previous) await signOut(web.deps, previous.secret);
-    setSessionCookie(c, web.plan, signedIn.value.secret);
-    deleteCookie(c, web.plan.csrf, { path: '/', secure: web.plan.secure });
+    await startSession(c, web, signedIn.value.secret);
     return seeOther(c, returnTo);
   });
 
@@ -97,4 +93,15 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     clearSessionCookie(c, web.plan);
     return seeOther(c, '/signin');
   });
+}
+
+/**
+ * Puts a new session in the browser (sign-in and sign-up alike): a new session every time (no
+ * fixation), the one the browser had ends here, and the pre-session CSRF cookie goes.
+ */
+export async function startSession(c: Context, web: WebContext, secret: string): Promise<void> {
+  const previous = await currentSession(c, web.deps, web.plan);
+  if (previous) await signOut(web.deps, previous.secret);
+  setSessionCookie(c, web.plan, secret);
+  deleteCookie(c, web.plan.csrf, { path: '/', secure: web.plan.secure });
 }

@@ -12,9 +12,8 @@ import {
   readForm,
   safeReturnTo,
   sameToken,
-  setSessionCookie,
 } from './session.ts';
-import { refused } from './signin-routes.ts';
+import { refused, startSession } from './signin-routes.ts';
 
 /** Self-service accounts, registered only when the operator enables sign-up. */
 export function registerSignupRoutes(app: Hono, web: WebContext): void {
@@ -41,7 +40,7 @@ export function registerSignupRoutes(app: Hono, web: WebContext): void {
     if (!created.ok) return again('That username is taken. Choose another one.', 409);
     const session = await signIn(web.deps, input.data.username, password);
     if (!session.ok) return again('The account was created, but signing in failed. Sign in again.', 400);
-    setSessionCookie(c, web.plan, session.value.secret);
+    await startSession(c, web, session.value.secret);
     return seeOther(c, returnTo);
   });
 }

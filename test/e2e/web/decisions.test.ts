@@ -101,6 +101,28 @@ describe('consent decisions and accounts over HTTP', () => {
     assert.match(await after.text(), /action="\/signin"/, 'signed out');
   });
 
+  it('a body labelled multipart that is not is refused like any unverified form, never a 500', async () => {
+    for (const [path, cookie] of [
+      ['/signin', undefined],
+      ['/signout', `ppx_session=${session}`],
+    ] as const) {
+      for (const type of ['multipart/form-data', 'multipart/form-data; boundary=zz']) {
+        const r = await fetch(`${p.url}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: {
+            'content-type': type,
+            origin: new URL(p.url).origin,
+            ...(cookie !== undefined ? { cookie } : {}),
+          },
+          body: '--zz\r\nbroken',
+        });
+        assert.ok(r.status === 403 || r.status === 400, `${path} ${type}: ${r.status}`);
+        assert.doesNotMatch(await r.text(), /\bat .*\.ts:\d+/);
+      }
+    }
+  });
+
   it('oversized forms are refused', async () => {
     const r = await post('/signin', [['username', 'x'.repeat(70 * 1024)]]);
     assert.equal(r.status, 413);
@@ -127,6 +149,12 @@ describe('consent decisions and accounts over HTTP', () => {
     const created = await submit('newcomer');
     assert.equal(created.status, 303);
     assert.ok(created.headers.getSetCookie().some((l) => l.startsWith('ppx_session=')));
+    // As after a sign-in: the pre-session CSRF cookie goes (startSession).
+    const preName = pre.split('=')[0]!;
+    assert.ok(
+      created.headers.getSetCookie().some((l) => l.startsWith(`${preName}=;`) && /Max-Age=0/i.test(l)),
+      created.headers.getSetCookie().join(' | '),
+    );
     assert.ok(await p.deps.store.getSubjectByUsername('newcomer'));
     assert.equal((await submit('newcomer')).status, 409);
   });
