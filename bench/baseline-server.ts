@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Claim } from '../src/model/claim.ts';
-import type { ContextModifier } from '../src/model/context-modifier.ts';
+import { type Claim, qualifiedKey } from '../src/model/claim.ts';
+import type { ContextModifier, ResolutionContext } from '../src/model/context-modifier.ts';
+import { conditionMatches } from '../src/resolve/modifiers.ts';
 import { BENCH_NAMESPACES, BENCH_PATH, benchProfile } from './fixtures.ts';
 
 // Child-process entry: a bare node:http server doing "the same JSON work" as the provider's
@@ -19,28 +20,15 @@ const modifiers: readonly ContextModifier[] = [...(profile.context_modifiers ?? 
 // A stand-in for the pairwise subject id (one HMAC per request, like the provider).
 const secret = Buffer.from('bench-baseline-secret');
 
-function matches(condition: Record<string, unknown>, context: Record<string, unknown>): boolean {
-  for (const [dim, expected] of Object.entries(condition)) {
-    if (!Object.hasOwn(context, dim)) return false;
-    const actual = context[dim];
-    if (Array.isArray(expected) ? !expected.includes(actual) : expected !== actual) return false;
-  }
-  return true;
-}
-
-function qualified(c: Claim): string {
-  return c.namespace === 'core' ? c.key : `${c.namespace}.${c.key}`;
-}
-
-function effective(context: Record<string, unknown>) {
+function effective(context: ResolutionContext) {
   const out = claims.map((c) => ({ ...c }));
   const applied: string[] = [];
   for (const m of modifiers) {
-    if (!matches(m.condition, context)) continue;
+    if (!conditionMatches(m.condition, context)) continue;
     const targets = new Set(m.targets ?? []);
     let touched = false;
     for (const c of out) {
-      if (!targets.has(qualified(c))) continue;
+      if (!targets.has(qualifiedKey(c))) continue;
       touched = true;
       if (typeof c.value === 'number') c.value = Math.round(Math.min(1, c.value + 0.1) * 10_000) / 10_000;
     }
@@ -82,7 +70,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    let input: { context?: Record<string, unknown> };
+    let input: { context?: ResolutionContext };
     try {
       input = chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {

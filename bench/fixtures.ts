@@ -358,16 +358,3 @@ export function benchProfile(): Profile {
     extensions: BENCH_NAMESPACES.map((namespace) => ({ namespace, version: '0.1' })),
   };
 }
-
-/** Ids of the modifiers whose condition BENCH_CONTEXT satisfies (for the runner's sanity check). */
-export function matchingModifierIds(modifiers: readonly ContextModifier[], context: Record<string, unknown>) {
-  return modifiers
-    .filter((m) =>
-      Object.entries(m.condition).every(
-        ([dim, expected]) =>
-          Object.hasOwn(context, dim) &&
-          (Array.isArray(expected) ? expected.includes(context[dim]) : expected === context[dim]),
-      ),
-    )
-    .map((m) => m.modifier_id);
-}

@@ -178,13 +178,3 @@ export class ClaimSet {
     return this.#claims.filter((c): c is Claim => c !== undefined);
   }
 }
-
-/** Applies one modifier to `claims` (see ClaimSet.apply); the input is not changed. */
-export function applyModifier(
-  claims: readonly Claim[],
-  modifier: ContextModifier,
-): { claims: Claim[]; applied: boolean } {
-  const set = new ClaimSet(claims);
-  const applied = set.apply(modifier);
-  return { claims: set.claims(), applied };
-}

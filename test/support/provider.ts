@@ -16,6 +16,8 @@ import { startHttpServer } from '../../src/surfaces/http/server.ts';
 export interface TestProvider {
   readonly url: string;
   readonly deps: Deps;
+  /** The provider's SQLite file, for tests that must set up what no API can (times of change). */
+  readonly dbPath: string;
   readonly subjectId: string;
   /** An owner token for the demo subject. */
   readonly subjectToken: string;
@@ -36,13 +38,13 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startTestProvider(
-  options: { rateLimit?: number; clock?: () => Date } = {},
+  options: { rateLimit?: number; clock?: () => Date; env?: Record<string, string> } = {},
 ): Promise<TestProvider> {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
   const port = await freePort();
   const config = loadConfig(
     { dbPath: join(dir, 'ppx.db'), port: String(port), rateLimit: String(options.rateLimit ?? 0) },
-    {},
+    options.env ?? {},
   );
   if (!config.ok) throw new Error(config.error.description);
   const deps = await openProvider(config.value, options.clock);
@@ -52,6 +54,7 @@ export async function startTestProvider(
   return {
     url: server.url,
     deps,
+    dbPath: config.value.dbPath,
     subjectId: DEMO_SUBJECT,
     subjectToken,
     async grant(draft = {}) {

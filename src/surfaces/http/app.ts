@@ -13,7 +13,8 @@ import { errorResponse, serverError } from './errors.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { openApiDocument } from './openapi.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { ROUTES, type Route } from './routes.ts';
+import type { Route } from './route.ts';
+import { ROUTES } from './routes.ts';
 
 export interface HttpOptions {
   readonly bodyLimitBytes: number;

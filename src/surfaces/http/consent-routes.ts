@@ -1,29 +1,25 @@
 import { z } from 'zod';
 import type { PpxFailure } from '../../model/errors.ts';
 import { DateTime } from '../../model/vocabulary.ts';
-import type { Caller } from '../../operations/caller.ts';
 import { approveGrantRequest, DecisionInput, rejectGrantRequest } from '../../operations/consent/decide.ts';
 import { refreshGrantTokens } from '../../operations/consent/refresh.ts';
 import { ConsentRequestInput, requestConsent } from '../../operations/consent/request.ts';
-import { ExchangeInput, exchangeGrantRequest, RefreshInput } from '../../operations/consent/tokens.ts';
-import type { Route, RouteInput } from './routes.ts';
+import {
+  ExchangeInput,
+  exchangeGrantRequest,
+  invalidGrant,
+  RefreshInput,
+} from '../../operations/consent/tokens.ts';
+import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
 
 // The consent flow over HTTP (WIRE-NOTES §2, docs/consent-flow.md): the routes only translate;
 // every rule lives in src/operations/consent/. Concatenated into ROUTES by routes.ts.
-
-// Kept local rather than imported from routes.ts: routes.ts imports this module, and values read
-// across that cycle at load time would not be initialized yet.
-const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked', 'rate_limited'];
-const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 
 /**
  * The one answer of the token and refresh endpoints to anything wrong with the grant, the tokens
  * or the body (WIRE-NOTES §2.3): it never says which check failed, or which field.
  */
-const INVALID_GRANT: PpxFailure = {
-  code: 'invalid_grant',
-  description: 'the grant request or refresh token is not valid for this client',
-};
+const INVALID_GRANT: PpxFailure = invalidGrant().error;
 
 const RejectInput = DecisionInput.omit({ narrow: true });
 
@@ -49,11 +45,6 @@ const Tokens = z.strictObject({
   grant_id: z.string(),
   refresh_token: z.string().optional(),
 });
-
-function subject(input: RouteInput): Caller {
-  if (!input.caller) throw new Error('route declared bearer auth but ran without a caller');
-  return input.caller;
-}
 
 export const CONSENT_ROUTES: readonly Route[] = [
   {
@@ -87,7 +78,7 @@ export const CONSENT_ROUTES: readonly Route[] = [
     body: DecisionInput,
     response: Decision,
     errors: [...AUTH_ERRORS, 'invalid_request', 'access_denied', 'not_found', 'conflict', ...BODY_ERRORS],
-    run: (deps, input) => approveGrantRequest(deps, subject(input), input.body as DecisionInput),
+    run: (deps, input) => approveGrantRequest(deps, caller(input), input.body as DecisionInput),
   },
   {
     method: 'POST',
@@ -99,7 +90,7 @@ export const CONSENT_ROUTES: readonly Route[] = [
     body: RejectInput,
     response: Decision,
     errors: [...AUTH_ERRORS, 'invalid_request', 'access_denied', 'not_found', 'conflict', ...BODY_ERRORS],
-    run: (deps, input) => rejectGrantRequest(deps, subject(input), input.body as z.infer<typeof RejectInput>),
+    run: (deps, input) => rejectGrantRequest(deps, caller(input), input.body as z.infer<typeof RejectInput>),
   },
   {
     method: 'POST',

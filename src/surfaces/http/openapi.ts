@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type PpxErrorCode, statusOf } from '../../model/errors.ts';
 import { toJsonSchema } from '../../model/json-schema.ts';
 import type { ProviderInfo } from '../../operations/deps.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 const ErrorSchema = {
   type: 'object',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DateTime } from '../../model/vocabulary.ts';
-import type { Caller } from '../../operations/caller.ts';
 import {
   approveCrossDomainReview,
   listCrossDomainReviews,
@@ -8,16 +7,12 @@ import {
   ReviewListQuery,
   rejectCrossDomainReview,
 } from '../../operations/cross-domain/reviews.ts';
-import type { Route, RouteInput } from './routes.ts';
+import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
 
 // Cross-domain transfer reviews over HTTP (SPEC §13.2, docs/cross-domain.md): the subject lists
 // and decides them. The routes only translate; the rules live in src/operations/cross-domain/.
 // Concatenated into ROUTES by routes.ts.
 
-// Kept local rather than imported from routes.ts: routes.ts imports this module, and values read
-// across that cycle at load time would not be initialized yet.
-const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked', 'rate_limited'];
-const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 const DECISION_ERRORS = [...AUTH_ERRORS, 'invalid_request', 'access_denied', 'not_found', 'conflict'];
 
 const Review = z.strictObject({
@@ -31,11 +26,6 @@ const Review = z.strictObject({
   created_at: DateTime,
   decided_at: DateTime.optional(),
 });
-
-function caller(input: RouteInput): Caller {
-  if (!input.caller) throw new Error('route declared bearer auth but ran without a caller');
-  return input.caller;
-}
 
 export const REVIEW_ROUTES: readonly Route[] = [
   {

@@ -3,14 +3,12 @@ import { AuditAction, AuditEvent } from '../../model/audit-event.ts';
 import { ConsentGrant } from '../../model/consent-grant.ts';
 import { DiscoveryCard } from '../../model/discovery-card.ts';
 import { EffectiveProfile } from '../../model/effective-profile.ts';
-import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
+import { ok } from '../../model/errors.ts';
 import { ExtensionDescriptor } from '../../model/extension-descriptor.ts';
 import { Profile } from '../../model/profile.ts';
 import { ProfileSummary } from '../../model/summary.ts';
 import { DateTime } from '../../model/vocabulary.ts';
 import { listAuditEvents } from '../../operations/audit.ts';
-import type { Caller } from '../../operations/caller.ts';
-import type { Deps } from '../../operations/deps.ts';
 import { discoveryCard, listExtensions } from '../../operations/discovery.ts';
 import { exportProfile } from '../../operations/export-profile.ts';
 import { listConsentGrants, RevokeInput, revokeConsentGrant } from '../../operations/grants.ts';
@@ -24,55 +22,13 @@ import {
 import { CONSENT_ROUTES } from './consent-routes.ts';
 import { DERIVED_VIEW_ROUTES } from './derived-view-routes.ts';
 import { REVIEW_ROUTES } from './review-routes.ts';
+import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
 import { WRITEBACK_ROUTES } from './writeback-routes.ts';
 
 // The HTTP surface as data: each route names its input and output schemas and the operation it
 // calls. The server registers these routes and the OpenAPI document is generated from them, so
 // the two cannot drift apart.
 
-export interface RouteInput {
-  readonly caller: Caller | undefined;
-  readonly body: unknown;
-  readonly query: unknown;
-  /** Path parameters (`:name` segments), parsed with the route's `params` schema. */
-  readonly params?: unknown;
-}
-
-export interface Route {
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  readonly path: string;
-  readonly operationId: string;
-  readonly summary: string;
-  readonly tag: 'discovery' | 'profile' | 'consent' | 'audit' | 'extensions' | 'export' | 'derived-views';
-  /** `bearer`: a subject or grant token is required. */
-  readonly auth: 'none' | 'bearer';
-  readonly body?: z.ZodType;
-  readonly query?: z.ZodType;
-  /** Schema of the path parameters, for paths with `:name` segments. */
-  readonly params?: z.ZodType;
-  readonly response: z.ZodType;
-  /** Error codes this route may answer with, for the OpenAPI document. */
-  readonly errors: readonly string[];
-  /** The status of a success (default 200), e.g. 201 when the route creates something. */
-  readonly successStatus?: number;
-  /** When it says so, a success is 202 Accepted instead (propose-updates that queued a proposal). */
-  readonly acceptedWhen?: (value: unknown) => boolean;
-  /**
-   * `Cache-Control: no-store` on every answer, for routes without bearer auth that hand out
-   * tokens or other secrets (bearer routes always get it: their answers are personal data).
-   */
-  readonly noStore?: true;
-  /**
-   * The one failure this route answers whenever the body cannot be read or fails its schema, and
-   * in place of any failure the operation returns with the same code: the caller never learns
-   * which check or which field failed (WIRE-NOTES §2.3). A body too large or not JSON at all is
-   * still answered as such (413, 415): that says nothing about the grant.
-   */
-  readonly uniformFailure?: PpxFailure;
-  run(deps: Deps, input: RouteInput): Promise<Result<unknown>>;
-}
-
-const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked', 'rate_limited'];
 const READ_ERRORS = [
   ...AUTH_ERRORS,
   'invalid_request',
@@ -81,7 +37,6 @@ const READ_ERRORS = [
   'unknown_namespace',
   'not_found',
 ];
-const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 
 const AuditQuery = z.strictObject({
   grant_id: z.string().max(300).optional(),
@@ -95,12 +50,6 @@ const AuditQuery = z.strictObject({
 });
 
 const AuditPage = z.strictObject({ events: z.array(AuditEvent), next_cursor: z.string().optional() });
-
-/** The bearer caller of an authenticated route (the pipeline guarantees it is there). */
-function caller(input: RouteInput): Caller {
-  if (!input.caller) throw new Error('route declared bearer auth but ran without a caller');
-  return input.caller;
-}
 
 export const ROUTES: readonly Route[] = [
   {

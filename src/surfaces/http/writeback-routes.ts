@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { Caller } from '../../operations/caller.ts';
 import { ConfirmInput, confirmUpdates } from '../../operations/writeback/confirm.ts';
 import {
   ClaimParams,
@@ -25,20 +24,12 @@ import {
   SensitiveKeysInput,
   setSensitiveKeys,
 } from '../../operations/writeback/sensitive-keys.ts';
-import type { Route, RouteInput } from './routes.ts';
+import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
 
 // Write-back, review history and deletion over HTTP (docs/writeback.md): the routes only
 // translate; every rule lives in src/operations/writeback/. Concatenated into ROUTES by routes.ts.
 
-// Kept local rather than imported from routes.ts: routes.ts imports this module (see consent-routes.ts).
-const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked', 'rate_limited'];
-const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 const SUBJECT_ERRORS = [...AUTH_ERRORS, 'invalid_request', 'access_denied', 'not_found'];
-
-function caller(input: RouteInput): Caller {
-  if (!input.caller) throw new Error('route declared bearer auth but ran without a caller');
-  return input.caller;
-}
 
 export const WRITEBACK_ROUTES: readonly Route[] = [
   {

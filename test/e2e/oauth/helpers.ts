@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../../src/config.ts';
 import { createSubject, signIn } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
-import { seedDemo } from '../../../src/operations/seed-demo.ts';
-import { openProvider } from '../../../src/provider.ts';
-import { startHttpServer } from '../../../src/surfaces/http/server.ts';
-import { freePort, type TestProvider } from '../../support/provider.ts';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // The OAuth flow driven by plain fetch, as a browser and a client would: one helper per step.
 
@@ -18,29 +9,7 @@ export const REDIRECT = 'http://localhost:7777/callback';
 
 /** startTestProvider, with the operator's development flag for client metadata documents. */
 export async function startDevProvider(): Promise<TestProvider> {
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-oauth-'));
-  const port = await freePort();
-  const config = loadConfig(
-    { dbPath: join(dir, 'ppx.db'), port: String(port), rateLimit: '0' },
-    { PPX_DEV_ALLOW_HTTP_CLIENT_METADATA: '1' },
-  );
-  if (!config.ok) throw new Error(config.error.description);
-  assert.equal(config.value.devAllowHttpClientMetadata, true);
-  const deps = await openProvider(config.value);
-  await seedDemo(deps);
-  const server = await startHttpServer(deps, config.value, () => undefined);
-  return {
-    url: server.url,
-    deps,
-    subjectId: DEMO_SUBJECT,
-    subjectToken: (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token,
-    grant: () => Promise.reject(new Error('not used here')),
-    async close() {
-      await server.close();
-      await deps.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return startTestProvider({ env: { PPX_DEV_ALLOW_HTTP_CLIENT_METADATA: '1' } });
 }
 
 export function pkce() {
