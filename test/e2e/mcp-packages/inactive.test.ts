@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { childId } from '../../../src/operations/child-ids.ts';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
@@ -38,8 +39,10 @@ describe('MCP package tokens: inactive children and refusals', () => {
     token = pkg.token;
     const [a, revoked, expired, single] = pkg.grants as [GrantRecord, GrantRecord, GrantRecord, GrantRecord];
     active = a;
-    // mintPackage consumed the single-use grant: its deadline is the token's expiry; move it past.
-    assert.ok((await p.deps.store.getGrant(single.grant_id))?.expires_at);
+    // The first token consumed the single-use grant: its deadline is the token's expiry; move it past.
+    const deadline = (await p.deps.store.getGrant(single.grant_id))?.expires_at;
+    const exp = Number(decodeJwt(token).exp) * 1000;
+    assert.ok(deadline && Math.abs(Date.parse(deadline) - exp) <= 1000, `${deadline} vs the token's expiry`);
     await revoke(p, revoked.grant_id);
     await expire(p, expired.grant_id);
     await expire(p, single.grant_id);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/store/store.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
@@ -68,5 +69,42 @@ describe('MCP package tokens: instance ids and freshness', () => {
     );
     for (const f of data.freshness) assert.match(f.last_success_at, /T\d\d:00:00\.000Z$/);
     assert.equal(r.structuredContent.freshness, undefined, 'not at the top level');
+  });
+
+  it('freshness: a write moves its own stream only', async () => {
+    // Every stream last changed long ago (no API sets that: the store's table, directly).
+    const db = new DatabaseSync(p.dbPath);
+    db.prepare('UPDATE namespace_changes SET changed_at = ? WHERE profile_id = ?').run(
+      '2026-01-01T05:30:00.000Z',
+      grant.profile_id,
+    );
+    db.close();
+    const stamps = async () =>
+      Object.fromEntries(
+        (
+          await c.call('ppx_get_effective_profile', { grant_id: grant.grant_id })
+        ).structuredContent.data.freshness.map((f: { stream: string; last_success_at: string }) => [
+          f.stream,
+          f.last_success_at,
+        ]),
+      );
+    assert.deepEqual(await stamps(), {
+      core: '2026-01-01T05:00:00.000Z',
+      fragrance: '2026-01-01T05:00:00.000Z',
+    });
+    const fragrance = (await p.deps.store.listClaims(grant.profile_id)).find(
+      (x) => x.namespace === 'fragrance',
+    );
+    assert.ok(fragrance);
+    const before = Date.now();
+    const deleted = await api(p.url, `/v1/profile/claims/${encodeURIComponent(fragrance.claim_id)}`, {
+      method: 'DELETE',
+      token: p.subjectToken,
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+    const after = await stamps();
+    assert.equal(after['core'], '2026-01-01T05:00:00.000Z', 'core did not change');
+    const hour = (t: number) => new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
+    assert.ok([hour(before), hour(Date.now())].includes(after['fragrance']), after['fragrance']);
   });
 });
