@@ -9,7 +9,7 @@ import type { ProfileRecord } from '../store/store.ts';
 import { recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import type { Deps } from './deps.ts';
-import { coarsen } from './freshness.ts';
+import { changeTimes } from './freshness.ts';
 import { publishGrant } from './present.ts';
 
 /**
@@ -99,11 +99,6 @@ async function projectionUpdatedAt(
   profile: ProfileRecord,
   namespaces: ReadonlySet<string>,
 ): Promise<string> {
-  const changes = await deps.store.listNamespaceChanges(profile.profile_id);
-  const last = changes
-    .filter((c) => namespaces.has(c.namespace))
-    .map((c) => coarsen(c.changed_at))
-    .sort()
-    .at(-1);
+  const last = [...(await changeTimes(deps, profile.profile_id, namespaces)).values()].sort().at(-1);
   return last !== undefined && Date.parse(last) > Date.parse(profile.created_at) ? last : profile.created_at;
 }

@@ -25,6 +25,18 @@ const CROSS_DOMAIN_ORDER: readonly string[] = [
 const WRITEBACK_ORDER: readonly string[] = ['forbidden', 'review_required', 'auto_for_low_risk', 'allow'];
 
 /**
+ * The values a subject may choose for a policy the client asked for: the asked one and every
+ * stricter one, most permissive first (what the consent page offers; narrowDraft refuses any other).
+ */
+export function allowedNarrowings(
+  policy: 'cross_domain_transfer' | 'writeback_policy',
+  asked: string,
+): string[] {
+  const order = policy === 'cross_domain_transfer' ? CROSS_DOMAIN_ORDER : WRITEBACK_ORDER;
+  return order.slice(0, Math.max(0, order.indexOf(asked)) + 1).reverse();
+}
+
+/**
  * Applies the subject's narrowing to what the client asked for. Pure. Anything that would widen
  * the request (an item not asked for, a looser policy, a later expiry) is refused, not ignored,
  * so the subject never approves something other than what the page showed.

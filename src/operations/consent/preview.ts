@@ -131,3 +131,6 @@ export function previewNarrowing(
 ): Result<GrantRequestDraft> {
   return narrowDraft(draft, narrow, now);
 }
+
+/** What the consent page may offer for a policy the client asked for (policy/narrowing.ts). */
+export { allowedNarrowings } from '../../policy/narrowing.ts';

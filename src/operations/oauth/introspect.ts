@@ -1,8 +1,10 @@
 import { sha256 } from '../../auth/secrets.ts';
 import type { VerifiedToken } from '../../auth/tokens.ts';
+import { fail, ok, type Result } from '../../model/errors.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
+import { authenticate } from '../caller.ts';
 import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
@@ -15,6 +17,17 @@ import { oauthResources, scopeOf } from './metadata.ts';
 export type Introspector =
   | { readonly kind: 'client'; readonly client: ClientRecord }
   | { readonly kind: 'subject'; readonly subjectId: string };
+
+/**
+ * RFC 7662 §2.1 with a bearer token: a subject may introspect the tokens of its own grants; a
+ * grant token may not introspect anything.
+ */
+export async function subjectIntrospector(deps: Deps, bearer: string): Promise<Result<Introspector>> {
+  const caller = await authenticate(deps, bearer);
+  if (!caller.ok) return caller;
+  if (caller.value.kind !== 'subject') return fail('access_denied', 'a grant token cannot introspect tokens');
+  return ok({ kind: 'subject', subjectId: caller.value.subjectId });
+}
 
 type Found = {
   /** The grants the token covers: one, or every child of a grant package. */

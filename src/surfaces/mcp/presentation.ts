@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime } from '../../model/vocabulary.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { coarsen } from '../../operations/freshness.ts';
+import { changeTimes } from '../../operations/freshness.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 
@@ -57,12 +57,11 @@ export async function presentResult(deps: Deps, caller: GrantCaller, data: unkno
   }
   const result = data as Presentable;
   const instanceId = deps.pairwise.profile(caller.grant.profile_id, caller.clientId);
-  const changed = new Map(
-    (await deps.store.listNamespaceChanges(caller.grant.profile_id)).map((c) => [c.namespace, c.changed_at]),
-  );
-  const freshness = [...new Set(result.claims.map((c) => c.namespace))].sort().flatMap((stream) => {
+  const streams = [...new Set(result.claims.map((c) => c.namespace))].sort();
+  const changed = await changeTimes(deps, caller.grant.profile_id, streams);
+  const freshness = streams.flatMap((stream) => {
     const at = changed.get(stream);
-    return at === undefined ? [] : [{ stream, instance_id: instanceId, last_success_at: coarsen(at) }];
+    return at === undefined ? [] : [{ stream, instance_id: instanceId, last_success_at: at }];
   });
   const shared = isShared(data);
   const key = `${instanceId} ${freshness.map((f) => f.last_success_at).join(' ')}`;

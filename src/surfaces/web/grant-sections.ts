@@ -1,5 +1,5 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
-import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
+import { allowedNarrowings, type ConsentView, type Exposure } from '../../operations/consent/preview.ts';
 import type { GrantRequestDraft } from '../../store/store.ts';
 import { type Selection, shorterDurations } from './decision.ts';
 import {
@@ -82,8 +82,8 @@ ${shorterDurations(asked, input.now).map((d) => html`<option value="${d}"${attr(
 </select></div>
 </section>
 <section>${h('Rules it must follow')}
-${policySelect(`${p}cross_domain_transfer`, 'Where it may use them', asked.cross_domain_transfer, sel.cross_domain_transfer, CROSS_DOMAIN_WORDS)}
-${policySelect(`${p}writeback_policy`, 'Changes to your profile', asked.writeback_policy, sel.writeback_policy, WRITEBACK_WORDS)}
+${policySelect(p, 'cross_domain_transfer', 'Where it may use them', asked.cross_domain_transfer, sel.cross_domain_transfer, CROSS_DOMAIN_WORDS)}
+${policySelect(p, 'writeback_policy', 'Changes to your profile', asked.writeback_policy, sel.writeback_policy, WRITEBACK_WORDS)}
 <p class="hint">You can only make these stricter than what the app asked for.</p>
 </section>
 ${exposureSection(input, h('What it would see'))}`;
@@ -114,15 +114,17 @@ function keyNamespace(key: string): string {
   return dot < 0 ? 'core' : key.slice(0, dot);
 }
 
+/** A choice among the asked policy and the stricter ones, as policy/narrowing.ts allows them. */
 function policySelect(
-  name: string,
+  prefix: string,
+  policy: 'cross_domain_transfer' | 'writeback_policy',
   label: string,
   asked: string,
   chosen: string,
   words: Record<string, string>,
 ): SafeHtml {
-  const order = Object.keys(words);
-  const allowed = order.slice(0, Math.max(0, order.indexOf(asked)) + 1).reverse();
+  const name = `${prefix}${policy}`;
+  const allowed = allowedNarrowings(policy, asked);
   return html`<div class="field"><label for="${name}">${label}</label>
 <select id="${name}" name="${name}">
 ${allowed.map((v) => html`<option value="${v}"${attr('selected', v === chosen)}>${words[v] ?? v}${v === asked ? ' (as asked)' : ''}</option>`)}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { narrowDraft } from '../../../src/policy/narrowing.ts';
+import { allowedNarrowings, narrowDraft } from '../../../src/policy/narrowing.ts';
 import type { GrantRequestDraft } from '../../../src/store/store.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -95,4 +95,24 @@ describe('narrowing a consent request (WIRE-NOTES §2.2)', () => {
     refused({ expires_at: '2026-08-01T00:00:00Z' }, /only be shortened/);
     refused({ expires_at: '2026-05-01T00:00:00Z' }, /in the future/);
   });
+});
+
+describe('allowedNarrowings (what the consent page offers)', () => {
+  const VALUES = {
+    cross_domain_transfer: ['deny', 'allow_with_review', 'allow_if_same_provider', 'allow'],
+    writeback_policy: ['forbidden', 'review_required', 'auto_for_low_risk', 'allow'],
+  } as const;
+  for (const policy of ['cross_domain_transfer', 'writeback_policy'] as const) {
+    it(`${policy}: offers exactly the choices narrowDraft accepts, the asked one first`, () => {
+      for (const asked of VALUES[policy]) {
+        const draft = { ...DRAFT, [policy]: asked } as GrantRequestDraft;
+        const offered = allowedNarrowings(policy, asked);
+        assert.equal(offered[0], asked);
+        for (const choice of VALUES[policy]) {
+          const accepted = narrowDraft(draft, { [policy]: choice }, NOW).ok;
+          assert.equal(offered.includes(choice), accepted, `${asked} → ${choice}`);
+        }
+      }
+    });
+  }
 });

@@ -1,6 +1,5 @@
 import type { Context, Hono } from 'hono';
 import { fail, type PpxFailure, type Result } from '../../../model/errors.ts';
-import { authenticate } from '../../../operations/caller.ts';
 import type { Deps } from '../../../operations/deps.ts';
 import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
 import {
@@ -8,10 +7,12 @@ import {
   type Introspector,
   introspect,
   revokeToken,
+  subjectIntrospector,
 } from '../../../operations/oauth/introspect.ts';
 import { registerDynamicClient } from '../../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
 import type { ClientRecord } from '../../../store/store.ts';
+import { readBearer } from '../bearer.ts';
 import { errorResponse } from '../errors.ts';
 import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';
 
@@ -118,15 +119,10 @@ async function introspector(
   deps: Deps,
   params: Record<string, string>,
 ): Promise<Introspector | PpxFailure> {
-  const header = c.req.header('authorization');
-  const bearer = header !== undefined ? /^Bearer[ ]+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-  if (bearer !== undefined) {
-    const caller = await authenticate(deps, bearer);
-    if (!caller.ok) return caller.error;
-    if (caller.value.kind !== 'subject') {
-      return { code: 'access_denied', description: 'a grant token cannot introspect tokens' };
-    }
-    return { kind: 'subject', subjectId: caller.value.subjectId };
+  const bearer = readBearer(c.req.header('authorization'));
+  if (bearer?.ok) {
+    const who = await subjectIntrospector(deps, bearer.value);
+    return who.ok ? who.value : who.error;
   }
   const creds = clientCredentials(c, params);
   if (!creds.ok) return creds.error;

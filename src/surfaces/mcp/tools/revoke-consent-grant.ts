@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ConsentGrant } from '../../../model/consent-grant.ts';
-import { fail } from '../../../model/errors.ts';
-import { revokeConsentGrant } from '../../../operations/grants.ts';
+import { revokeOwnGrant } from '../../../operations/grants.ts';
 import { EMPTY_INPUT, type McpTool } from './contract.ts';
 
 export const revokeConsentGrantTool: McpTool = {
@@ -13,8 +12,5 @@ export const revokeConsentGrantTool: McpTool = {
   kind: 'write',
   input: EMPTY_INPUT,
   output: z.strictObject({ grant: ConsentGrant }),
-  run: async (deps, caller) =>
-    caller.kind === 'grant'
-      ? revokeConsentGrant(deps, caller, { grant_id: caller.grant.grant_id })
-      : fail('invalid_request', 'this tool revokes the grant the call acts under'),
+  run: (deps, caller) => revokeOwnGrant(deps, caller),
 };
