@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { fail, type PpxFailure } from '../../model/errors.ts';
+import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { jsonText } from '../json-text.ts';
 import { mountMcp } from '../mcp/app.ts';
 import { mountWebPages } from '../web/app.ts';
+import { limiterKey, readBearer } from './bearer.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse, serverError } from './errors.ts';
 import { mountOAuth } from './oauth/mount.ts';
@@ -66,7 +66,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
 
 async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, route: Route, c: Context<Env>) {
   const headers = new Headers();
-  const token = bearerToken(c.req.header('authorization'));
+  const token = readBearer(c.req.header('authorization'));
 
   const limited = rateLimit(limiter, token, c, headers);
   if (limited) return errorResponse(limited, { headers });
@@ -135,28 +135,17 @@ function uniform(route: Route, failure: PpxFailure, fromBody: boolean): PpxFailu
   return failure.code === u.code ? u : failure;
 }
 
-type TokenRead = { ok: true; value: string } | { ok: false; error: PpxFailure };
-
-/** RFC 6750 §2.1: `Authorization: Bearer <token>`; anything else presented is a bad token. */
-function bearerToken(header: string | undefined): TokenRead | undefined {
-  if (header === undefined || header === '') return undefined;
-  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
-  if (!m) return fail('invalid_token', 'the Authorization header must be "Bearer <token>"');
-  return { ok: true, value: m[1]! };
-}
-
 function rateLimit(
   limiter: RateLimiter,
-  token: TokenRead | undefined,
+  token: Result<string> | undefined,
   c: Context<Env>,
   headers: Headers,
 ): PpxFailure | undefined {
   if (!limiter.enabled) return undefined;
-  // Callers are told apart by token when they present one, else by address.
-  const key = token?.ok
-    ? createHash('sha256').update(token.value).digest('base64url').slice(0, 16)
-    : (c.env.incoming?.socket.remoteAddress ?? 'unknown');
-  const { allowed, headers: rl } = limiter.take(key, Date.now());
+  const { allowed, headers: rl } = limiter.take(
+    limiterKey(token, c.env.incoming?.socket.remoteAddress),
+    Date.now(),
+  );
   for (const [k, v] of rl) headers.set(k, v);
   return allowed
     ? undefined

@@ -24,7 +24,7 @@ export function errorBody(failure: PpxFailure): ErrorBody {
  */
 export function errorResponse(
   failure: PpxFailure,
-  options: { headers?: Headers; tokenPresented?: boolean; resourceMetadata?: string } = {},
+  options: { headers?: Headers; tokenPresented?: boolean } = {},
 ): Response {
   const headers = options.headers ?? new Headers();
   const status = statusOf(failure.code);
@@ -32,17 +32,10 @@ export function errorResponse(
     // RFC 6750 §3.1: a request that carried no token gets a bare challenge, without an error code.
     headers.set(
       'WWW-Authenticate',
-      challenge(
-        options.tokenPresented === false ? undefined : 'invalid_token',
-        failure.description,
-        options.resourceMetadata,
-      ),
+      challenge(options.tokenPresented === false ? undefined : 'invalid_token', failure.description),
     );
   } else if (failure.code === 'insufficient_scope') {
-    headers.set(
-      'WWW-Authenticate',
-      challenge('insufficient_scope', failure.description, options.resourceMetadata),
-    );
+    headers.set('WWW-Authenticate', challenge('insufficient_scope', failure.description));
   }
   headers.set('Content-Type', 'application/json');
   headers.set('Cache-Control', 'no-store');
@@ -50,12 +43,11 @@ export function errorResponse(
 }
 
 /**
- * RFC 6750 §3 challenge. `resourceMetadata` is the RFC 9728 §5.1 parameter: the URL of the
- * protected resource metadata, from which OAuth clients discover the authorization server.
+ * RFC 6750 §3 challenge. The RFC 9728 §5.1 `resource_metadata` parameter is added to every 401
+ * on the way out (oauth/mount.ts), and /mcp writes its own challenges (mcp/app.ts).
  */
-export function challenge(error: string | undefined, description: string, resourceMetadata?: string): string {
+export function challenge(error: string | undefined, description: string): string {
   const parts = ['Bearer realm="ppx"'];
-  if (resourceMetadata !== undefined) parts.push(`resource_metadata="${resourceMetadata}"`);
   if (error) parts.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`);
   return parts.join(', ');
 }

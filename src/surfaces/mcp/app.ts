@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
+import { limiterKey, readBearer } from '../http/bearer.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { wireText } from './errors.ts';
 import { ServerPool } from './pool.ts';
@@ -68,12 +68,9 @@ export function mountMcp(
         description: `requests from ${seen} are not accepted`,
       });
     }
-    const token = bearer(c.req.header('authorization'));
+    const token = readBearer(c.req.header('authorization'));
     if (options.limiter.enabled) {
-      // As the HTTP API: callers are told apart by token when they present one, else by address.
-      const key = token
-        ? createHash('sha256').update(token).digest('base64url').slice(0, 16)
-        : (c.env?.incoming?.socket.remoteAddress ?? 'unknown');
+      const key = limiterKey(token, c.env?.incoming?.socket.remoteAddress);
       const { allowed, headers } = options.limiter.take(key, Date.now());
       limits.push(...headers);
       if (!allowed) {
@@ -81,7 +78,7 @@ export function mountMcp(
         return oauthError(429, { code: 'rate_limited', description });
       }
     }
-    const caller = await authenticate(deps, token === null ? 'malformed' : token);
+    const caller = token?.ok === false ? token : await authenticate(deps, token?.value);
     if (!caller.ok) {
       const challenge =
         token === undefined
@@ -99,7 +96,7 @@ export function mountMcp(
     }
     const context: McpRequestContext = { caller: caller.value };
     const response = await pool.handle(c.req.raw, {
-      token: token ?? '',
+      token: token?.ok ? token.value : '',
       clientId: caller.value.clientId,
       scopes: [],
       resource: new URL(mcpResource(deps)),
@@ -120,13 +117,6 @@ export function mountMcp(
 }
 
 const SERVER_VERSION = '0.1.0';
-
-/** RFC 6750 §2.1; `null` when a header is present but is not a bearer token. */
-function bearer(header: string | undefined): string | undefined | null {
-  if (header === undefined || header === '') return undefined;
-  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
-  return m ? m[1]! : null;
-}
 
 /** RFC 6750 §3 with the RFC 9728 §5.1 `resource_metadata` parameter. */
 function bearerChallenge(prm: string, error: string, description: string): string {
