@@ -3,14 +3,15 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { SUPPORTED_EXTENSIONS } from '../model/extensions/index.ts';
 import type { Profile } from '../model/profile.ts';
 import { PPX_VERSION } from '../model/vocabulary.ts';
-import { evaluateAccess } from '../policy/scope.ts';
 import { visibleClaims } from '../policy/visibility.ts';
 import type { ProfileRecord } from '../store/store.ts';
+import { evaluateOrDeny } from './access.ts';
 import { recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import type { Deps } from './deps.ts';
 import { changeTimes } from './freshness.ts';
 import { publishGrant } from './present.ts';
+import { subjectProfile } from './subject-profile.ts';
 
 /**
  * export_profile (SPEC §9): the profile as a PPX document. The subject gets everything,
@@ -21,8 +22,9 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
   const now = deps.clock();
   const extensions = SUPPORTED_EXTENSIONS.map((e) => ({ namespace: e.namespace, version: e.version }));
   if (caller.kind === 'subject') {
-    const profile = await deps.store.getProfileBySubject(caller.subjectId);
-    if (!profile) return fail('not_found', 'there is no profile for this subject yet');
+    const own = await subjectProfile(deps, caller.subjectId);
+    if (!own.ok) return own;
+    const profile = own.value;
     const [claims, modifiers, grants] = await Promise.all([
       deps.store.listClaims(profile.profile_id),
       deps.store.listModifiers(profile.profile_id),
@@ -52,17 +54,8 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
   }
 
   const grant = caller.grant;
-  const scope = evaluateAccess(grant, { operation: 'export' }, now);
-  if (!scope.ok) {
-    await recordCallerAudit(
-      deps,
-      caller,
-      grant.subject_id,
-      { action: 'denied', outcome: 'denied', detail: `export: ${scope.error.code}` },
-      now,
-    );
-    return scope;
-  }
+  const scope = await evaluateOrDeny(deps, caller, { operation: 'export' }, 'export', now);
+  if (!scope.ok) return scope;
   const profile = await deps.store.getProfile(grant.profile_id);
   if (!profile) return fail('not_found', 'the profile behind this grant no longer exists');
   const claims = visibleClaims(scope.value, await deps.store.listClaims(profile.profile_id));

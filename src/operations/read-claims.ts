@@ -3,14 +3,16 @@ import { type Claim, namespaceOfKey, normalizeKey, qualifiedKey } from '../model
 import type { ContextModifier } from '../model/context-modifier.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
-import { type AccessRequest, evaluateAccess, type Scope } from '../policy/scope.ts';
+import type { AccessRequest, Scope } from '../policy/scope.ts';
 import { visibilityKey, visibleClaims } from '../policy/visibility.ts';
 import { IdentityMemo, share } from '../resolve/identity-memo.ts';
 import type { ProfileRecord } from '../store/store.ts';
+import { evaluateOrDeny } from './access.ts';
 import { recordCallerAudit } from './audit.ts';
 import type { Caller } from './caller.ts';
 import { type CrossDomainReviewNotice, crossDomainTransfer } from './cross-domain/transfer.ts';
 import type { Deps } from './deps.ts';
+import { subjectProfile } from './subject-profile.ts';
 
 /** The claims one request may see, with what it takes to present them. */
 export interface VisibleProfile {
@@ -40,8 +42,9 @@ export async function loadVisibleProfile(
   if (caller.kind === 'subject') {
     const checked = checkOwnerFilters(request);
     if (!checked.ok) return checked;
-    const profile = await deps.store.getProfileBySubject(caller.subjectId);
-    if (!profile) return fail('not_found', 'there is no profile for this subject yet');
+    const own = await subjectProfile(deps, caller.subjectId);
+    if (!own.ok) return own;
+    const profile = own.value;
     const [claims, modifiers] = await Promise.all([
       deps.store.listClaims(profile.profile_id),
       deps.store.listModifiers(profile.profile_id),
@@ -56,17 +59,8 @@ export async function loadVisibleProfile(
   }
 
   const grant = caller.grant;
-  const scope = evaluateAccess(grant, request, now);
-  if (!scope.ok) {
-    await recordCallerAudit(
-      deps,
-      caller,
-      grant.subject_id,
-      { action: 'denied', outcome: 'denied', detail: `${action}: ${scope.error.code}` },
-      now,
-    );
-    return scope;
-  }
+  const scope = await evaluateOrDeny(deps, caller, request, action, now);
+  if (!scope.ok) return scope;
   const profile = await deps.store.getProfile(grant.profile_id);
   const [claims, modifiers] = profile
     ? await Promise.all([

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { newId } from '../../model/ids.ts';
-import { evaluateAccess, type Scope } from '../../policy/scope.ts';
+import type { Scope } from '../../policy/scope.ts';
 import { isClaimVisible } from '../../policy/visibility.ts';
 import type { ProfileRecord, ProposalRecord } from '../../store/store.ts';
+import { evaluateOrDeny } from '../access.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
@@ -42,18 +43,14 @@ export async function confirmUpdates(
   let scope: Scope | undefined;
   let profile: ProfileRecord | undefined;
   if (caller.kind === 'grant') {
-    const evaluated = evaluateAccess(caller.grant, { operation: 'confirm_update' }, now);
-    if (!evaluated.ok) {
-      const detail = `confirm_updates: ${evaluated.error.code}`;
-      await recordCallerAudit(
-        deps,
-        caller,
-        caller.grant.subject_id,
-        { action: 'denied', outcome: 'denied', detail },
-        now,
-      );
-      return evaluated;
-    }
+    const evaluated = await evaluateOrDeny(
+      deps,
+      caller,
+      { operation: 'confirm_update' },
+      'confirm_updates',
+      now,
+    );
+    if (!evaluated.ok) return evaluated;
     scope = evaluated.value;
     profile = await deps.store.getProfile(caller.grant.profile_id);
   } else {

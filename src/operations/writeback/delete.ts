@@ -6,9 +6,9 @@ import type { ProfileRecord } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { ownProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
 import { historyEntry } from './apply.ts';
-import { ownProfile } from './own-profile.ts';
 import { sensitiveKeysSetting } from './sensitive-keys.ts';
 
 export const ClaimParams = z.strictObject({ claim_id: z.string().min(1).max(300) });

@@ -6,8 +6,8 @@ import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../store/store.ts'
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { ownProfile } from '../subject-profile.ts';
 import { type ProfileDiff, profileDiff } from './diff.ts';
-import { ownProfile } from './own-profile.ts';
 
 export const HistoryQuery = z.strictObject({
   claim_id: z.string().min(1).max(300).optional(),

@@ -3,13 +3,14 @@ import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { newId } from '../../model/ids.ts';
 import { Purpose } from '../../model/vocabulary.ts';
-import { evaluateAccess } from '../../policy/scope.ts';
 import { decideWriteback, type WritebackDecision } from '../../policy/writeback.ts';
 import type { GrantRecord, ProposalRecord } from '../../store/store.ts';
+import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
+import { subjectProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
 import { findTarget, type Provenance, writeClaims } from './apply.ts';
 import { envelope, type ProposalOutcome, type WritebackResponse } from './envelope.ts';
@@ -41,15 +42,14 @@ export async function proposeUpdates(
   const grant = caller.grant;
   const denied = async (detail: string) =>
     recordCallerAudit(deps, caller, grant.subject_id, { action: 'denied', outcome: 'denied', detail }, now);
-  const scope = evaluateAccess(
-    grant,
+  const scope = await evaluateOrDeny(
+    deps,
+    caller,
     { operation: 'propose_update', ...(input.purpose !== undefined ? { purpose: input.purpose } : {}) },
+    'propose_updates',
     now,
   );
-  if (!scope.ok) {
-    await denied(`propose_updates: ${scope.error.code}`);
-    return scope;
-  }
+  if (!scope.ok) return scope;
   const { claims, problems } = proposalProblems(input.claims, scope.value);
   if (problems.length > 0) {
     const failure = problemsFailure(problems, grant.grant_id);
@@ -184,8 +184,9 @@ async function proposeAsSubject(
 ): Promise<Result<WritebackResponse>> {
   const { claims, problems } = proposalProblems(input.claims, undefined);
   if (problems.length > 0) return problemsFailure(problems);
-  const profile = await deps.store.getProfileBySubject(caller.subjectId);
-  if (!profile) return fail('not_found', 'there is no profile for this subject yet');
+  const own = await subjectProfile(deps, caller.subjectId);
+  if (!own.ok) return own;
+  const profile = own.value;
   const written = await inTransaction(deps, async (tx) => {
     const stored = await tx.store.listClaims(profile.profile_id);
     const writes = claims.map((proposed) => {

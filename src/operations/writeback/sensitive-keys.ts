@@ -6,7 +6,7 @@ import type { Store } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { ownProfile } from './own-profile.ts';
+import { ownProfile } from '../subject-profile.ts';
 
 // Keys the subject marks sensitive (docs/writeback.md): under `auto_for_low_risk` a proposal on
 // such a key is never low risk, so it always waits for the subject's review. The list lives in
