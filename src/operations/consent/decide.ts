@@ -8,6 +8,7 @@ import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants.ts';
+import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
 
 const Names = z.array(z.string().min(1).max(200)).max(100);
@@ -191,14 +192,15 @@ export function redirectTo(
     url.searchParams.set('decision', decision);
     return url.href;
   }
-  if (decision === 'approve' && code !== undefined) url.searchParams.set('code', code);
-  else url.searchParams.set('error', 'access_denied');
-  if (request.oauth.state !== undefined) url.searchParams.set('state', request.oauth.state);
-  url.searchParams.set('iss', deps.provider.baseUrl);
-  return url.href;
+  return authorizationResponse(
+    deps,
+    request.redirect_uri,
+    request.oauth.state,
+    decision === 'approve' && code !== undefined ? { code } : { error: 'access_denied' },
+  );
 }
 
-/** An authorization code: the request it answers, then a 256-bit secret (only its hash is kept). */
+/** An authorization code: the request (or package) it answers, then a 256-bit secret (only its hash is kept). */
 export function authorizationCode(grantRequestId: string): string {
   return `${grantRequestId}.${randomToken()}`;
 }

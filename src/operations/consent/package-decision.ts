@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { randomToken, sha256 } from '../../auth/secrets.ts';
+import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
 import type { GrantRequestRecord } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
-import { approveWithin, DecisionFailed, NarrowInput, pendingRequestFor } from './decide.ts';
+import {
+  approveWithin,
+  authorizationCode,
+  DecisionFailed,
+  NarrowInput,
+  pendingRequestFor,
+} from './decide.ts';
 
 // A grant package (WIRE-NOTES §4): one OAuth authorization with several authorization_details
 // is one consent request per detail. The subject approves or declines each element on its own,
@@ -81,7 +88,8 @@ export async function decidePackage(
       return fail(narrowed.error.code, `${m.package?.detail_id}: ${narrowed.error.description}`);
     drafts.set(m.grant_request_id, narrowed.value);
   }
-  const code = drafts.size > 0 ? packageCode(input.package_id) : undefined;
+  // `pkg_…` names the package; the rest is the secret, as for one request's code.
+  const code = drafts.size > 0 ? authorizationCode(input.package_id) : undefined;
 
   return inTransaction(deps, async (tx): Promise<Result<PackageDecisionResult>> => {
     const outcomes: { detail_id: string; grant_request_id: string; grant_ids: string[] }[] = [];
@@ -113,17 +121,12 @@ export async function decidePackage(
   });
 }
 
-/** A package's authorization code: `pkg_…` names the package, the rest is a 256-bit secret. */
-function packageCode(packageId: string): string {
-  return `${packageId}.${randomToken()}`;
-}
-
-/** RFC 6749 §4.1.2 / §4.1.2.1, RFC 9207: the code (or access_denied), state and iss. */
+/** The package's answer goes where its first element's redirect URI says, with its state. */
 function packageRedirect(deps: Deps, first: GrantRequestRecord, code: string | undefined): string {
-  const url = new URL(first.redirect_uri);
-  if (code !== undefined) url.searchParams.set('code', code);
-  else url.searchParams.set('error', 'access_denied');
-  if (first.oauth?.state !== undefined) url.searchParams.set('state', first.oauth.state);
-  url.searchParams.set('iss', deps.provider.baseUrl);
-  return url.href;
+  return authorizationResponse(
+    deps,
+    first.redirect_uri,
+    first.oauth?.state,
+    code !== undefined ? { code } : { error: 'access_denied' },
+  );
 }

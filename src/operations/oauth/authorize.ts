@@ -16,6 +16,7 @@ import {
   oauthResources,
   SCOPE_OPERATIONS,
 } from './metadata.ts';
+import { authorizationResponse } from './redirect.ts';
 import { PACKAGE_PREFIX } from './token.ts';
 
 // The authorization endpoint's checks (RFC 6749 §4.1.1–4.1.2.1, OAuth 2.1 §4.1). What the client
@@ -107,14 +108,10 @@ export async function checkAuthorization(
   }
 
   const state = one('state');
-  const back = (error: string, description: string): AuthorizeCheck => {
-    const url = new URL(redirectUri);
-    url.searchParams.set('error', error);
-    url.searchParams.set('error_description', description);
-    if (state !== undefined) url.searchParams.set('state', state);
-    url.searchParams.set('iss', deps.provider.baseUrl); // RFC 9207 §2
-    return { kind: 'redirect', to: url.href };
-  };
+  const back = (error: string, description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    to: authorizationResponse(deps, redirectUri, state, { error, description }),
+  });
   const repeated = Object.entries(params).find(([, v]) => v.length > 1);
   if (repeated) return back('invalid_request', `${repeated[0]} appears more than once`);
   if (one('request') !== undefined) return back('request_not_supported', 'request objects are not supported');

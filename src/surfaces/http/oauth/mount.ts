@@ -11,6 +11,7 @@ import {
   oauthResources,
   protectedResourceMetadata,
 } from '../../../operations/oauth/metadata.ts';
+import { authorizationResponse } from '../../../operations/oauth/redirect.ts';
 import { send } from '../../web/respond.ts';
 import { cookiePlan, currentSession } from '../../web/session.ts';
 import { messagePage } from '../../web/signin.ts';
@@ -118,10 +119,9 @@ async function startConsent(c: Context, deps: Deps, subjectId: string, request: 
   const created = await startOAuthConsent(deps, subjectId, request);
   if (created.ok) return c.redirect(`/consent/${encodeURIComponent(created.value.grant_request_id)}`, 302);
   // Namespaces or keys this provider does not hold: the details asked for cannot be granted.
-  const back = new URL(request.redirect_uri);
-  back.searchParams.set('error', 'invalid_authorization_details');
-  back.searchParams.set('error_description', created.error.description);
-  if (request.state !== undefined) back.searchParams.set('state', request.state);
-  back.searchParams.set('iss', deps.provider.baseUrl);
-  return c.redirect(back.href, 302);
+  const back = authorizationResponse(deps, request.redirect_uri, request.state, {
+    error: 'invalid_authorization_details',
+    description: created.error.description,
+  });
+  return c.redirect(back, 302);
 }

@@ -1,0 +1,23 @@
+import type { Deps } from '../deps.ts';
+
+/**
+ * The authorization response (RFC 6749 §4.1.2 and §4.1.2.1, RFC 9207 §2): the client's redirect
+ * URI with the code or the error, the client's `state`, and `iss` naming this provider.
+ */
+export function authorizationResponse(
+  deps: Deps,
+  redirectUri: string,
+  state: string | undefined,
+  answer: { readonly code: string } | { readonly error: string; readonly description?: string },
+): string {
+  const url = new URL(redirectUri);
+  if ('code' in answer) {
+    url.searchParams.set('code', answer.code);
+  } else {
+    url.searchParams.set('error', answer.error);
+    if (answer.description !== undefined) url.searchParams.set('error_description', answer.description);
+  }
+  if (state !== undefined) url.searchParams.set('state', state);
+  url.searchParams.set('iss', deps.provider.baseUrl);
+  return url.href;
+}
