@@ -1,4 +1,4 @@
-import type { Claim } from '../model/claim.ts';
+import { type Claim, qualifiedKey } from '../model/claim.ts';
 import type { ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { vocabularyProblems } from '../model/extensions/index.ts';
@@ -66,7 +66,15 @@ export async function importProfile(
     throw e;
   }
   if (result.ok) {
-    await recordAudit(deps, { kind: 'operator', id: 'operator' }, doc.subject_id, { action: 'import' }, now);
+    // Like export and deletion, the entry names the claims the act wrote.
+    const claimKeys = (doc.claims ?? []).map(qualifiedKey);
+    await recordAudit(
+      deps,
+      { kind: 'operator', id: 'operator' },
+      doc.subject_id,
+      { action: 'import', claimKeys },
+      now,
+    );
   }
   return result;
 }

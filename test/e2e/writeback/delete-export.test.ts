@@ -110,8 +110,19 @@ describe('deletion and the export round trip', () => {
     assert.equal((await p.deps.store.listGrantsBySubject(p.subjectId)).length, before_.consent_grants.length);
     assert.ok((await auditActions(p, 'profile_deleted')).length === 1);
 
+    // Seeding the demo profile was an import too, so only the entries added by this one count.
+    const importsBefore = await auditActions(p, 'import');
     const imported = await importProfile(p.deps, before_);
     assert.ok(imported.ok, JSON.stringify(imported));
+    const importsAfter = await auditActions(p, 'import');
+    assert.equal(importsAfter.length, importsBefore.length + 1);
+    // The restore is the operator's act, under no grant; like export and deletion, it names the
+    // claims it wrote.
+    const entry = importsAfter.at(-1)!;
+    assert.deepEqual(entry.actor, { kind: 'operator', id: 'operator' });
+    assert.equal(entry.grant_id, undefined);
+    assert.deepEqual([...entry.claim_keys].sort(), keysOf(before_));
+    assert.ok(entry.claim_keys.length > 0);
     assert.deepEqual(await exportAs(p.subjectToken), before_);
     assert.deepEqual(await proposalsOf(p), []);
   });
