@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { sha256 } from '../../../src/auth/secrets.ts';
+import { createSubject } from '../../../src/operations/accounts.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, assertInvalidTokenChallenge } from '../http/helpers.ts';
+import { signInOverHttp } from '../web/helpers.ts';
 import { ask, assertInvalidGrant, exchange, grantsOf, pkce, requestBody } from './helpers.ts';
 
 // POST /v1/consent/request (WIRE-NOTES §2.1): registered clients only, exact redirect URIs,
@@ -141,6 +144,27 @@ describe('consent request over HTTP', () => {
       400,
       'invalid_request',
     );
+  });
+
+  it('request_token is returned once and stored only as its hash', async () => {
+    const pending = await ask(p);
+    const stored = await p.deps.store.getGrantRequest(pending.id);
+    assert.ok(stored, 'the request was not stored');
+    assert.equal(stored.request_token_hash, sha256(pending.requestToken));
+    // Not merely hashed in one field: no field of the record (draft, oauth facts, ...) keeps it.
+    assert.ok(!JSON.stringify(stored).includes(pending.requestToken), 'the plaintext token is stored');
+    // Nor is it shown again: the consent page, to a stranger (sign-in form) or to the subject.
+    const user = { username: 'request-token-user', password: 'request-token-password-1' };
+    assert.ok((await createSubject(p.deps, { ...user, subject_id: p.subjectId })).ok);
+    const { session } = await signInOverHttp(p.url, user.username, user.password);
+    for (const cookie of ['', `ppx_session=${session}`]) {
+      const page = await fetch(`${p.url}/consent/${pending.id}`, { headers: { cookie } });
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      // control: the signed-in page is the consent page for this request, not some other page
+      if (cookie) assert.ok(html.includes(`/consent/${pending.id}/decision`), 'not the consent page');
+      assert.ok(!html.includes(pending.requestToken), `the token is in the page (signed in: ${!!cookie})`);
+    }
   });
 
   describe('a pending request carries no authority', () => {

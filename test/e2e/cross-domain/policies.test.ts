@@ -21,6 +21,14 @@ describe('cross-domain reads under each policy', () => {
   });
   after(() => p.close());
 
+  /** The claim keys of each `effective` read audited for the grant, in order. */
+  async function auditedReads(grantId: string): Promise<string[][]> {
+    const qs = `?grant_id=${encodeURIComponent(grantId)}&action=effective`;
+    const r = await api(p.url, `/v1/audit/events${qs}`, { token: p.subjectToken });
+    assert.equal(r.status, 200, r.text);
+    return r.json.events.map((e: { claim_keys: string[] }) => [...e.claim_keys].sort());
+  }
+
   it('deny: fragrance claims omitted, no mapped trait, no review created', async () => {
     const { grant, token } = await travelGrant(p, 'deny');
     const r = await effective(p, token);
@@ -28,6 +36,14 @@ describe('cross-domain reads under each policy', () => {
     assert.equal(r.json.cross_domain_review, undefined);
     assertNoRawFragrance(r);
     assert.deepEqual(await pendingReviews(p, grant.grant_id), []);
+    // The read is audited with the keys it returned; a withheld fragrance key is not among them
+    // (the audit says what the grantee got, not what it was refused).
+    const audited = await auditedReads(grant.grant_id);
+    assert.deepEqual(audited, [sorted(CORE_KEYS)]);
+    assert.deepEqual(
+      audited.flat().filter((k) => k.startsWith('fragrance.')),
+      [],
+    );
   });
 
   it('allow_with_review: pending first, mapped core traits only after approval', async () => {
@@ -115,6 +131,8 @@ describe('cross-domain reads under each policy', () => {
     assert.deepEqual(keysOf(r.json), sorted([...CORE_KEYS, ...expected]));
     assert.equal(r.json.cross_domain_review, undefined);
     assert.deepEqual(await pendingReviews(p, grant.grant_id), []);
+    // audited with what passed: the fragrance keys, but not the imported one that was held back
+    assert.deepEqual(await auditedReads(grant.grant_id), [sorted([...CORE_KEYS, ...expected])]);
   });
 
   it('allow: every fragrance claim passes; no review', async () => {
@@ -123,6 +141,7 @@ describe('cross-domain reads under each policy', () => {
     assert.deepEqual(keysOf(r.json), sorted([...CORE_KEYS, ...FRAGRANCE_KEYS]));
     assert.equal(r.json.cross_domain_review, undefined);
     assert.deepEqual(await pendingReviews(p, grant.grant_id), []);
+    assert.deepEqual(await auditedReads(grant.grant_id), [sorted([...CORE_KEYS, ...FRAGRANCE_KEYS])]);
   });
 
   it('the subject reading their own profile is unaffected by any review', async () => {

@@ -160,4 +160,23 @@ describe('derived views under a partial grant', () => {
     const theirs = await api(p.url, `/v1/audit/events${qs}`, { token: g.token });
     assert.equal(theirs.json.events.length, 1);
   });
+
+  it('audits a recommendation_basis view with exactly its basis keys, in the grant naming', async () => {
+    // A fragrance key in the grant too, so both namings are seen: core unprefixed, others qualified.
+    const g = await p.grant({
+      allowed_namespaces: ['core', 'fragrance'],
+      allowed_claim_keys: ['risk_tolerance', 'budget_sensitivity', 'fragrance.freshness_preference'],
+    });
+    const r = await view('recommendation_basis', {}, g.token);
+    assertView(r, 'recommendation_basis');
+    const qs = `?grant_id=${encodeURIComponent(g.grant.grant_id)}&action=derived_view`;
+    const mine = await api(p.url, `/v1/audit/events${qs}`, { token: p.subjectToken });
+    assert.equal(mine.json.events.length, 1);
+    assert.deepEqual([...mine.json.events[0].claim_keys].sort(), [
+      'budget_sensitivity',
+      'fragrance.freshness_preference',
+      'risk_tolerance',
+    ]);
+    assert.equal(mine.json.events[0].detail, `recommendation_basis view ${r.json.view_id}`);
+  });
 });

@@ -211,6 +211,11 @@ describe('HTTP consent enforcement', () => {
         allowed_namespaces: ['core', 'fragrance', 'travel'],
         allowed_domains: ['fragrance', 'travel'],
       });
+      const profile = await p.deps.store.getProfileBySubject(p.subjectId);
+      assert.ok(profile);
+      const stored = new Map(
+        (await p.deps.store.listClaims(profile.profile_id)).map((c) => [c.claim_id, c.confidence]),
+      );
       for (const t of [token, p.subjectToken]) {
         const r = await api(p.url, '/v1/profile/summary', { token: t });
         assert.equal(r.status, 200, r.text);
@@ -221,7 +226,20 @@ describe('HTTP consent enforcement', () => {
           assert.equal(c.stated, PROVENANCE[k] === 'user_stated', k);
           assert.equal(c.value, undefined, `summary leaks the value of ${k}`);
           assert.equal(c.confidence, undefined, `summary leaks the confidence of ${k}`);
+          // ... but says it in words: the band of the stored confidence (>= 0.7 high, >= 0.4 medium)
+          const conf = stored.get(c.claim_id);
+          assert.ok(conf !== undefined, `${k} is not a stored claim`);
+          assert.equal(c.confidence_band, conf >= 0.7 ? 'high' : conf >= 0.4 ? 'medium' : 'low', k);
         }
+        // Pinned literally, so that a wrong threshold in the rule above cannot agree with a wrong
+        // one in the code: demo claims at and just around the thresholds (0.7 is high, 0.69 and
+        // 0.41 are medium) and one well inside the top band (0.95).
+        const band = (k: string) =>
+          r.json.claims.find((c: { namespace: string; key: string }) => qkey(c) === k)?.confidence_band;
+        assert.equal(band('sensory_intensity_preference'), 'high');
+        assert.equal(band('travel.climate_heat_humidity_bias'), 'medium');
+        assert.equal(band('travel.cuisine_openness'), 'medium');
+        assert.equal(band('fragrance.note_aversions'), 'high');
         assert.deepEqual(
           r.json.namespaces.map((n: { namespace: string; claim_count: number }) => [
             n.namespace,

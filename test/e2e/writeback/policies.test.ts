@@ -121,7 +121,7 @@ describe('propose-updates: writeback policies', () => {
   });
 
   it('allow: applied, 200 writeback none; a new key gets a fresh claim id of the provider', async () => {
-    const { token } = await p.grant({
+    const { token, grant } = await p.grant({
       ...WRITE_GRANT,
       writeback_policy: 'allow',
       allowed_namespaces: ['core', 'fragrance', 'travel'],
@@ -146,10 +146,17 @@ describe('propose-updates: writeback policies', () => {
     assert.notEqual(pace?.claim_id, 'ppx:claim:chosen-by-grantee');
     assert.match(pace?.claim_id ?? '', /^ppx:claim:[0-9a-f-]{36}$/);
     assert.equal(pace?.review?.review_status, 'unreviewed');
+    // Applied without review, so the audit trail is the subject's only record of it: one
+    // proposal_applied entry per proposal, naming its key and its proposal, and nothing queued.
+    await assertProposalAudit(grant.grant_id, 'proposal_applied', r.json.proposals, [
+      'fragrance.freshness_preference',
+      'travel.pace_preference',
+    ]);
+    await assertProposalAudit(grant.grant_id, 'proposal_created', [], []);
   });
 
   it('allow: a user_stated claim is still queued, and a grantee cannot apply a "user_stated" claim', async () => {
-    const { token } = await p.grant({ ...WRITE_GRANT, writeback_policy: 'allow' });
+    const { token, grant } = await p.grant({ ...WRITE_GRANT, writeback_policy: 'allow' });
     const r = await propose(p, token, [
       proposed('fragrance', 'note_aversions', ['vanilla'], { value_type: 'string_list' }),
       proposed('core', 'explanation_depth_preference', 0.1, { source: { kind: 'user_stated' } }),
@@ -162,7 +169,33 @@ describe('propose-updates: writeback policies', () => {
     const claims = await storedClaims(p);
     assert.deepEqual(claimByKey(claims, 'fragrance.note_aversions')?.value, ['oud', 'patchouli_heavy']);
     assert.equal(claimByKey(claims, 'explanation_depth_preference')?.value, 0.8);
+    // Queued despite `allow`: audited as created, not as applied.
+    await assertProposalAudit(grant.grant_id, 'proposal_created', r.json.proposals, [
+      'explanation_depth_preference',
+      'fragrance.note_aversions',
+    ]);
+    await assertProposalAudit(grant.grant_id, 'proposal_applied', [], []);
   });
+
+  /**
+   * The grant's `action` entries are exactly one per proposal, by the grantee, each with claim_keys
+   * [its key] and its proposal id as detail; `keys` (sorted) pins the keys independently of `r`.
+   */
+  async function assertProposalAudit(
+    grantId: string,
+    action: string,
+    proposals: { proposal_id: string; key: string }[],
+    keys: string[],
+  ) {
+    const events = (await auditActions(p, action)).filter((e) => e.grant_id === grantId);
+    assert.deepEqual(
+      events.map((e) => `${JSON.stringify(e.claim_keys)} ${e.detail}`).sort(),
+      proposals.map((x) => `${JSON.stringify([x.key])} ${x.proposal_id}`).sort(),
+      action,
+    );
+    assert.deepEqual(events.flatMap((e) => e.claim_keys).sort(), keys, action);
+    for (const e of events) assert.deepEqual(e.actor, { kind: 'grantee', id: 'fragrance-demo' });
+  }
 });
 
 describe('propose-updates: bad proposals name the claim and the problem, nothing stored', () => {
