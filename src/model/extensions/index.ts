@@ -1,4 +1,4 @@
-import type { Claim } from '../claim.ts';
+import { type Claim, namespaceOfKey, normalizeKey } from '../claim.ts';
 import type { ExtensionDescriptor } from '../extension-descriptor.ts';
 import { CORE_EXTENSION } from './core.ts';
 import { FRAGRANCE_EXTENSION } from './fragrance.ts';
@@ -21,6 +21,20 @@ export function isSupportedNamespace(namespace: string): boolean {
   return byNamespace.has(namespace);
 }
 
+/** A registered key of a supported namespace, or undefined. */
+export type KeyDefinition = ExtensionDescriptor['keys'][number];
+
+export function keyDefinition(namespace: string, key: string): KeyDefinition | undefined {
+  return byNamespace.get(namespace)?.keys.find((k) => k.key === key);
+}
+
+/** The same, for a qualified key as grants name it (`x` or `core.x` for core, else `namespace.key`). */
+export function keyDefinitionOf(qualified: string): KeyDefinition | undefined {
+  const key = normalizeKey(qualified);
+  const namespace = namespaceOfKey(key);
+  return keyDefinition(namespace, namespace === 'core' ? key : key.slice(namespace.length + 1));
+}
+
 export function supportedNamespaces(): string[] {
   return SUPPORTED_EXTENSIONS.map((e) => e.namespace);
 }
@@ -34,7 +48,7 @@ export function vocabularyProblems(claim: Claim): string[] {
   const where = `claim ${claim.claim_id} (${claim.namespace}.${claim.key})`;
   const ext = byNamespace.get(claim.namespace);
   if (!ext) return [`${where}: namespace "${claim.namespace}" is not supported by this provider`];
-  const def = ext.keys.find((k) => k.key === claim.key);
+  const def = keyDefinition(claim.namespace, claim.key);
   if (!def) return [`${where}: key "${claim.key}" is not defined in namespace "${claim.namespace}"`];
   const problems: string[] = [];
   if (claim.value_type && claim.value_type !== def.value_type) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { normalizeKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import { extensionFor } from '../../model/extensions/index.ts';
+import { keyDefinitionOf } from '../../model/extensions/index.ts';
 import type { Store } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
@@ -58,7 +58,7 @@ export async function setSensitiveKeys(
   const profile = await ownProfile(deps, caller, NOT_OWNER);
   if (!profile.ok) return profile;
   const keys = [...new Set(input.sensitive_keys.map(normalizeKey))].sort();
-  const unknown = keys.filter((k) => !isRegisteredKey(k));
+  const unknown = keys.filter((k) => keyDefinitionOf(k) === undefined);
   if (unknown.length > 0) {
     return fail(
       'invalid_request',
@@ -78,10 +78,4 @@ export async function setSensitiveKeys(
     now,
   );
   return ok({ sensitive_keys: keys });
-}
-
-function isRegisteredKey(key: string): boolean {
-  const namespace = namespaceOfKey(key);
-  const local = namespace === 'core' ? key : key.slice(namespace.length + 1);
-  return extensionFor(namespace)?.keys.some((k) => k.key === local) ?? false;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Claim } from '../../model/claim.ts';
 import { ResolutionContext } from '../../model/context-modifier.ts';
-import { extensionFor } from '../../model/extensions/index.ts';
+import { keyDefinition, keyDefinitionOf } from '../../model/extensions/index.ts';
 import type { Purpose } from '../../model/vocabulary.ts';
 import { compareStrings } from '../order.ts';
 import { round4 } from '../round.ts';
@@ -66,7 +66,7 @@ export function toBasisKey(key: string): string {
 
 /** The value of a claim registered as `normalized_0_1` with a number in [0, 1]; else undefined. */
 export function normalizedValue(claim: Claim): number | undefined {
-  const def = extensionFor(claim.namespace)?.keys.find((k) => k.key === claim.key);
+  const def = keyDefinition(claim.namespace, claim.key);
   if (def?.units !== 'normalized_0_1') return undefined;
   const v = claim.value;
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : undefined;
@@ -74,10 +74,7 @@ export function normalizedValue(claim: Claim): number | undefined {
 
 /** Whether a basis key names a registered normalized key (what target and traits may use). */
 export function isNormalizedKey(key: string): boolean {
-  const dot = key.indexOf('.');
-  if (dot <= 0) return false;
-  const def = extensionFor(key.slice(0, dot))?.keys.find((k) => k.key === key.slice(dot + 1));
-  return def?.units === 'normalized_0_1';
+  return key.indexOf('.') > 0 && keyDefinitionOf(key)?.units === 'normalized_0_1';
 }
 
 export interface NumericClaim {

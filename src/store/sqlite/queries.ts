@@ -176,7 +176,7 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
     add('action = ?', filter.action);
     add('at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since));
     add('at_ms < ?', filter.until === undefined ? undefined : instant(filter.until));
-    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor(filter.cursor));
+    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor('audit', filter.cursor));
     const limit = clampLimit(filter.limit);
     // One row past the page tells whether another page exists without a second query. The SQL
     // text varies only by which filters are present, so the statement cache stays small.
@@ -186,7 +186,7 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
     const events = page.map((row) => body<AuditEvent>(row));
     const last = page.at(-1);
     if (rows.length > limit && last !== undefined) {
-      return { events, next_cursor: encodeCursor(integer(last, 'seq')) };
+      return { events, next_cursor: encodeCursor('audit', integer(last, 'seq')) };
     }
     return { events };
   }

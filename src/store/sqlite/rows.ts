@@ -64,17 +64,22 @@ export function instant(value: string): number {
   return ms;
 }
 
-// The audit cursor is the `seq` of the last event returned, base64url-encoded so callers treat it
-// as opaque and do not start doing arithmetic on it.
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`a${seq}`, 'utf8').toString('base64url');
+/** The lists paged by `seq`: each has its own cursor letter, so one list's cursor is not another's. */
+export type CursorKind = 'audit' | 'history';
+const CURSOR_LETTER: Record<CursorKind, string> = { audit: 'a', history: 'h' };
+
+// A cursor is the `seq` of the last item returned, base64url-encoded so callers treat it as
+// opaque and do not start doing arithmetic on it.
+export function encodeCursor(kind: CursorKind, seq: number): string {
+  return Buffer.from(`${CURSOR_LETTER[kind]}${seq}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): number {
+/** The `seq` a cursor of `kind` stands for; anything else throws RangeError. */
+export function decodeCursor(kind: CursorKind, cursor: string): number {
   const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^a(\d{1,15})$/.exec(raw);
-  if (match === null || encodeCursor(Number(match[1])) !== cursor) {
-    throw new RangeError('invalid audit cursor');
+  const match = new RegExp(`^${CURSOR_LETTER[kind]}(\\d{1,15})$`).exec(raw);
+  if (match === null || encodeCursor(kind, Number(match[1])) !== cursor) {
+    throw new RangeError(`invalid ${kind} cursor`);
   }
   return Number(match[1]);
 }

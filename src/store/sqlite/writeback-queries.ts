@@ -9,7 +9,16 @@ import type {
   ProposalStatus,
 } from '../writeback-store.ts';
 import { ReviewQueries } from './review-queries.ts';
-import { body, clampLimit, instant, integer, type StatementCache, toJson } from './rows.ts';
+import {
+  body,
+  clampLimit,
+  decodeCursor,
+  encodeCursor,
+  instant,
+  integer,
+  type StatementCache,
+  toJson,
+} from './rows.ts';
 
 /**
  * The write-back side of the store (proposals, claim history; migration 0005) as synchronous SQL.
@@ -110,7 +119,7 @@ export class WritebackQueries extends ReviewQueries {
     add('claim_id = ?', filter.claim_id);
     add('at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since));
     add('at_ms < ?', filter.until === undefined ? undefined : instant(filter.until));
-    add('seq > ?', filter.cursor === undefined ? undefined : decodeHistoryCursor(filter.cursor));
+    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor('history', filter.cursor));
     const limit = clampLimit(filter.limit);
     const rows = this.#sql
       .get(`SELECT seq, body FROM claim_history WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`)
@@ -121,22 +130,8 @@ export class WritebackQueries extends ReviewQueries {
     );
     const last = entries.at(-1);
     if (rows.length > limit && last !== undefined) {
-      return { entries, next_cursor: encodeHistoryCursor(last.seq) };
+      return { entries, next_cursor: encodeCursor('history', last.seq) };
     }
     return { entries };
   }
-}
-
-// The history cursor is the `seq` of the last entry returned, opaque like the audit cursor.
-export function encodeHistoryCursor(seq: number): string {
-  return Buffer.from(`h${seq}`, 'utf8').toString('base64url');
-}
-
-export function decodeHistoryCursor(cursor: string): number {
-  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^h(\d{1,15})$/.exec(raw);
-  if (match === null || encodeHistoryCursor(Number(match[1])) !== cursor) {
-    throw new RangeError('invalid history cursor');
-  }
-  return Number(match[1]);
 }

@@ -1,5 +1,5 @@
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
-import { extensionFor } from '../../model/extensions/index.ts';
+import { extensionFor, keyDefinition } from '../../model/extensions/index.ts';
 
 // Words for everything the consent page shows: the vocabulary values become short sentences a
 // person can judge, the claim keys take their extension descriptor's description.
@@ -89,7 +89,7 @@ export function keyWords(qualified: string): { name: string; description: string
   const key = normalizeKey(qualified);
   const namespace = namespaceOfKey(key);
   const bare = key.startsWith(`${namespace}.`) ? key.slice(namespace.length + 1) : key;
-  const def = extensionFor(namespace)?.keys.find((k) => k.key === bare);
+  const def = keyDefinition(namespace, bare);
   return {
     name: humanize(bare.replace(/_preference$/, '')),
     description: def?.description ? plain(def.description) : undefined,
