@@ -1,8 +1,6 @@
 import { createSubject, SubjectInput } from '../operations/accounts.ts';
 import { redirectUriProblem, registerClient } from '../operations/clients.ts';
-import type { Deps } from '../operations/deps.ts';
-import { openProvider } from '../provider.ts';
-import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
+import { COMMON_OPTIONS, configFrom, fatal, parse, usage, withProvider } from './args.ts';
 
 export const SUBJECT_HELP = `ppx subject add --username U [--password P] [--subject ID]
   Creates a subject who can sign in to the consent page (with an empty profile when the subject
@@ -96,18 +94,6 @@ export async function clientCommand(argv: string[]): Promise<number> {
   });
 }
 
-async function withProvider(
-  config: Parameters<typeof openProvider>[0],
-  run: (deps: Deps) => Promise<number>,
-): Promise<number> {
-  const deps = await openProvider(config);
-  try {
-    return await run(deps);
-  } finally {
-    await deps.store.close();
-  }
-}
-
 /** The first line of stdin, when stdin is not a terminal (a pipe or a file). */
 async function passwordFromStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -121,15 +107,4 @@ async function passwordFromStdin(): Promise<string | undefined> {
   }
   const line = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
   return line === '' ? undefined : line;
-}
-
-function fatal(cmd: string, message: string): number {
-  console.error(`ppx ${cmd}: ${message}`);
-  return 1;
-}
-
-function usage(cmd: string, help: string, problem?: string): number {
-  if (problem) console.error(`ppx ${cmd}: ${problem}`);
-  console.log(help);
-  return problem ? 2 : 0;
 }

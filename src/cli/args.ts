@@ -1,5 +1,7 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.ts';
+import type { Deps } from '../operations/deps.ts';
+import { openProvider } from '../provider.ts';
 
 /** Flags every command that opens the provider accepts. */
 export const COMMON_OPTIONS = {
@@ -57,4 +59,27 @@ export function list(value: unknown): string[] | undefined {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** Prints a command's help, after what was wrong with its arguments: exit 2, or 0 for --help. */
+export function usage(cmd: string, help: string, problem?: string): number {
+  if (problem) console.error(`ppx ${cmd}: ${problem}`);
+  console.log(help);
+  return problem ? 2 : 0;
+}
+
+/** Prints why a command failed (`ppx <cmd>: …`, or `ppx: …` without a command): exit 1. */
+export function fatal(cmd: string | undefined, message: string): number {
+  console.error(cmd === undefined ? `ppx: ${message}` : `ppx ${cmd}: ${message}`);
+  return 1;
+}
+
+/** Opens the provider for a command, and closes it when the command is done, whatever happens. */
+export async function withProvider(config: Config, run: (deps: Deps) => Promise<number>): Promise<number> {
+  const deps = await openProvider(config);
+  try {
+    return await run(deps);
+  } finally {
+    await deps.store.close();
+  }
 }

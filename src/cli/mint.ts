@@ -1,11 +1,11 @@
+import { MS_PER_DAY } from '../model/vocabulary.ts';
 import { childId, grantIdOfChild } from '../operations/child-ids.ts';
 import { conformanceEnv } from '../operations/conformance-env.ts';
 import { mintPackage } from '../operations/consent/package-tokens.ts';
 import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
 import { createGrant } from '../operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
-import { openProvider } from '../provider.ts';
-import { COMMON_OPTIONS, configFrom, list, parse } from './args.ts';
+import { COMMON_OPTIONS, configFrom, list, parse, usage, withProvider } from './args.ts';
 
 export const MINT_HELP = `ppx mint env [--base-url URL] [--subject ID] [--client ID]
   Prints export lines for the public PPX conformance suite (fresh grants each run):
@@ -42,20 +42,19 @@ export async function mintCommand(argv: string[]): Promise<number> {
     grant: { type: 'string', multiple: true },
     resource: { type: 'string' },
   });
-  if (!args.ok) return usage(args.message);
+  if (!args.ok) return mintUsage(args.message);
   const { values: v, positionals } = args.value;
-  if (v.help) return usage();
+  if (v.help) return mintUsage();
   const kind = positionals[0];
   if (kind !== 'subject' && kind !== 'grant' && kind !== 'env' && kind !== 'package') {
-    return usage('say what to mint: subject, grant, package or env');
+    return mintUsage('say what to mint: subject, grant, package or env');
   }
   const ttl = v.ttl !== undefined ? Number(v.ttl) : undefined;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0))
-    return usage('--ttl must be a positive number of seconds');
+    return mintUsage('--ttl must be a positive number of seconds');
   const config = configFrom(v);
-  if (typeof config === 'string') return usage(config);
-  const deps = await openProvider(config);
-  try {
+  if (typeof config === 'string') return mintUsage(config);
+  return withProvider(config, async (deps) => {
     const subject = v.subject ?? DEMO_SUBJECT;
     if (kind === 'env') {
       const env = await conformanceEnv(deps, {
@@ -72,7 +71,7 @@ export async function mintCommand(argv: string[]): Promise<number> {
     if (kind === 'package') {
       // A grant is named by its PPX grant id or its child id (child-ids.ts).
       const named = v.grant ?? [];
-      if (named.length === 0) return usage('name the grants of the package: --grant ID --grant ID …');
+      if (named.length === 0) return mintUsage('name the grants of the package: --grant ID --grant ID …');
       const ids = named.map((id) => grantIdOfChild(id) ?? id);
       const resource = v.resource;
       const pkg = await mintPackage(deps, ids, resource);
@@ -95,10 +94,10 @@ export async function mintCommand(argv: string[]): Promise<number> {
       print(v.json, { subject_id: subject, ...token });
       return 0;
     }
-    if (!v.client) return usage('--client is required for a grant');
+    if (!v.client) return mintUsage('--client is required for a grant');
     const namespaces = list(v.namespaces) ?? ['core'];
     const days = v.days !== undefined ? Number(v.days) : 30;
-    if (!Number.isFinite(days)) return usage('--days must be a number');
+    if (!Number.isFinite(days)) return mintUsage('--days must be a number');
     const grant = await createGrant(
       deps,
       {
@@ -113,7 +112,7 @@ export async function mintCommand(argv: string[]): Promise<number> {
         ...(v.keys !== undefined ? { allowed_claim_keys: list(v.keys) ?? [] } : {}),
         ...(v['cross-domain'] !== undefined ? { cross_domain_transfer: v['cross-domain'] as never } : {}),
         ...(v.writeback !== undefined ? { writeback_policy: v.writeback as never } : {}),
-        expires_at: new Date(deps.clock().getTime() + days * 86_400_000).toISOString(),
+        expires_at: new Date(deps.clock().getTime() + days * MS_PER_DAY).toISOString(),
         ...(v['single-use'] ? { access_mode: 'single_use' as const } : {}),
       },
       'operator',
@@ -125,9 +124,7 @@ export async function mintCommand(argv: string[]): Promise<number> {
     const token = await issueGrantToken(deps, grant.value, ttl);
     print(v.json, { grant_id: grant.value.grant_id, expires_at: grant.value.expires_at, ...token });
     return 0;
-  } finally {
-    await deps.store.close();
-  }
+  });
 }
 
 /** POSIX single-quoting, so every value survives `eval` whatever it holds. */
@@ -140,8 +137,6 @@ function print(json: boolean | undefined, value: Record<string, unknown>) {
   else for (const [k, v] of Object.entries(value)) console.log(`${k}=${v}`);
 }
 
-function usage(problem?: string): number {
-  if (problem) console.error(`ppx mint: ${problem}`);
-  console.log(MINT_HELP);
-  return problem ? 2 : 0;
+function mintUsage(problem?: string): number {
+  return usage('mint', MINT_HELP, problem);
 }

@@ -2,8 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { exportProfile } from '../operations/export-profile.ts';
 import { importProfile } from '../operations/import-profile.ts';
 import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed-demo.ts';
-import { openProvider } from '../provider.ts';
-import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
+import { COMMON_OPTIONS, configFrom, fatal, parse, usage, withProvider } from './args.ts';
 
 export const FILES_HELP = `ppx export --subject ID [--out FILE]     the subject's whole profile as PPX JSON (stdout by default)
 ppx import FILE [--replace]              validates a PPX profile file and stores it; a bad file writes nothing
@@ -13,49 +12,45 @@ const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
 export async function exportCommand(argv: string[]): Promise<number> {
   const args = parse(argv, { ...COMMON_OPTIONS, subject: { type: 'string' }, out: { type: 'string' } });
-  if (!args.ok) return usage('export', args.message);
+  if (!args.ok) return usage('export', FILES_HELP, args.message);
   const v = args.value.values;
-  if (v.help) return usage('export');
-  if (!v.subject) return usage('export', '--subject is required');
+  if (v.help) return usage('export', FILES_HELP, FILES_HELP);
+  if (!v.subject) return usage('export', FILES_HELP, '--subject is required');
   const config = configFrom(v);
-  if (typeof config === 'string') return usage('export', config);
-  const deps = await openProvider(config);
-  try {
-    const r = await exportProfile(deps, { kind: 'subject', subjectId: v.subject });
-    if (!r.ok) {
-      console.error(`ppx export: ${r.error.description}`);
-      return 1;
-    }
+  if (typeof config === 'string') return usage('export', FILES_HELP, config);
+  const subjectId = v.subject;
+  return withProvider(config, async (deps) => {
+    const r = await exportProfile(deps, { kind: 'subject', subjectId });
+    if (!r.ok) return fatal('export', r.error.description);
     const text = `${JSON.stringify(r.value, null, 2)}\n`;
     if (v.out) writeFileSync(v.out, text);
     else process.stdout.write(text);
     return 0;
-  } finally {
-    await deps.store.close();
-  }
+  });
 }
 
 export async function importCommand(argv: string[]): Promise<number> {
   const args = parse(argv, { ...COMMON_OPTIONS, replace: { type: 'boolean' } });
-  if (!args.ok) return usage('import', args.message);
+  if (!args.ok) return usage('import', FILES_HELP, args.message);
   const { values: v, positionals } = args.value;
-  if (v.help) return usage('import');
+  if (v.help) return usage('import', FILES_HELP, FILES_HELP);
   const file = positionals[0];
-  if (!file) return usage('import', 'name the file to import');
+  if (!file) return usage('import', FILES_HELP, 'name the file to import');
   let doc: unknown;
   try {
     const text = readFileSync(file);
-    if (text.byteLength > MAX_IMPORT_BYTES) return fatal(`${file} is larger than ${MAX_IMPORT_BYTES} bytes`);
+    if (text.byteLength > MAX_IMPORT_BYTES)
+      return fatal(undefined, `${file} is larger than ${MAX_IMPORT_BYTES} bytes`);
     doc = JSON.parse(text.toString('utf8'));
   } catch (e) {
-    return fatal(`cannot read ${file} as JSON: ${e instanceof Error ? e.message : String(e)}`);
+    return fatal(undefined, `cannot read ${file} as JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   const config = configFrom(v);
-  if (typeof config === 'string') return usage('import', config);
-  const deps = await openProvider(config);
-  try {
+  if (typeof config === 'string') return usage('import', FILES_HELP, config);
+  return withProvider(config, async (deps) => {
     const r = await importProfile(deps, doc, { replace: v.replace === true });
-    if (!r.ok) return fatal(`${file} was not imported, nothing was written. ${r.error.description}`);
+    if (!r.ok)
+      return fatal(undefined, `${file} was not imported, nothing was written. ${r.error.description}`);
     console.log(
       `imported ${r.value.claims} claims and ${r.value.context_modifiers} context modifiers for ${r.value.subject_id}` +
         (r.value.restored_grants ? `, restored ${r.value.restored_grants} grants issued here` : '') +
@@ -64,37 +59,21 @@ export async function importCommand(argv: string[]): Promise<number> {
           : ''),
     );
     return 0;
-  } finally {
-    await deps.store.close();
-  }
+  });
 }
 
 export async function seedCommand(argv: string[]): Promise<number> {
   const args = parse(argv, { ...COMMON_OPTIONS, demo: { type: 'boolean' } });
-  if (!args.ok) return usage('seed', args.message);
-  if (args.value.values.help) return usage('seed');
-  if (!args.value.values.demo) return usage('seed', 'only --demo is available');
+  if (!args.ok) return usage('seed', FILES_HELP, args.message);
+  if (args.value.values.help) return usage('seed', FILES_HELP, FILES_HELP);
+  if (!args.value.values.demo) return usage('seed', FILES_HELP, 'only --demo is available');
   const config = configFrom(args.value.values);
-  if (typeof config === 'string') return usage('seed', config);
-  const deps = await openProvider(config);
-  try {
+  if (typeof config === 'string') return usage('seed', FILES_HELP, config);
+  return withProvider(config, async (deps) => {
     await seedDemo(deps);
     const login = await seedDemoLogin(deps);
     console.log('seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo');
     if (login) console.log(`demo login (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
     return 0;
-  } finally {
-    await deps.store.close();
-  }
-}
-
-function fatal(message: string): number {
-  console.error(`ppx: ${message}`);
-  return 1;
-}
-
-function usage(cmd: string, problem?: string): number {
-  if (problem) console.error(`ppx ${cmd}: ${problem}`);
-  console.log(FILES_HELP);
-  return problem ? 2 : 0;
+  });
 }

@@ -1,7 +1,7 @@
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
 import { startHttpServer } from '../surfaces/http/server.ts';
-import { COMMON_OPTIONS, configFrom, parse } from './args.ts';
+import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
 
 export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
            [--dev-allow-http-client-metadata] [--enable-signup]
@@ -23,9 +23,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'dev-allow-http-client-metadata': { type: 'boolean' },
     'enable-signup': { type: 'boolean' },
   });
-  if (!args.ok) return usage(args.message);
+  if (!args.ok) return serveUsage(args.message);
   const v = args.value.values;
-  if (v.help) return usage();
+  if (v.help) return serveUsage();
   const config = configFrom(v, {
     ...(v.port !== undefined ? { port: v.port } : {}),
     ...(v.host !== undefined ? { host: v.host } : {}),
@@ -34,7 +34,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(v['dev-allow-http-client-metadata'] ? { devAllowHttpClientMetadata: true } : {}),
     ...(v['enable-signup'] ? { signupEnabled: true } : {}),
   });
-  if (typeof config === 'string') return usage(config);
+  if (typeof config === 'string') return serveUsage(config);
 
   const deps = await openProvider(config);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps) : false;
@@ -72,8 +72,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
   return new Promise<number>(() => undefined);
 }
 
-function usage(problem?: string): number {
-  if (problem) console.error(`ppx serve: ${problem}`);
-  console.log(SERVE_HELP);
-  return problem ? 2 : 0;
+function serveUsage(problem?: string): number {
+  return usage('serve', SERVE_HELP, problem);
 }

@@ -116,3 +116,6 @@ export function ppxId(type: IdType) {
 }
 
 export const PpxVersion = z.string().regex(/^[0-9]+\.[0-9]+(-[A-Za-z0-9.-]+)?$/);
+
+/** One day in milliseconds, for every duration stated in days. */
+export const MS_PER_DAY = 86_400_000;

@@ -1,10 +1,11 @@
 import { fail, ok, type Result } from '../model/errors.ts';
+import { MS_PER_DAY } from '../model/vocabulary.ts';
 import { DEMO_SUBJECT } from './demo-profile.ts';
 import type { Deps } from './deps.ts';
 import { createGrant, type GrantDraft } from './grants.ts';
 import { issueGrantToken, issueSubjectToken } from './issue-tokens.ts';
 
-const DAY = 86_400_000;
+const DAY = MS_PER_DAY;
 
 /**
  * Fresh grants and tokens for the public PPX conformance suite, as environment variables

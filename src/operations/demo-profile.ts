@@ -1,7 +1,7 @@
 import type { Claim } from '../model/claim.ts';
 import type { ContextModifier } from '../model/context-modifier.ts';
 import type { Profile } from '../model/profile.ts';
-import { PPX_VERSION } from '../model/vocabulary.ts';
+import { MS_PER_DAY, PPX_VERSION } from '../model/vocabulary.ts';
 
 export const DEMO_SUBJECT = 'did:example:user-demo-0001';
 export const DEMO_CLIENTS = [
@@ -55,7 +55,7 @@ const ORIGINS: Record<Kind, string> = {
 /** The demo profile `npm start` seeds on first start: every provenance kind, three namespaces. */
 export function demoProfile(now: Date): Profile {
   const at = now.toISOString();
-  const inAYear = new Date(now.getTime() + 365 * 86_400_000).toISOString();
+  const inAYear = new Date(now.getTime() + 365 * MS_PER_DAY).toISOString();
   const claims: Claim[] = [
     claim('core-novelty', 'core', 'novelty_tolerance', 0.62, 'inferred', 0.78, {
       explanation: { summary: 'Prefers moderate novelty over highly familiar or highly disruptive options.' },

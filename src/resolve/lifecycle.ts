@@ -1,10 +1,11 @@
 import type { Claim } from '../model/claim.ts';
+import { MS_PER_DAY } from '../model/vocabulary.ts';
 import { round4 } from './round.ts';
 
 // Claim lifecycle (SPEC §5.2 `lifecycle`): expiry and confidence decay, computed against an
 // explicit `now` so resolution stays pure and reproducible.
 
-export const MS_PER_DAY = 86_400_000;
+export { MS_PER_DAY };
 /** Linear decay horizon when a claim has `last_confirmed_at` but no `expires_at`. */
 export const DEFAULT_LINEAR_HORIZON_DAYS = 365;
 /** Exponential half-life when a claim has `last_confirmed_at` but no `expires_at`. */

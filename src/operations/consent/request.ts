@@ -6,7 +6,13 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { AccessMode } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
-import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
+import {
+  CrossDomainTransfer,
+  MS_PER_DAY,
+  Operation,
+  Purpose,
+  WritebackPolicy,
+} from '../../model/vocabulary.ts';
 import type { GrantRequestDraft, GrantRequestRecord, PackageMembership } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 
@@ -138,7 +144,7 @@ function draftOf(input: z.output<typeof ConsentRequestInput>, now: Date): GrantR
     allowed_operations: [...new Set(input.allowed_operations)],
     cross_domain_transfer: input.cross_domain_transfer,
     writeback_policy: input.writeback_policy,
-    expires_at: new Date(now.getTime() + input.requested_duration_days * 86_400_000).toISOString(),
+    expires_at: new Date(now.getTime() + input.requested_duration_days * MS_PER_DAY).toISOString(),
     access_mode: input.access_mode,
   };
 }

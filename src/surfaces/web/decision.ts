@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { NarrowInput } from '../../operations/consent/decide.ts';
 import type { GrantRequestDraft } from '../../store/store.ts';
 import { keysOfNamespace } from './describe.ts';
@@ -31,7 +32,7 @@ const DURATIONS = [1, 7, 30, 90, 180] as const;
 /** Shorter lifetimes to offer: only those ending before the expiry asked for. */
 export function shorterDurations(draft: GrantRequestDraft, now: Date): number[] {
   const asked = Date.parse(draft.expires_at);
-  return DURATIONS.filter((d) => now.getTime() + d * 86_400_000 < asked);
+  return DURATIONS.filter((d) => now.getTime() + d * MS_PER_DAY < asked);
 }
 
 /** Everything ticked, as asked. */
@@ -107,7 +108,7 @@ export function narrowingOf(
     if (!/^\d{1,3}$/.test(sel.duration) || Number(sel.duration) < 1) {
       return { ok: false, error: 'Choose how long to allow it from the list.' };
     }
-    narrow['expires_at'] = new Date(now.getTime() + Number(sel.duration) * 86_400_000).toISOString();
+    narrow['expires_at'] = new Date(now.getTime() + Number(sel.duration) * MS_PER_DAY).toISOString();
   }
   // The operation's own schema checks the shape (known policy values, sizes) before it runs.
   const parsed = NarrowInput.safeParse(narrow);

@@ -1,5 +1,6 @@
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { extensionFor, keyDefinition } from '../../model/extensions/index.ts';
+import { MS_PER_DAY } from '../../model/vocabulary.ts';
 
 // Words for everything the consent page shows: the vocabulary values become short sentences a
 // person can judge, the claim keys take their extension descriptor's description.
@@ -123,7 +124,7 @@ const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UT
 /** "12 March 2027 (in 30 days)". */
 export function dateWords(iso: string, now: Date): string {
   const at = new Date(iso);
-  const days = Math.round((at.getTime() - now.getTime()) / 86_400_000);
+  const days = Math.round((at.getTime() - now.getTime()) / MS_PER_DAY);
   const rel = days <= 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`;
   return `${DATE.format(at)} (${rel})`;
 }
