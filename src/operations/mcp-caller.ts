@@ -150,3 +150,27 @@ export async function callerFor(deps: Deps, mcp: McpCaller, grantId: string): Pr
   if (child.ok) return child;
   return fail(child.error.code, `grant ${childId(grantId)} is no longer active`, { grantId });
 }
+
+/**
+ * The pairwise profile id MCP resources are addressed by (each client sees its own). None under a
+ * package token: a resource read cannot name a child, and every read there must.
+ */
+export function resourceProfileId(deps: Deps, mcp: McpCaller): string | undefined {
+  return mcp.kind === 'grant' ? deps.pairwise.profile(mcp.caller.grant.profile_id, mcp.clientId) : undefined;
+}
+
+/**
+ * The grant a resource read runs under: the token's own, when `profileId` is the id this client
+ * sees. Any other id, another client's id for the same profile included, reads as absent,
+ * whether or not it exists.
+ */
+export function resourceCaller(deps: Deps, mcp: McpCaller, profileId: string): Result<GrantCaller> {
+  if (mcp.kind === 'package') {
+    return fail(
+      'invalid_request',
+      'resources are not served under a token for several grants: use the tools with grant_id',
+    );
+  }
+  if (resourceProfileId(deps, mcp) !== profileId) return fail('not_found', 'there is no such resource');
+  return ok(mcp.caller);
+}

@@ -2,9 +2,8 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { ResolutionContext } from '../../model/context-modifier.ts';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
-import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { McpCaller } from '../../operations/mcp-caller.ts';
+import { type McpCaller, resourceCaller, resourceProfileId } from '../../operations/mcp-caller.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
 import { answerFailure, wireText } from './errors.ts';
 import type { McpRequestContext } from './server.ts';
@@ -33,15 +32,8 @@ export const RESOURCE_TEMPLATES = [
   },
 ] as const;
 
-/** The profile id a grantee sees (pairwise: different for every client). */
-function visibleProfileId(deps: Deps, caller: Caller): string | undefined {
-  return caller.kind === 'grant'
-    ? deps.pairwise.profile(caller.grant.profile_id, caller.clientId)
-    : undefined;
-}
-
 export async function listResources(deps: Deps, mcp: McpCaller) {
-  const id = mcp.kind === 'grant' ? visibleProfileId(deps, mcp.caller) : undefined;
+  const id = resourceProfileId(deps, mcp);
   if (id === undefined) return { resources: [] };
   return {
     resources: [
@@ -62,18 +54,12 @@ export async function readResource(
 ): Promise<ReadResourceResult> {
   const target = parseUri(uri);
   if (!target) throw new McpError(-32002, `no resource at ${uri}`);
-  const mcp = context.caller;
-  if (mcp.kind === 'package') {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      'resources are not served under a token for several grants: use the tools with grant_id',
-    );
+  const under = resourceCaller(deps, context.caller, target.profileId);
+  if (!under.ok) {
+    if (under.error.code === 'not_found') throw new McpError(-32002, `no resource at ${uri}`);
+    throw new McpError(ErrorCode.InvalidParams, under.error.description);
   }
-  const caller = mcp.caller;
-  // Another profile id, or another client's id for this one: answered as absent, whether or not it exists.
-  if (visibleProfileId(deps, caller) !== target.profileId) {
-    throw new McpError(-32002, `no resource at ${uri}`);
-  }
+  const caller = under.value;
   let result: Result<unknown>;
   if (target.view === 'summary') {
     result = await getProfileSummary(deps, caller);

@@ -69,6 +69,21 @@ describe('MCP package tokens: grant_id', () => {
     );
   });
 
+  it('resources cannot name a child: none are listed under a package token, and a read is refused', async () => {
+    const { token, grants, clientId } = await mcpPackage(p, [{}, { allowed_namespaces: ['core'] }]);
+    const client = await connect(p, token);
+    try {
+      assert.deepEqual((await client.listResources()).resources, []);
+      const own = p.deps.pairwise.profile(grants[0]!.profile_id, clientId);
+      await assert.rejects(
+        client.readResource({ uri: `ppx://profile/${encodeURIComponent(own)}/summary` }),
+        /several grants/,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it('every data-disclosing tool requires grant_id, even with a one-child package', async () => {
     const { token } = await mcpPackage(p, [{}]);
     const c = new Caller(await connect(p, token));
