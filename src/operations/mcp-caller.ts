@@ -3,6 +3,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { type Caller, callerForGrant } from './caller.ts';
 import { childId, grantIdOfChild } from './child-ids.ts';
 import type { Deps } from './deps.ts';
+import { oauthResources } from './oauth/metadata.ts';
 
 // Who calls the MCP surface (WIRE-NOTES §3–§5). Only tokens minted for the MCP resource
 // (`${base}/mcp`, RFC 8707) are accepted; owner tokens are refused: MCP clients act for an app
@@ -35,7 +36,7 @@ export const GrantIdArg = z.union([z.string().max(300), z.array(z.string().max(3
 export type GrantIdArg = z.infer<typeof GrantIdArg>;
 
 export function mcpResource(deps: Deps): string {
-  return `${deps.provider.baseUrl}/mcp`;
+  return oauthResources(deps.provider).mcp;
 }
 
 /**

@@ -27,6 +27,12 @@ export function oauthResources(provider: ProviderInfo): { api: string; mcp: stri
   return { api: provider.baseUrl, mcp: `${provider.baseUrl}/mcp` };
 }
 
+/** RFC 9728 §3: where a resource's protected resource metadata is published. */
+export function protectedResourceMetadataUrl(provider: ProviderInfo, resource: 'api' | 'mcp'): string {
+  const base = `${provider.baseUrl}/.well-known/oauth-protected-resource`;
+  return resource === 'mcp' ? `${base}/mcp` : base;
+}
+
 /** The scope string for a set of operations (RFC 6749 §3.3: space-delimited). */
 export function scopeOf(operations: readonly string[]): string {
   return SUPPORTED_SCOPES.filter((s) => operations.includes(SCOPE_OPERATIONS[s]!)).join(' ');

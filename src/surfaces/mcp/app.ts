@@ -4,6 +4,7 @@ import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
+import { protectedResourceMetadataUrl } from '../../operations/oauth/metadata.ts';
 import { limiterKey, readBearer } from '../http/bearer.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { wireText } from './errors.ts';
@@ -39,7 +40,7 @@ export function mountMcp(
 ): void {
   const base = deps.provider.baseUrl;
   const origin = new URL(base).origin;
-  const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
+  const prm = protectedResourceMetadataUrl(deps.provider, 'mcp');
   const pool = new ServerPool(() => createMcpServer(deps), {
     maxIdle: 64,
     bodyLimitBytes: options.bodyLimitBytes,

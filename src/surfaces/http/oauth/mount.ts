@@ -10,6 +10,7 @@ import {
   authorizationServerMetadata,
   oauthResources,
   protectedResourceMetadata,
+  protectedResourceMetadataUrl,
 } from '../../../operations/oauth/metadata.ts';
 import { authorizationResponse } from '../../../operations/oauth/redirect.ts';
 import { send } from '../../web/respond.ts';
@@ -36,7 +37,10 @@ type App = Hono<any>;
 export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): void {
   const base = deps.provider.baseUrl;
   const resources = oauthResources(deps.provider);
-  const prmUrl = `${base}/.well-known/oauth-protected-resource`;
+  const metadataUrl = {
+    api: protectedResourceMetadataUrl(deps.provider, 'api'),
+    mcp: protectedResourceMetadataUrl(deps.provider, 'mcp'),
+  };
   const limiter = new RateLimiter(options.rateLimit, options.rateWindowSeconds);
   const plan = cookiePlan(base);
 
@@ -47,7 +51,7 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
     if (c.res.status !== 401) return;
     const challenge = c.res.headers.get('WWW-Authenticate');
     if (!challenge?.startsWith('Bearer') || challenge.includes('resource_metadata=')) return;
-    const url = c.req.path === '/mcp' || c.req.path.startsWith('/mcp/') ? `${prmUrl}/mcp` : prmUrl;
+    const url = c.req.path === '/mcp' || c.req.path.startsWith('/mcp/') ? metadataUrl.mcp : metadataUrl.api;
     const res = new Response(c.res.body, c.res);
     res.headers.set('WWW-Authenticate', `${challenge}, resource_metadata="${url}"`);
     c.res = undefined;
