@@ -11,6 +11,7 @@ import {
   accessTtl,
   clientAuthenticated,
   invalidGrant,
+  latestExpiry,
   newRefreshToken,
   type RefreshInput,
   type TokenResponse,
@@ -94,14 +95,4 @@ export async function refreshGrantTokens(
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   return ok({ ...access, ...covers, refresh_token: next.token });
-}
-
-/** The latest expiry among grants, or undefined when one of them never expires. */
-export function latestExpiry(grants: readonly GrantRecord[]): string | undefined {
-  let latest = 0;
-  for (const g of grants) {
-    if (g.expires_at === undefined) return undefined;
-    latest = Math.max(latest, Date.parse(g.expires_at));
-  }
-  return new Date(latest).toISOString();
 }

@@ -6,7 +6,7 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord, GrantRequestRecord, TokenFamilyRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
-import { issueGrantToken } from '../issue-tokens.ts';
+import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
 
 /** Refresh tokens live this long at most, and never past their grant's expiry. */
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
@@ -64,7 +64,7 @@ export async function exchangeGrantRequest(
   if (!verifyS256(input.code_verifier, request.code_challenge)) return invalidGrant();
   const grant = await markExchanged(deps, request, now);
   if (!grant) return invalidGrant();
-  return ok(await issueFamily(deps, grant, client.client_id));
+  return ok(await issueFamily(deps, [grant], client.client_id));
 }
 
 /**
@@ -88,50 +88,74 @@ export async function markExchanged(
 }
 
 /**
- * Starts a refresh family for a grant and issues its first tokens. A single-use grant gets no
- * refresh token: its one access token is all the access it gives (WIRE-NOTES §4).
+ * Starts a refresh family and issues its first tokens: over one grant (a grant token), or over
+ * the children of a grant package (one package token, WIRE-NOTES §4). Single-use grants are
+ * consumed by this issuance: readable until this token expires, and never again; when every
+ * grant is single-use there is no refresh token.
  */
 export async function issueFamily(
   deps: Deps,
-  grant: GrantRecord,
+  grants: readonly GrantRecord[],
   clientId: string,
-  /** The resource the family's access tokens are for (RFC 8707); the HTTP API when absent. */
-  resource?: string,
+  options: {
+    /** Set for a grant package. */
+    readonly packageId?: string | undefined;
+    /** The resource the family's access tokens are for (RFC 8707); the HTTP API when absent. */
+    readonly resource?: string | undefined;
+  } = {},
 ): Promise<TokenResponse> {
+  const { packageId, resource } = options;
+  const first = grants[0];
+  if (!first) throw new Error('a token family needs at least one grant');
   const now = deps.clock();
   const family: TokenFamilyRecord = {
     family_id: `fam_${randomToken(16)}`,
     client_id: clientId,
-    subject_id: grant.subject_id,
-    grant_ids: [grant.grant_id],
+    subject_id: first.subject_id,
+    grant_ids: grants.map((g) => g.grant_id),
+    ...(packageId !== undefined ? { package_id: packageId } : {}),
     ...(resource !== undefined ? { resource } : {}),
     status: 'active',
     created_at: now.toISOString(),
   };
   await deps.store.insertTokenFamily(family);
-  const access = await issueGrantToken(deps, grant, accessTtl(deps, grant.expires_at, now), resource);
-  await recordAudit(
-    deps,
-    { kind: 'grantee', id: clientId },
-    grant.subject_id,
-    {
-      action: 'token_issued',
-      grantId: grant.grant_id,
-    },
-    now,
-  );
-  if (grant.access_mode === 'single_use') {
-    // Consumed at its first token: readable until that token expires, and never again
-    // (WIRE-NOTES §4). Shortening the grant's own expiry makes every surface enforce it.
-    await deps.store.shortenGrantExpiry(
-      grant.grant_id,
-      new Date(now.getTime() + access.expires_in * 1000).toISOString(),
+  const endsAt = latestExpiry(grants);
+  const ttl = accessTtl(deps, endsAt, now);
+  const access =
+    packageId !== undefined
+      ? await issuePackageToken(deps, { packageId, grantIds: family.grant_ids, clientId }, ttl, resource)
+      : await issueGrantToken(deps, first, ttl, resource);
+  // Shortening a single-use grant's own expiry makes every surface enforce its end.
+  const tokenEnd = new Date(now.getTime() + access.expires_in * 1000).toISOString();
+  for (const g of grants) {
+    if (g.access_mode === 'single_use') await deps.store.shortenGrantExpiry(g.grant_id, tokenEnd);
+    await recordAudit(
+      deps,
+      { kind: 'grantee', id: clientId },
+      g.subject_id,
+      {
+        action: 'token_issued',
+        grantId: g.grant_id,
+        ...(packageId !== undefined ? { detail: `grant package ${packageId}` } : {}),
+      },
+      now,
     );
-    return { ...access, grant_id: grant.grant_id };
   }
-  const refresh = newRefreshToken(family.family_id, grant.expires_at, now);
+  const named = packageId !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
+  if (grants.every((g) => g.access_mode === 'single_use')) return { ...access, ...named };
+  const refresh = newRefreshToken(family.family_id, endsAt, now);
   await deps.store.insertRefreshToken(refresh.record);
-  return { ...access, grant_id: grant.grant_id, refresh_token: refresh.token };
+  return { ...access, ...named, refresh_token: refresh.token };
+}
+
+/** When a family's grants end: the latest expiry, or undefined when one of them never expires. */
+export function latestExpiry(grants: readonly GrantRecord[]): string | undefined {
+  let latest = 0;
+  for (const g of grants) {
+    if (g.expires_at === undefined) return undefined;
+    latest = Math.max(latest, Date.parse(g.expires_at));
+  }
+  return new Date(latest).toISOString();
 }
 
 /** A refresh token of a family, living REFRESH_TTL_SECONDS at most and never past `endsAt`. */

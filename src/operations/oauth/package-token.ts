@@ -5,9 +5,8 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import { childId } from '../child-ids.ts';
-import { issuePackageFamily } from '../consent/package-tokens.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
-import { invalidGrant } from '../consent/tokens.ts';
+import { invalidGrant, issueFamily } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 import { type CodeExchange, type OAuthTokenResponse, withGrantFacts } from './token.ts';
@@ -78,7 +77,7 @@ export async function exchangePackageCode(
     (g): g is GrantRecord => g !== undefined,
   );
   if (!grants.some((g) => grantStatusAt(g, now) === 'active')) return invalidGrant();
-  const tokens = await issuePackageFamily(deps, grants, client.client_id, packageId, resource);
+  const tokens = await issueFamily(deps, grants, client.client_id, { packageId, resource });
   const detailIds = new Map(holders.map((m) => [m.grant_id!, m.package?.detail_id ?? m.grant_request_id]));
   return ok({
     ...withGrantFacts(tokens, grants, detailIds),

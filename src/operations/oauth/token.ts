@@ -79,7 +79,7 @@ export async function exchangeCode(
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
   const grant = await markExchanged(deps, request, now);
   if (!grant) return invalidGrant();
-  const tokens = await issueFamily(deps, grant, client.client_id, oauth.resource);
+  const tokens = await issueFamily(deps, [grant], client.client_id, { resource: oauth.resource });
   return ok(withGrantFacts(tokens, [grant]));
 }
 

@@ -24,7 +24,7 @@ describe('single-use matching grant', () => {
       allowed_namespaces: ['core'],
       access_mode: 'single_use',
     });
-    const issued = await issueFamily(p.deps, grant, 'fragrance-demo');
+    const issued = await issueFamily(p.deps, [grant], 'fragrance-demo');
     assert.equal(issued.refresh_token, undefined, 'a one-time grant gets no refresh token');
     const ends = (await p.deps.store.getGrant(grant.grant_id))?.expires_at;
     assert.ok(ends !== undefined);
