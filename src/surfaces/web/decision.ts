@@ -23,8 +23,6 @@ export interface Selection {
   readonly writeback_policy: string;
   /** Days from now, or '' for the expiry asked for. */
   readonly duration: string;
-  /** The keys offered under a namespace when the request names no keys: all the vocabulary's. */
-  allKeysOf(namespace: string): string[];
 }
 
 const DURATIONS = [1, 7, 30, 90, 180] as const;
@@ -46,7 +44,6 @@ export function selectionAsAsked(draft: GrantRequestDraft): Selection {
     cross_domain_transfer: draft.cross_domain_transfer,
     writeback_policy: draft.writeback_policy,
     duration: '',
-    allKeysOf: keysOfNamespace,
   };
 }
 
@@ -61,7 +58,6 @@ export function selectionFromForm(form: Form, prefix = ''): Selection {
     cross_domain_transfer: field(form, `${prefix}cross_domain_transfer`) ?? '',
     writeback_policy: field(form, `${prefix}writeback_policy`) ?? '',
     duration: field(form, `${prefix}duration`) ?? '',
-    allKeysOf: keysOfNamespace,
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import { type Claim, namespaceOfKey, qualifiedKey } from '../../model/claim.ts';
 import { allowedNarrowings, type ConsentView, type Exposure } from '../../operations/consent/preview.ts';
 import type { GrantRequestDraft } from '../../store/store.ts';
 import { type Selection, shorterDurations } from './decision.ts';
@@ -6,6 +6,7 @@ import {
   CROSS_DOMAIN_WORDS,
   dateWords,
   domainWords,
+  keysOfNamespace,
   keyWords,
   namespaceWords,
   operationWords,
@@ -96,8 +97,8 @@ function checkbox(name: string, value: string, checked: boolean, words: string, 
 function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, prefix: string): SafeHtml {
   const words = namespaceWords(ns);
   const keys = asked.allowed_claim_keys
-    ? asked.allowed_claim_keys.filter((k) => keyNamespace(k) === ns)
-    : sel.allKeysOf(ns);
+    ? asked.allowed_claim_keys.filter((k) => namespaceOfKey(k) === ns)
+    : keysOfNamespace(ns);
   const keyItems = keys.map((k) => {
     const kw = keyWords(k);
     return html`<li><label><input type="checkbox" name="${prefix}key" value="${k}"${attr('checked', sel.keys.includes(k))}>${kw.name}</label>${kw.description ? html` <span class="hint">— ${kw.description}</span>` : ''}</li>`;
@@ -107,11 +108,6 @@ function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, pre
     : html`<p class="hint">Leaving every item ticked also shares ${words.title.toLowerCase()} added later.</p>`;
   return html`<li><label><input type="checkbox" name="${prefix}namespace" value="${ns}"${attr('checked', sel.namespaces.includes(ns))}><span class="what">${words.title}</span></label>${words.description ? html` <span class="hint">${words.description}</span>` : ''}
 <ul class="keys">${keyItems}</ul>${note}</li>`;
-}
-
-function keyNamespace(key: string): string {
-  const dot = key.indexOf('.');
-  return dot < 0 ? 'core' : key.slice(0, dot);
 }
 
 /** A choice among the asked policy and the stricter ones, as policy/narrowing.ts allows them. */
