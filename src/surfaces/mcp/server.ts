@@ -9,7 +9,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { childId } from '../../operations/child-ids.ts';
@@ -51,19 +51,34 @@ export function createMcpServer(deps: Deps): Server {
     instructions: INSTRUCTIONS,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LISTING }) as never);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(deps, contextOf(extra.authInfo?.extra), request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(lenient(CallToolRequestSchema), (request, extra) => {
+    // The SDK's own tools/call check has run (a bad name or arguments is -32602 Invalid params).
+    const params = request.params as { name: string; arguments?: Record<string, unknown> };
+    return callTool(deps, contextOf(extra.authInfo?.extra), params.name, params.arguments);
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [...RESOURCE_TEMPLATES],
   }));
   server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) =>
     listResources(deps, contextOf(extra.authInfo?.extra).caller),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    readResource(deps, contextOf(extra.authInfo?.extra), request.params.uri),
-  );
+  server.setRequestHandler(lenient(ReadResourceRequestSchema), (request, extra) => {
+    const uri = (request.params as { uri?: unknown } | undefined)?.uri;
+    if (typeof uri !== 'string')
+      throw new McpError(ErrorCode.InvalidParams, 'resources/read needs params.uri, a string');
+    return readResource(deps, contextOf(extra.authInfo?.extra), uri);
+  });
   return server;
+}
+
+/**
+ * A request schema that takes any params. The SDK parses a request with the handler's schema
+ * before anything else, and a failed parse is answered as -32603 Internal error with the raw
+ * validation dump; with this, shape errors are answered by the checks below the parse, as
+ * -32602 Invalid params.
+ */
+function lenient<S extends typeof CallToolRequestSchema | typeof ReadResourceRequestSchema>(schema: S) {
+  return schema.extend({ params: z.unknown().optional() });
 }
 
 const TOOL_LISTING = TOOLS.map(listing);

@@ -78,6 +78,22 @@ describe('MCP scope refusals and resources', () => {
     assert.equal(unknown.json.error.code, -32602);
   });
 
+  it('requests of the wrong shape are -32602 Invalid params, never -32603 Internal error', async () => {
+    const { token } = await mcpGrant(p);
+    for (const [method, params] of [
+      ['tools/call', {}],
+      ['tools/call', { name: 1 }],
+      ['tools/call', { name: 'ppx_get_profile_summary', arguments: [] }],
+      ['tools/call', { name: 'ppx_get_profile_summary', arguments: 'x' }],
+      ['resources/read', undefined],
+      ['resources/read', { uri: 7 }],
+    ] as const) {
+      const r = await rawPost(p, token, { jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.error?.code, -32602, `${method} ${JSON.stringify(params)}: ${r.text}`);
+    }
+  });
+
   it('resources: templates, the pairwise summary and effective views, under the same scope', async () => {
     const { grant, token } = await mcpGrant(p);
     const client = await connect(p, token);
