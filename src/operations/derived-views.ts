@@ -6,7 +6,7 @@ import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
 import type { Purpose } from '../model/vocabulary.ts';
 import type { AccessRequest } from '../policy/scope.ts';
-import { basisKey, readsKey, toBasisKey } from '../resolve/derived-views/contract.ts';
+import { basisKey, readsKey } from '../resolve/derived-views/contract.ts';
 import {
   type DerivedViewKind,
   derivedViewKind,
@@ -74,7 +74,8 @@ export async function createDerivedView(
   const output = kind.compute({
     claims: inputsOf(kind, visible.value, context, now),
     counterpart: counterpart && inputsOf(kind, counterpart.visible, context, now),
-    target: body.value.target && targetByBasisKey(body.value.target),
+    // The kind reads target keys in either spelling (match.ts turns them into basis keys).
+    ...(body.value.target !== undefined ? { target: body.value.target } : {}),
     context,
     now,
   });
@@ -196,10 +197,6 @@ function inputsOf(
   const modifiers: readonly ContextModifier[] = visible.modifiers;
   const { claims } = resolveEffectiveProfile({ claims: visible.claims, modifiers, context, now });
   return claims.filter((c) => readsKey(kind, basisKey(c)));
-}
-
-function targetByBasisKey(target: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(target).map(([k, v]) => [toBasisKey(k), v]));
 }
 
 /** One hour from now, and never after any grant the view was computed under expires. */

@@ -16,7 +16,7 @@ export interface ViewInput {
   readonly claims: readonly Claim[];
   /** compatibility: the counterpart subject's visible claims, resolved the same way. */
   readonly counterpart?: readonly Claim[] | undefined;
-  /** match: target values in [0, 1] by basis key (`core.x`, `fragrance.y`). */
+  /** match: target values in [0, 1] by key, as grants name keys (`x` or `core.x`, `fragrance.y`). */
   readonly target?: Readonly<Record<string, number>> | undefined;
   readonly context: ResolutionContext;
   readonly now: Date;
