@@ -1,21 +1,13 @@
 import { DerivedView } from '../../model/derived-view.ts';
 import { createDerivedView } from '../../operations/derived-views.ts';
 import { DERIVED_VIEW_KINDS } from '../../resolve/derived-views/index.ts';
-import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
+import { BODY_ERRORS, caller, READ_ERRORS, type Route } from './route.ts';
 
 // POST /v1/derived-views/{kind}: one route per registered kind, generated from the registry
 // (docs/derived-views.md), so a new kind gets its route and its OpenAPI entry by existing. The
 // routes only translate; every rule lives in src/operations/derived-views.ts.
 
-const ERRORS = [
-  ...AUTH_ERRORS,
-  'invalid_request',
-  'insufficient_scope',
-  'cross_domain_denied',
-  'unknown_namespace',
-  'not_found',
-  ...BODY_ERRORS,
-];
+const ERRORS = [...READ_ERRORS, ...BODY_ERRORS];
 
 function operationId(kind: string): string {
   return `derive${kind.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;

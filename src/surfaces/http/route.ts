@@ -51,6 +51,16 @@ export interface Route {
 
 /** The failures of bearer authentication, any route with `auth: 'bearer'` may answer them. */
 export const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked', 'rate_limited'];
+/** The failures of a read under a grant: authentication, then the grant's scope. */
+export const READ_ERRORS = [
+  ...AUTH_ERRORS,
+  'invalid_request',
+  'insufficient_scope',
+  'cross_domain_denied',
+  'unknown_namespace',
+  'not_found',
+];
+
 /** The failures of reading a body, any route with a `body` may answer them. */
 export const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
 

@@ -22,21 +22,12 @@ import {
 import { CONSENT_ROUTES } from './consent-routes.ts';
 import { DERIVED_VIEW_ROUTES } from './derived-view-routes.ts';
 import { REVIEW_ROUTES } from './review-routes.ts';
-import { AUTH_ERRORS, BODY_ERRORS, caller, type Route } from './route.ts';
+import { AUTH_ERRORS, BODY_ERRORS, caller, READ_ERRORS, type Route } from './route.ts';
 import { WRITEBACK_ROUTES } from './writeback-routes.ts';
 
 // The HTTP surface as data: each route names its input and output schemas and the operation it
 // calls. The server registers these routes and the OpenAPI document is generated from them, so
 // the two cannot drift apart.
-
-const READ_ERRORS = [
-  ...AUTH_ERRORS,
-  'invalid_request',
-  'insufficient_scope',
-  'cross_domain_denied',
-  'unknown_namespace',
-  'not_found',
-];
 
 const AuditQuery = z.strictObject({
   grant_id: z.string().max(300).optional(),
