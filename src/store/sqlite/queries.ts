@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { Claim } from '../../model/claim.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
@@ -15,18 +15,7 @@ import {
   type StoreTx,
 } from '../store.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
-import {
-  body,
-  clampLimit,
-  decodeCursor,
-  encodeCursor,
-  instant,
-  integer,
-  profileFromRow,
-  StatementCache,
-  text,
-  toJson,
-} from './rows.ts';
+import { body, instant, integer, profileFromRow, StatementCache, seqPage, text, toJson } from './rows.ts';
 import { WritebackQueries } from './writeback-queries.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
@@ -164,31 +153,23 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
   }
 
   listAudit(filter: AuditFilter): AuditPage {
-    const where = ['subject_id = ?'];
-    const params: SQLInputValue[] = [filter.subject_id];
-    const add = (clause: string, value: SQLInputValue | undefined): void => {
-      if (value === undefined) return;
-      where.push(clause);
-      params.push(value);
-    };
-    add('grant_id = ?', filter.grant_id);
-    add('actor_id = ?', filter.actor_id);
-    add('action = ?', filter.action);
-    add('at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since));
-    add('at_ms < ?', filter.until === undefined ? undefined : instant(filter.until));
-    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor('audit', filter.cursor));
-    const limit = clampLimit(filter.limit);
-    // One row past the page tells whether another page exists without a second query. The SQL
-    // text varies only by which filters are present, so the statement cache stays small.
-    const sql = `SELECT seq, body FROM audit_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
-    const rows = this.#sql.get(sql).all(...params, limit + 1);
-    const page = rows.slice(0, limit);
-    const events = page.map((row) => body<AuditEvent>(row));
-    const last = page.at(-1);
-    if (rows.length > limit && last !== undefined) {
-      return { events, next_cursor: encodeCursor('audit', integer(last, 'seq')) };
-    }
-    return { events };
+    const { rows, next_cursor } = seqPage(
+      this.#sql,
+      'audit_events',
+      'audit',
+      [
+        ['subject_id = ?', filter.subject_id],
+        ['grant_id = ?', filter.grant_id],
+        ['actor_id = ?', filter.actor_id],
+        ['action = ?', filter.action],
+        ['at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since)],
+        ['at_ms < ?', filter.until === undefined ? undefined : instant(filter.until)],
+      ],
+      filter.cursor,
+      filter.limit,
+    );
+    const events = rows.map((row) => body<AuditEvent>(row));
+    return next_cursor !== undefined ? { events, next_cursor } : { events };
   }
 
   countProfiles(): number {

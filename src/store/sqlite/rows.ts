@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import type { ProfileRecord } from '../store.ts';
 
 export type Row = Record<string, SQLOutputValue>;
@@ -88,4 +88,32 @@ export function clampLimit(limit: number): number {
   const n = Math.trunc(limit);
   if (Number.isNaN(n)) return 1;
   return Math.min(500, Math.max(1, n));
+}
+
+/**
+ * One page of a table read in `seq` order (the audit log, claim history): the rows matching every
+ * filter whose value is given (`[clause, value]`, left out when the value is undefined), after the
+ * cursor. One row past the page tells whether another page exists without a second query; the
+ * SQL text varies only by which filters are present, so the statement cache stays small.
+ */
+export function seqPage(
+  sql: StatementCache,
+  table: 'audit_events' | 'claim_history',
+  kind: CursorKind,
+  filters: readonly (readonly [string, SQLInputValue | undefined])[],
+  cursor: string | undefined,
+  requested: number,
+): { rows: Row[]; next_cursor?: string } {
+  const present = filters.filter(([, value]) => value !== undefined);
+  if (cursor !== undefined) present.push(['seq > ?', decodeCursor(kind, cursor)]);
+  const limit = clampLimit(requested);
+  const where = present.map(([clause]) => clause).join(' AND ');
+  const rows = sql
+    .get(`SELECT seq, body FROM ${table} WHERE ${where} ORDER BY seq LIMIT ?`)
+    .all(...present.map(([, value]) => value as SQLInputValue), limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return rows.length > limit && last !== undefined
+    ? { rows: page, next_cursor: encodeCursor(kind, integer(last, 'seq')) }
+    : { rows: page };
 }

@@ -9,16 +9,7 @@ import type {
   ProposalStatus,
 } from '../writeback-store.ts';
 import { ReviewQueries } from './review-queries.ts';
-import {
-  body,
-  clampLimit,
-  decodeCursor,
-  encodeCursor,
-  instant,
-  integer,
-  type StatementCache,
-  toJson,
-} from './rows.ts';
+import { body, instant, integer, type StatementCache, seqPage, toJson } from './rows.ts';
 
 /**
  * The write-back side of the store (proposals, claim history; migration 0005) as synchronous SQL.
@@ -109,29 +100,22 @@ export class WritebackQueries extends ReviewQueries {
   }
 
   listClaimHistory(filter: ClaimHistoryFilter): ClaimHistoryPage {
-    const where = ['profile_id = ?'];
-    const params: SQLInputValue[] = [filter.profile_id];
-    const add = (clause: string, value: SQLInputValue | undefined): void => {
-      if (value === undefined) return;
-      where.push(clause);
-      params.push(value);
-    };
-    add('claim_id = ?', filter.claim_id);
-    add('at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since));
-    add('at_ms < ?', filter.until === undefined ? undefined : instant(filter.until));
-    add('seq > ?', filter.cursor === undefined ? undefined : decodeCursor('history', filter.cursor));
-    const limit = clampLimit(filter.limit);
-    const rows = this.#sql
-      .get(`SELECT seq, body FROM claim_history WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`)
-      .all(...params, limit + 1);
-    const page = rows.slice(0, limit);
-    const entries = page.map(
+    const { rows, next_cursor } = seqPage(
+      this.#sql,
+      'claim_history',
+      'history',
+      [
+        ['profile_id = ?', filter.profile_id],
+        ['claim_id = ?', filter.claim_id],
+        ['at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since)],
+        ['at_ms < ?', filter.until === undefined ? undefined : instant(filter.until)],
+      ],
+      filter.cursor,
+      filter.limit,
+    );
+    const entries = rows.map(
       (row): ClaimHistoryEntry => ({ ...body<ClaimHistoryInput>(row), seq: integer(row, 'seq') }),
     );
-    const last = entries.at(-1);
-    if (rows.length > limit && last !== undefined) {
-      return { entries, next_cursor: encodeCursor('history', last.seq) };
-    }
-    return { entries };
+    return next_cursor !== undefined ? { entries, next_cursor } : { entries };
   }
 }
