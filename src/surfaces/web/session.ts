@@ -107,7 +107,7 @@ export function crossSiteProblem(c: Context, plan: CookiePlan): string | undefin
  * `authorization_details` (up to ten elements for a grant package) easily pass a kilobyte; the
  * limit keeps `/signin?return_to=…` (the path encoded again) under Node's 16 KiB header limit.
  */
-const RETURN_TO_LIMIT = 8192;
+export const RETURN_TO_LIMIT = 8192;
 
 /**
  * Where to go after signing in: a path on this site only. Absolute URLs, scheme-relative `//`

@@ -134,13 +134,19 @@ describe('GET /oauth/authorize', () => {
     assert.equal(signin.pathname, '/signin');
     const back = signin.searchParams.get('return_to')!;
     assert.equal(p.url + back, url);
-    assert.ok(
-      back.length <= 500,
-      `return_to is ${back.length} characters; the sign-in page keeps at most 500`,
-    );
+    assert.ok(back.length <= 500, `return_to is ${back.length} characters; a plain request stays short`);
     const page = await get(signin.href);
     assert.equal(page.status, 200);
     assert.ok((await page.text()).includes('name="return_to"'));
+  });
+
+  it('a request too long to carry through sign-in is refused with a page, not lost on the way', async () => {
+    for (const size of [9000, 15000]) {
+      const url = `${codeRequest(p, clientId, challenge)}&nonce=${'n'.repeat(size)}`;
+      const r = await get(url);
+      assert.equal(r.status, 400, `${size}: ${r.status}`);
+      assert.match(await r.text(), /too long/);
+    }
   });
 
   it('authorization_details unknown to this provider go back as invalid_authorization_details', async () => {

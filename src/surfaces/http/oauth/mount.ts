@@ -14,7 +14,7 @@ import {
 } from '../../../operations/oauth/metadata.ts';
 import { authorizationResponse } from '../../../operations/oauth/redirect.ts';
 import { send } from '../../web/respond.ts';
-import { cookiePlan, currentSession } from '../../web/session.ts';
+import { cookiePlan, currentSession, RETURN_TO_LIMIT } from '../../web/session.ts';
 import { messagePage } from '../../web/signin.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import { registerOAuthEndpoints } from './endpoints.ts';
@@ -34,6 +34,9 @@ export interface OAuthMountOptions {
 type App = Hono<any>;
 
 /** Must be called before the other routes are added: its middleware wraps theirs. */
+/** The longest Location the authorize endpoint sends to sign-in (headers end at 16 KiB). */
+const LOCATION_LIMIT = 12 * 1024;
+
 export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): void {
   const base = deps.provider.baseUrl;
   const resources = oauthResources(deps.provider);
@@ -107,8 +110,18 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
     }
     if (check.kind === 'redirect') return c.redirect(check.to, 302);
     const session = await currentSession(c, deps, plan);
-    if (!session)
-      return c.redirect(`/signin?return_to=${encodeURIComponent(url.pathname + url.search)}`, 302);
+    if (!session) {
+      const back = url.pathname + url.search;
+      const signIn = `/signin?return_to=${encodeURIComponent(back)}`;
+      // Sign-in drops a return path past its limit, and a Location past Node's 16 KiB header
+      // limit never arrives: either way the request would be lost, so say so instead.
+      if (back.length > RETURN_TO_LIMIT || signIn.length > LOCATION_LIMIT) {
+        const text =
+          'The request is too long to be carried through sign-in. The app that sent you here should ask for less; nothing was shared.';
+        return send(c, messagePage(deps.provider.name, 'This sign-in link is too long', text), 400);
+      }
+      return c.redirect(signIn, 302);
+    }
     return startConsent(c, deps, session.record.subject_id, check.request);
   });
 
