@@ -7,9 +7,10 @@ import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { getEffectiveProfile } from '../src/operations/profile-reads.ts';
 import type { Store } from '../src/store/store.ts';
 import { startHttpServer } from '../src/surfaces/http/server.ts';
-import { seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
+import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_BODY, BENCH_CLIENT, BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
+import { runMain } from './harness.ts';
 
 // `npm run bench:audit [-- --duration 5 --rounds 2]`: does the audit write slow a read?
 // Starts the real provider twice per round in child processes (`--serve`): once as it ships, once
@@ -20,17 +21,21 @@ import { BENCH_BODY, BENCH_CLIENT, BENCH_CONTEXT, BENCH_PATH } from './fixtures.
 
 const SELF = fileURLToPath(import.meta.url);
 
+/** `real`: audit as it ships; `noop`: every audit append does nothing. PPX_BENCH_AUDIT names the child's. */
+type Mode = 'real' | 'noop';
+const MODES: readonly Mode[] = ['real', 'noop'];
+
 /** Bench only: the same store with appendAudit doing nothing. Everything else is untouched. */
 function withoutAudit(store: Store): Store {
   return { ...store, appendAudit: async () => undefined };
 }
 
-function benchDeps(deps: Deps, mode: string): Deps {
+function benchDeps(deps: Deps, mode: Mode): Deps {
   return mode === 'noop' ? { ...deps, store: withoutAudit(deps.store) } : deps;
 }
 
 /** Child: one provider; prints {"url","token"} and serves until SIGTERM or stdin closes. */
-async function serve(mode: string): Promise<void> {
+async function serve(mode: Mode): Promise<void> {
   const bench = await seedBenchProvider('ppx-bench-audit-');
   const token = (await issueGrantToken(bench.deps, bench.grant)).access_token;
   const server = await startHttpServer(benchDeps(bench.deps, mode), bench.config, () => undefined);
@@ -122,11 +127,9 @@ async function main(): Promise<void> {
   const shapes = [1, 50];
   const samples = new Map<string, Sample[]>();
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? ['audit', 'noop'] : ['noop', 'audit'];
+    const order = round % 2 === 0 ? MODES : [...MODES].reverse();
     for (const mode of order) {
-      const child = startChild(mode, [SELF, '--serve'], {
-        env: { ...process.env, PPX_BENCH_AUDIT: mode === 'audit' ? 'real' : 'noop' },
-      });
+      const child = startChild(mode, [SELF, '--serve'], { env: { ...process.env, PPX_BENCH_AUDIT: mode } });
       try {
         const { url, token } = await child.ready;
         if (url === undefined || token === undefined)
@@ -139,7 +142,7 @@ async function main(): Promise<void> {
           samples.set(key, [...(samples.get(key) ?? []), s]);
         }
         const audited = await auditedReads(url, token);
-        if ((mode === 'audit') !== audited > 0) throw new Error(`${mode}: ${audited} audited reads`);
+        if ((mode === 'real') !== audited > 0) throw new Error(`${mode}: ${audited} audited reads`);
       } finally {
         await stopChild(child);
       }
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
   const rows: string[] = ['| connections | audit | req/s | p50 ms | p99 ms |', '|---|---|---|---|---|'];
   const diffs: string[] = [];
   for (const c of shapes) {
-    const agg = (mode: string) => {
+    const agg = (mode: Mode) => {
       const ss = samples.get(`${mode}/${c}`) ?? [];
       return {
         rps: mean(ss.map((s) => s.reqPerSec)),
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
         p99: mean(ss.map((s) => s.p99)),
       };
     };
-    const on = agg('audit');
+    const on = agg('real');
     const off = agg('noop');
     rows.push(`| ${c} | on | ${on.rps.toFixed(0)} | ${on.p50.toFixed(2)} | ${on.p99.toFixed(2)} |`);
     rows.push(`| ${c} | no-op | ${off.rps.toFixed(0)} | ${off.p50.toFixed(2)} | ${off.p99.toFixed(2)} |`);
@@ -170,13 +173,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv.includes('--serve')) {
-  serve(process.env['PPX_BENCH_AUDIT'] ?? 'real').catch((e: unknown) => {
-    process.stderr.write(`[bench:audit child] ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  });
+  runEntry(() => serve(process.env['PPX_BENCH_AUDIT'] === 'noop' ? 'noop' : 'real'));
 } else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+  runMain('bench:audit', main);
 }

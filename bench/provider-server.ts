@@ -1,14 +1,22 @@
+import { parseArgs } from 'node:util';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { startHttpServer } from '../src/surfaces/http/server.ts';
 import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 
-// Child-process entry of `npm run bench`: the real provider (SQLite file store, token
-// verification, grant re-read, policy, resolution, one audit write per request), rate limiting
-// off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
+// Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
+// store, token verification, grant re-read, policy, resolution, one audit write per request), rate
+// limiting off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
+// `--audience mcp` (bench:mcp): the grant token's audience is `${url}/mcp` (RFC 8707) instead of
+// the HTTP API.
 
 runEntry(async () => {
-  const bench = await seedBenchProvider('ppx-bench-');
-  const token = (await issueGrantToken(bench.deps, bench.grant)).access_token;
+  const { values } = parseArgs({ options: { audience: { type: 'string', default: 'http' } } });
+  if (values.audience !== 'http' && values.audience !== 'mcp')
+    throw new Error(`--audience must be http or mcp, not ${values.audience}`);
+  const mcp = values.audience === 'mcp';
+  const bench = await seedBenchProvider(mcp ? 'ppx-bench-mcp-' : 'ppx-bench-');
+  const audience = mcp ? `${bench.deps.provider.baseUrl}/mcp` : undefined;
+  const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
   const server = await startHttpServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
   );
