@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { randomToken, sha256 } from '../auth/secrets.ts';
+import type { SessionRecord, SubjectRecord } from '../model/account.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
-import { IdConflictError, type SessionRecord, type SubjectRecord } from '../store/store.ts';
+import { IdConflictError } from '../store/store.ts';
 import type { Deps } from './deps.ts';
 
 /** How long a browser session lasts. */

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../model/errors.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
-import type { GrantRecord } from '../store/store.ts';
 import type { Deps } from './deps.ts';
 
 /** Who is calling, after authentication: the profile owner, or a grantee holding one grant. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sha256 } from '../auth/secrets.ts';
+import type { ClientRecord } from '../model/client.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
-import type { ClientRecord } from '../store/store.ts';
 import type { Deps } from './deps.ts';
 
 /**

@@ -2,6 +2,7 @@ import { type Claim, normalizeKey } from '../model/claim.ts';
 import type { ContextModifier, ResolutionContext } from '../model/context-modifier.ts';
 import type { DerivedView } from '../model/derived-view.ts';
 import { fail, ok, type PpxErrorCode, type Result } from '../model/errors.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
 import type { Purpose } from '../model/vocabulary.ts';
@@ -14,7 +15,6 @@ import {
   type ViewRequest,
 } from '../resolve/derived-views/index.ts';
 import { resolveEffectiveProfile } from '../resolve/effective.ts';
-import type { GrantRecord } from '../store/store.ts';
 import { recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import type { Deps } from './deps.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AccessMode } from '../model/consent-grant.ts';
 import { ok, type Result } from '../model/errors.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import { DateTime, GrantStatus, Operation } from '../model/vocabulary.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
-import type { GrantRecord } from '../store/store.ts';
 import { childId } from './child-ids.ts';
 import type { Deps } from './deps.ts';
 import type { McpCaller } from './mcp-caller.ts';

@@ -3,6 +3,7 @@ import { namespaceOfKey, normalizeKey } from '../model/claim.ts';
 import { AccessMode, type ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import { newId } from '../model/ids.ts';
 import {
   CrossDomainTransfer,
@@ -12,7 +13,6 @@ import {
   Redisclosure,
   WritebackPolicy,
 } from '../model/vocabulary.ts';
-import type { GrantRecord } from '../store/store.ts';
 import { recordAudit, recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
 import { revokeGrantEverywhere } from './consent/revocation.ts';

@@ -1,8 +1,8 @@
 import type { ConsentGrant } from '../model/consent-grant.ts';
 import type { GrantEcho } from '../model/effective-profile.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { Scope } from '../policy/scope.ts';
-import type { GrantRecord } from '../store/store.ts';
 
 /** A stored grant as published (consent-grant.schema.json), with its status as of `now`. */
 export function publishGrant(grant: GrantRecord, subjectIdShown: string, now: Date): ConsentGrant {

@@ -3,10 +3,10 @@ import { type Claim, namespaceOfKey, normalizeKey, qualifiedKey } from '../model
 import type { ContextModifier } from '../model/context-modifier.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
+import type { ProfileRecord } from '../model/profile-record.ts';
 import type { AccessRequest, Scope } from '../policy/scope.ts';
 import { visibilityKey, visibleClaims } from '../policy/visibility.ts';
 import { IdentityMemo, share } from '../resolve/identity-memo.ts';
-import type { ProfileRecord } from '../store/store.ts';
 import { evaluateOrDeny } from './access.ts';
 import { recordCallerAudit } from './audit.ts';
 import type { Caller } from './caller.ts';

@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from '../model/errors.ts';
-import type { ProfileRecord } from '../store/store.ts';
+import type { ProfileRecord } from '../model/profile-record.ts';
 import type { Caller } from './caller.ts';
 import type { Deps } from './deps.ts';
 

@@ -1,7 +1,7 @@
 import { namespaceOfKey, normalizeKey } from '../model/claim.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
+import type { GrantRequestDraft } from '../model/grant-request.ts';
 import type { CrossDomainTransfer, WritebackPolicy } from '../model/vocabulary.ts';
-import type { GrantRequestDraft } from '../store/store.ts';
 
 /** What the subject may change when approving: every field can only shrink (WIRE-NOTES §2.2). */
 export interface Narrowing {

@@ -1,8 +1,8 @@
 import { namespaceOfKey, normalizeKey } from '../model/claim.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import type { CrossDomainTransfer, Operation, Purpose } from '../model/vocabulary.ts';
-import type { GrantRecord } from '../store/store.ts';
 import { grantStatusAt } from './grant-status.ts';
 
 /** What a caller asks to do under a grant. Requested sets may only narrow the grant. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Claim, qualifiedKey } from '../model/claim.ts';
+import type { CrossDomainReviewStatus } from '../model/cross-domain-review.ts';
 import { applyLifecycle } from '../resolve/lifecycle.ts';
 import { round4 } from '../resolve/round.ts';
-import type { CrossDomainReviewStatus } from '../store/store.ts';
 import type { Scope } from './scope.ts';
 import { reviewableCrossDomainClaims } from './visibility.ts';
 

@@ -1,8 +1,15 @@
+import type { SessionRecord, SubjectRecord } from '../model/account.ts';
 import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
 import type { Claim } from '../model/claim.ts';
-import type { AccessMode, ConsentGrant } from '../model/consent-grant.ts';
+import type { ClientRecord } from '../model/client.ts';
 import type { ContextModifier } from '../model/context-modifier.ts';
+import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../model/cross-domain-review.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
+import type { GrantRequestRecord, GrantRequestStatus } from '../model/grant-request.ts';
 import type { DefaultPolicy } from '../model/profile.ts';
+import type { ProfileRecord } from '../model/profile-record.ts';
+import type { SigningKeyRecord } from '../model/signing-key.ts';
+import type { RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
 export type * from './writeback-store.ts';
@@ -32,172 +39,6 @@ export class IdConflictError extends Error {
     this.id = id;
   }
 }
-
-export interface ProfileRecord {
-  readonly profile_id: string;
-  /** The internal subject id. Never shown to a grantee as it is (see auth/pairwise). */
-  readonly subject_id: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly default_policy?: DefaultPolicy;
-}
-
-/** A grant as stored: the published object plus how it may be used. `grantee_id` is the client id. */
-export interface GrantRecord extends ConsentGrant {
-  readonly profile_id: string;
-  readonly access_mode: AccessMode;
-}
-
-export interface ClientRecord {
-  readonly client_id: string;
-  readonly name: string;
-  readonly redirect_uris: readonly string[];
-  readonly kind: 'public' | 'confidential';
-  /** SHA-256 (base64url) of the client secret, for confidential clients. */
-  readonly secret_hash?: string;
-  readonly created_at: string;
-  /** How the client came to be known: by the operator, RFC 7591 registration, or a metadata document. */
-  readonly source?: 'operator' | 'dynamic' | 'metadata_document';
-  /** The client metadata as registered (RFC 7591 §2), for clients that registered themselves. */
-  readonly metadata?: Record<string, unknown>;
-}
-
-export interface SigningKeyRecord {
-  readonly kid: string;
-  readonly alg: string;
-  readonly private_jwk: Record<string, unknown>;
-  readonly public_jwk: Record<string, unknown>;
-  readonly created_at: string;
-}
-
-/** A person who owns a profile and signs in to the consent and review pages. */
-export interface SubjectRecord {
-  readonly subject_id: string;
-  /** Unique, case-folded sign-in name. */
-  readonly username: string;
-  /** A memory-hard hash (`scrypt$N$r$p$salt$hash`), never the password. */
-  readonly password_hash: string;
-  readonly created_at: string;
-}
-
-/** A signed-in browser session; the cookie carries the secret, the store only its SHA-256. */
-export interface SessionRecord {
-  readonly session_hash: string;
-  readonly subject_id: string;
-  /** The session's anti-CSRF token (synchronizer token), sent back in every form. */
-  readonly csrf_token: string;
-  readonly created_at: string;
-  readonly expires_at: string;
-}
-
-/** What a client asks for, before the subject decides (WIRE-NOTES §2.1). */
-export interface GrantRequestDraft {
-  readonly purposes: readonly string[];
-  readonly allowed_domains: readonly string[];
-  readonly allowed_namespaces: readonly string[];
-  readonly allowed_claim_keys?: readonly string[];
-  readonly allowed_operations: readonly string[];
-  readonly cross_domain_transfer: string;
-  readonly writeback_policy: string;
-  /** When the grant would expire if approved as asked. */
-  readonly expires_at: string;
-  readonly access_mode: 'continuous' | 'single_use';
-}
-
-export type GrantRequestStatus = 'pending' | 'approved' | 'rejected' | 'exchanged';
-
-/** What an OAuth authorization request adds to a consent request (WIRE-NOTES §3). */
-export interface OAuthRequestFacts {
-  /** Echoed to the client with the code (RFC 6749 §4.1.2). */
-  readonly state?: string;
-  /** The resource the tokens are for (RFC 8707); their audience. */
-  readonly resource: string;
-  readonly scope?: string;
-  /** SHA-256 of the authorization code, set when the subject approves. */
-  readonly code_hash?: string;
-}
-
-/**
- * A consent request (consent-v2 or OAuth authorization). It carries no authority while pending;
- * `request_token_hash` is the SHA-256 of the capability returned once to the client.
- */
-export interface GrantRequestRecord {
-  readonly grant_request_id: string;
-  readonly request_token_hash: string;
-  readonly client_id: string;
-  readonly subject_id: string;
-  readonly draft: GrantRequestDraft;
-  readonly redirect_uri: string;
-  readonly code_challenge: string;
-  readonly status: GrantRequestStatus;
-  /** The grant the approval created. */
-  readonly grant_id?: string;
-  readonly created_at: string;
-  /** A request not decided and exchanged by then is dead. */
-  readonly expires_at: string;
-  readonly decided_at?: string;
-  /** Present when the request came through the OAuth authorization endpoint. */
-  readonly oauth?: OAuthRequestFacts;
-  /** Present when the request is one element (child) of a grant package (WIRE-NOTES §4). */
-  readonly package?: PackageMembership;
-}
-
-/** Which package a consent request belongs to, and which of its authorization_details it is. */
-export interface PackageMembership {
-  readonly package_id: string;
-  /** The client's RFC 9396 `detail_id`, echoed in `pdpp_detail_outcomes`. */
-  readonly detail_id: string;
-  /** Position in the client's authorization_details array. */
-  readonly index: number;
-}
-
-/**
- * One refresh family: every access and refresh token descended from one exchange. It covers one
- * grant, or several (a grant package). Revoking it kills every refresh token in it.
- */
-export interface TokenFamilyRecord {
-  readonly family_id: string;
-  readonly client_id: string;
-  readonly subject_id: string;
-  readonly grant_ids: readonly string[];
-  /** The resource (RFC 8707) its access tokens are for; absent means the HTTP API (the base URL). */
-  readonly resource?: string;
-  /** Set for a grant package: its tokens are package tokens over every grant of the family. */
-  readonly package_id?: string;
-  readonly status: 'active' | 'revoked';
-  readonly created_at: string;
-  readonly revoked_at?: string;
-}
-
-export interface RefreshTokenRecord {
-  /** SHA-256 (base64url) of the refresh token. */
-  readonly token_hash: string;
-  readonly family_id: string;
-  /** `rotated` once exchanged: presenting it again is theft (WIRE-NOTES §2.4). */
-  readonly status: 'current' | 'rotated';
-  readonly issued_at: string;
-  readonly expires_at: string;
-}
-
-/** A subject's review of a cross-domain transfer (SPEC §13.2); see docs/cross-domain.md. */
-export interface CrossDomainReviewRecord {
-  readonly review_id: string;
-  readonly grant_id: string;
-  /** The grantee's client id, for the subject's review list. */
-  readonly grantee_id: string;
-  readonly subject_id: string;
-  /** The domains whose claims would be mapped, sorted. */
-  readonly source_domains: readonly string[];
-  /** The domain(s) the grantee uses the claims in, sorted and comma-joined. */
-  readonly target_domain: string;
-  readonly status: CrossDomainReviewStatus;
-  /** The core keys that would cross (never the domain keys' values). */
-  readonly mapped_keys: readonly string[];
-  readonly created_at: string;
-  readonly decided_at?: string;
-}
-
-export type CrossDomainReviewStatus = 'pending' | 'approved' | 'rejected';
 
 export interface AuditFilter {
   readonly subject_id: string;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type CrossDomainReviewRecord, IdConflictError, type Store } from '../../src/store/store.ts';
+import type { CrossDomainReviewRecord } from '../../src/model/cross-domain-review.ts';
+import { IdConflictError, type Store } from '../../src/store/store.ts';
 import { at, subjectId, withStore } from './fixtures.ts';
 
 // Store contract for cross-domain transfer reviews (migration 0006, docs/cross-domain.md).

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ClaimHistoryInput, ProposalRecord, Store } from '../../src/store/store.ts';
+import type { ClaimHistoryInput } from '../../src/model/claim-history.ts';
+import type { ProposalRecord } from '../../src/model/proposal.ts';
+import type { Store } from '../../src/store/store.ts';
 import { at, minimalClaim, modifier, profileRecord, withStore } from './fixtures.ts';
 
 let n = 0;

@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { SessionRecord, SubjectRecord } from '../../src/model/account.ts';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import type { Claim } from '../../src/model/claim.ts';
+import type { ClientRecord } from '../../src/model/client.ts';
 import type { ContextModifier } from '../../src/model/context-modifier.ts';
-import type {
-  ClientRecord,
-  GrantRecord,
-  GrantRequestDraft,
-  GrantRequestRecord,
-  ProfileRecord,
-  RefreshTokenRecord,
-  SessionRecord,
-  SigningKeyRecord,
-  Store,
-  SubjectRecord,
-  TokenFamilyRecord,
-} from '../../src/store/store.ts';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
+import type { GrantRequestDraft, GrantRequestRecord } from '../../src/model/grant-request.ts';
+import type { ProfileRecord } from '../../src/model/profile-record.ts';
+import type { SigningKeyRecord } from '../../src/model/signing-key.ts';
+import type { RefreshTokenRecord, TokenFamilyRecord } from '../../src/model/token-family.ts';
+import type { Store } from '../../src/store/store.ts';
 
 // Builders for records that are valid per the model schemas (sqlite-store.test.ts checks that), with
 // fresh ids on every call so tests never collide, and overrides for what a test cares about.

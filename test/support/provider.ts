@@ -3,13 +3,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
 import { seedDemo } from '../../src/operations/seed-demo.ts';
 import { openProvider } from '../../src/provider.ts';
-import type { GrantRecord } from '../../src/store/store.ts';
 import { startHttpServer } from '../../src/surfaces/http/server.ts';
 
 /** A real provider on a real port with its own SQLite file, seeded with the demo profile. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRequestDraft, GrantRequestRecord, OAuthRequestFacts } from '../../model/grant-request.ts';
 import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/vocabulary.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
-import type { GrantRequestDraft, GrantRequestRecord, OAuthRequestFacts } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
-import type { GrantRequestRecord } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';

@@ -1,7 +1,7 @@
 import { randomToken } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { GrantRecord } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 import { issueFamily, type TokenResponse } from './tokens.ts';
 

@@ -1,8 +1,10 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
+import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-request.ts';
 import { type Narrowing, narrowDraft } from '../../policy/narrowing.ts';
-import type { ClientRecord, GrantRecord, GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { loadVisibleProfile } from '../read-claims.ts';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';

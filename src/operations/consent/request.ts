@@ -6,6 +6,7 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { AccessMode } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
+import type { GrantRequestDraft, GrantRequestRecord, PackageMembership } from '../../model/grant-request.ts';
 import {
   CrossDomainTransfer,
   MS_PER_DAY,
@@ -13,7 +14,6 @@ import {
   Purpose,
   WritebackPolicy,
 } from '../../model/vocabulary.ts';
-import type { GrantRequestDraft, GrantRequestRecord, PackageMembership } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 
 /** How long a consent request may wait for the subject's decision and the exchange. */

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { verifyS256 } from '../../auth/pkce.ts';
 import { randomToken, safeEqual, sha256 } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
+import type { GrantRequestRecord } from '../../model/grant-request.ts';
+import type { TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { ClientRecord, GrantRecord, GrantRequestRecord, TokenFamilyRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { CrossDomainReviewRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Claim } from '../../model/claim.ts';
+import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../../model/cross-domain-review.ts';
 import type { Scope } from '../../policy/scope.ts';
 import { decideTransfer, planTransfer, type TransferPlan } from '../../policy/trait-mapping.ts';
-import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { S256_CHALLENGE } from '../../auth/pkce.ts';
 import { randomToken } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
-import type { ClientRecord } from '../../store/store.ts';
 import { type ConsentRequestCreated, ConsentRequestInput, requestConsent } from '../consent/request.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';

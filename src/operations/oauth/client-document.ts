@@ -2,8 +2,8 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { ClientRecord } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 
 // Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25):

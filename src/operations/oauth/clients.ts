@@ -1,5 +1,5 @@
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { ClientRecord } from '../../store/store.ts';
 import { clientAuthenticated } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 

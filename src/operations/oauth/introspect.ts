@@ -1,8 +1,9 @@
 import { sha256 } from '../../auth/secrets.ts';
 import type { VerifiedToken } from '../../auth/tokens.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import { authenticate } from '../caller.ts';
 import { childId } from '../child-ids.ts';

@@ -1,8 +1,9 @@
 import { verifyS256 } from '../../auth/pkce.ts';
 import { safeEqual, sha256 } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { ClientRecord, GrantRecord } from '../../store/store.ts';
 import { recordAudit } from '../audit.ts';
 import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';

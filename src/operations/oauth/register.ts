@@ -1,6 +1,6 @@
 import { randomToken, sha256 } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { ClientRecord } from '../../store/store.ts';
 import type { Deps } from '../deps.ts';
 
 // Dynamic client registration (RFC 7591). Registration is open, as MCP clients expect; what a

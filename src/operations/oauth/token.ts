@@ -1,7 +1,8 @@
 import { verifyS256 } from '../../auth/pkce.ts';
 import { safeEqual, sha256 } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import type { ClientRecord, GrantRecord } from '../../store/store.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { recordAudit } from '../audit.ts';
 import { childId } from '../child-ids.ts';
 import { refreshGrantTokens } from '../consent/refresh.ts';

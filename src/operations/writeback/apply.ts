@@ -1,7 +1,8 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ClaimChange, ClaimHistoryInput } from '../../model/claim-history.ts';
 import type { PpxFailure } from '../../model/errors.ts';
+import type { ActorRef } from '../../model/proposal.ts';
 import type { Store } from '../../store/store.ts';
-import type { ActorRef, ClaimChange, ClaimHistoryInput } from '../../store/writeback-store.ts';
 
 /** A failure raised inside a transaction so that it rolls back; turned back into a Result. */
 export class Refusal extends Error {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
-import type { ProfileRecord } from '../../store/store.ts';
+import type { ProfileRecord } from '../../model/profile-record.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

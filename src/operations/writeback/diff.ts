@@ -1,5 +1,5 @@
 import type { Claim } from '../../model/claim.ts';
-import type { ClaimHistoryInput } from '../../store/writeback-store.ts';
+import type { ClaimHistoryInput } from '../../model/claim-history.ts';
 
 /** One claim's change between two instants: `before` null when added, `after` null when removed. */
 export interface ClaimDiff {

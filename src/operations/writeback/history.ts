@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Claim } from '../../model/claim.ts';
+import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../model/claim-history.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { DateTime } from '../../model/vocabulary.ts';
-import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

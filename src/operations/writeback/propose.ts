@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { newId } from '../../model/ids.ts';
+import type { ProposalRecord } from '../../model/proposal.ts';
 import { Purpose } from '../../model/vocabulary.ts';
 import { decideWriteback, type WritebackDecision } from '../../policy/writeback.ts';
-import type { GrantRecord, ProposalRecord } from '../../store/store.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';

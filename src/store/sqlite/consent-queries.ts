@@ -1,14 +1,9 @@
 import type { SQLInputValue } from 'node:sqlite';
-import {
-  type GrantRecord,
-  type GrantRequestRecord,
-  type GrantRequestStatus,
-  IdConflictError,
-  type RefreshTokenRecord,
-  type SessionRecord,
-  type SubjectRecord,
-  type TokenFamilyRecord,
-} from '../store.ts';
+import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
+import type { GrantRequestRecord, GrantRequestStatus } from '../../model/grant-request.ts';
+import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import { IdConflictError } from '../store.ts';
 import { body, type StatementCache, text, toJson } from './rows.ts';
 
 export type GrantRequestPatch = Partial<

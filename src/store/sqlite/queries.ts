@@ -1,17 +1,17 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { Claim } from '../../model/claim.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
 import type { DefaultPolicy } from '../../model/profile.ts';
+import type { ProfileRecord } from '../../model/profile-record.ts';
+import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import {
   type AuditFilter,
   type AuditPage,
-  type ClientRecord,
-  type GrantRecord,
   IdConflictError,
   type NamespaceChange,
-  type ProfileRecord,
-  type SigningKeyRecord,
   type StoreTx,
 } from '../store.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';

@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite';
-import { type CrossDomainReviewRecord, type CrossDomainReviewStatus, IdConflictError } from '../store.ts';
+import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../../model/cross-domain-review.ts';
+import { IdConflictError } from '../store.ts';
 import { ConsentQueries } from './consent-queries.ts';
 import { body, type StatementCache, toJson } from './rows.ts';
 

@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { ProfileRecord } from '../store.ts';
+import type { ProfileRecord } from '../../model/profile-record.ts';
 
 export type Row = Record<string, SQLOutputValue>;
 

@@ -1,13 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
-import type {
-  ClaimHistoryEntry,
-  ClaimHistoryFilter,
-  ClaimHistoryInput,
-  ClaimHistoryPage,
-  ProposalPatch,
-  ProposalRecord,
-  ProposalStatus,
-} from '../writeback-store.ts';
+import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../model/claim-history.ts';
+import type { ProposalRecord, ProposalStatus } from '../../model/proposal.ts';
+import type { ClaimHistoryFilter, ClaimHistoryPage, ProposalPatch } from '../writeback-store.ts';
 import { ReviewQueries } from './review-queries.ts';
 import { body, instant, integer, type StatementCache, seqPage, toJson } from './rows.ts';
 

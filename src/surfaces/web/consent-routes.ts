@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import type { Caller } from '../../operations/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../operations/consent/decide.ts';
 import {
@@ -7,7 +8,6 @@ import {
   loadConsentView,
   previewNarrowing,
 } from '../../operations/consent/preview.ts';
-import type { GrantRequestDraft } from '../../store/store.ts';
 import { consentPage } from './consent-page.ts';
 import { consentPath, deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';

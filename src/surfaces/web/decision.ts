@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { NarrowInput } from '../../operations/consent/decide.ts';
-import type { GrantRequestDraft } from '../../store/store.ts';
 import { keysOfNamespace } from './describe.ts';
 import { type Form, field, fields } from './session.ts';
 

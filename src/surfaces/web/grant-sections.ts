@@ -1,6 +1,6 @@
 import { type Claim, namespaceOfKey, qualifiedKey } from '../../model/claim.ts';
+import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { allowedNarrowings, type ConsentView, type Exposure } from '../../operations/consent/preview.ts';
-import type { GrantRequestDraft } from '../../store/store.ts';
 import { type Selection, shorterDurations } from './decision.ts';
 import {
   CROSS_DOMAIN_WORDS,

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
+import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-request.ts';
 import type { Caller } from '../../operations/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
-import type { GrantRequestDraft, GrantRequestRecord } from '../../store/store.ts';
 import { deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { elementPrefix, elementTitle, type PackageElement, packagePage } from './package-page.ts';

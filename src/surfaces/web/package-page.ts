@@ -1,5 +1,5 @@
+import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
-import type { GrantRequestRecord } from '../../store/store.ts';
 import type { Selection } from './decision.ts';
 import { attr, html, type SafeHtml } from './escape.ts';
 import { accountLine, clientLine, grantSections, type PageContext } from './grant-sections.ts';

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { SessionRecord } from '../../model/account.ts';
 import { SESSION_TTL_SECONDS, sessionFrom } from '../../operations/accounts.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { SessionRecord } from '../../store/store.ts';
 
 /** Cookie names and attributes follow the base URL: `__Host-` names and Secure on https. */
 export interface CookiePlan {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
 import { publicClient } from '../oauth/helpers.ts';

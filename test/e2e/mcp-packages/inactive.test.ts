@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, rawPost, toolCall } from '../mcp/helpers.ts';
 import { assertNoSubjectId, auditSince, Caller, ENDED, expire, mcpPackage, revoke } from './helpers.ts';

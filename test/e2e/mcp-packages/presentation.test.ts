@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import type { GrantRecord } from '../../../src/store/store.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, prmUrl } from '../mcp/helpers.ts';
 import { Caller, mcpPackage } from './helpers.ts';

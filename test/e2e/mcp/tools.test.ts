@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { GrantRecord } from '../../../src/store/store.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { type OfficialSchemaName, officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from './helpers.ts';

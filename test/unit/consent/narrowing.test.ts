@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { GrantRequestDraft } from '../../../src/model/grant-request.ts';
 import { allowedNarrowings, narrowDraft } from '../../../src/policy/narrowing.ts';
-import type { GrantRequestDraft } from '../../../src/store/store.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const DRAFT: GrantRequestDraft = {

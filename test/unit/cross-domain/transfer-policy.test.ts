@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Claim } from '../../../src/model/claim.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { CrossDomainTransfer } from '../../../src/model/vocabulary.ts';
 import { evaluateAccess, type Scope } from '../../../src/policy/scope.ts';
 import {
@@ -10,7 +11,6 @@ import {
   type ReviewFact,
 } from '../../../src/policy/trait-mapping.ts';
 import { isClaimVisible, reviewableCrossDomainClaims } from '../../../src/policy/visibility.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import { assertOk, claim, grant, NOW } from '../policy/helpers.ts';
 
 // The policy side of a cross-domain transfer (SPEC §13.2): which claims are reviewable, which

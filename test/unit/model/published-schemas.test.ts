@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { loadConfig } from '../../../src/config.ts';
 import type { EvidenceRef } from '../../../src/model/evidence-ref.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { PPX_OBJECTS, toJsonSchema } from '../../../src/model/json-schema.ts';
 import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/demo-profile.ts';
 import type { Deps } from '../../../src/operations/deps.ts';
@@ -14,7 +15,6 @@ import { publishGrant } from '../../../src/operations/present.ts';
 import { getEffectiveProfile, queryClaims } from '../../../src/operations/profile-reads.ts';
 import { seedDemo } from '../../../src/operations/seed-demo.ts';
 import { openProvider } from '../../../src/provider.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import {
   type OfficialSchemaName,
   officialErrors,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Claim } from '../../../src/model/claim.ts';
 import type { PpxErrorCode, Result } from '../../../src/model/errors.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 
 // Builders for the policy tests. Not a *.test.ts file, so the runner does not pick it up.
 

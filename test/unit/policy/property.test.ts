@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Claim, normalizeKey, qualifiedKey } from '../../../src/model/claim.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { CrossDomainTransfer, Operation, Purpose } from '../../../src/model/vocabulary.ts';
 import { grantStatusAt } from '../../../src/policy/grant-status.ts';
 import { type AccessRequest, evaluateAccess } from '../../../src/policy/scope.ts';
 import { homeDomains, visibleClaims } from '../../../src/policy/visibility.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import { claim, grant, NOW, pick, prng, subset } from './helpers.ts';
 
 // Randomized, seeded: for random grants, requests and claims, nothing outside the grant or the

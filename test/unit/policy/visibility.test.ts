@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Claim } from '../../../src/model/claim.ts';
+import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { CrossDomainTransfer } from '../../../src/model/vocabulary.ts';
 import { type AccessRequest, evaluateAccess, type Scope } from '../../../src/policy/scope.ts';
 import { homeDomains, isClaimVisible, visibleClaims } from '../../../src/policy/visibility.ts';
-import type { GrantRecord } from '../../../src/store/store.ts';
 import { assertOk, claim, grant, NOW } from './helpers.ts';
 
 /** A scope over core+fragrance+travel, used in the fragrance domain only. */

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import type { ClientRecord } from '../../../model/client.ts';
 import { fail, type PpxFailure, type Result } from '../../../model/errors.ts';
 import type { Deps } from '../../../operations/deps.ts';
 import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
@@ -11,7 +12,6 @@ import {
 } from '../../../operations/oauth/introspect.ts';
 import { registerDynamicClient } from '../../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
-import type { ClientRecord } from '../../../store/store.ts';
 import { readBearer } from '../bearer.ts';
 import { errorResponse } from '../errors.ts';
 import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';

@@ -1,0 +1,27 @@
+/**
+ * One refresh family: every access and refresh token descended from one exchange. It covers one
+ * grant, or several (a grant package). Revoking it kills every refresh token in it.
+ */
+export interface TokenFamilyRecord {
+  readonly family_id: string;
+  readonly client_id: string;
+  readonly subject_id: string;
+  readonly grant_ids: readonly string[];
+  /** The resource (RFC 8707) its access tokens are for; absent means the HTTP API (the base URL). */
+  readonly resource?: string;
+  /** Set for a grant package: its tokens are package tokens over every grant of the family. */
+  readonly package_id?: string;
+  readonly status: 'active' | 'revoked';
+  readonly created_at: string;
+  readonly revoked_at?: string;
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 (base64url) of the refresh token. */
+  readonly token_hash: string;
+  readonly family_id: string;
+  /** `rotated` once exchanged: presenting it again is theft (WIRE-NOTES §2.4). */
+  readonly status: 'current' | 'rotated';
+  readonly issued_at: string;
+  readonly expires_at: string;
+}
