@@ -5,8 +5,8 @@ import autocannon, { type Result } from 'autocannon';
 import type { Deps } from '../src/operations/deps.ts';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { getEffectiveProfile } from '../src/operations/profile-reads.ts';
+import { startServer } from '../src/server.ts';
 import type { Store } from '../src/store/store.ts';
-import { startHttpServer } from '../src/surfaces/http/server.ts';
 import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_BODY, BENCH_CLIENT, BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
@@ -38,7 +38,7 @@ function benchDeps(deps: Deps, mode: Mode): Deps {
 async function serve(mode: Mode): Promise<void> {
   const bench = await seedBenchProvider('ppx-bench-audit-');
   const token = (await issueGrantToken(bench.deps, bench.grant)).access_token;
-  const server = await startHttpServer(benchDeps(bench.deps, mode), bench.config, () => undefined);
+  const server = await startServer(benchDeps(bench.deps, mode), bench.config, () => undefined);
   serveUntilStopped(bench, server, { url: server.url, token });
 }
 

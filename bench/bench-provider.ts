@@ -8,7 +8,7 @@ import type { Deps } from '../src/operations/deps.ts';
 import { createGrant } from '../src/operations/grants.ts';
 import { importProfile } from '../src/operations/import-profile.ts';
 import { openProvider } from '../src/provider.ts';
-import type { RunningServer } from '../src/surfaces/http/server.ts';
+import type { RunningServer } from '../src/server.ts';
 import { freePort } from '../test/support/provider.ts';
 import { BENCH_CLIENT, BENCH_NAMESPACES, BENCH_SUBJECT, benchProfile } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
-import { startHttpServer } from '../src/surfaces/http/server.ts';
+import { startServer } from '../src/server.ts';
 import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
@@ -17,7 +17,7 @@ runEntry(async () => {
   const bench = await seedBenchProvider(mcp ? 'ppx-bench-mcp-' : 'ppx-bench-');
   const audience = mcp ? `${bench.deps.provider.baseUrl}/mcp` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
-  const server = await startHttpServer(bench.deps, bench.config, (msg) =>
+  const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
   );
   serveUntilStopped(bench, server, { url: server.url, token });

@@ -6,6 +6,8 @@ import { loadSigningKey } from './auth/signing-keys.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
+import { rateLimitsOf } from './operations/rate-limits.ts';
+import { MemoryRateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 
 /**
@@ -23,7 +25,7 @@ export async function openProvider(config: Config, clock: () => Date = () => new
   );
   return {
     store,
-    tokens: new TokenService(key, { issuer: config.baseUrl, audience: config.baseUrl }),
+    tokens: new TokenService(key, { issuer: config.baseUrl }),
     pairwise: new PairwiseIds(pairwiseSecret),
     provider: {
       providerId: config.providerId,
@@ -32,5 +34,7 @@ export async function openProvider(config: Config, clock: () => Date = () => new
       tokenTtlSeconds: config.tokenTtlSeconds,
     },
     clock,
+    // One instance's counts (store/rate-limits.ts); a shared store counts across instances.
+    rateLimits: { counter: new MemoryRateCounter(), limits: rateLimitsOf(config) },
   };
 }

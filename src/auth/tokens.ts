@@ -30,11 +30,6 @@ export interface VerifiedToken {
 
 export interface TokenOptions {
   readonly issuer: string;
-  /**
-   * The default resource tokens are minted for and checked against (RFC 8707): the HTTP API's
-   * base URL. A token for another audience is refused unless the verifier asks for that one.
-   */
-  readonly audience: string;
 }
 
 const CACHE_LIMIT = 10_000;
@@ -54,14 +49,14 @@ export class TokenService {
     return this.#key.publicJwk;
   }
 
-  /** `audience` defaults to the HTTP API; the OAuth server passes the request's `resource`. */
-  async mint(subject: TokenSubject, ttlSeconds: number, now: Date, audience?: string): Promise<string> {
+  /** `audience` is the resource the token is for (RFC 8707; operations/resources.ts). */
+  async mint(subject: TokenSubject, ttlSeconds: number, now: Date, audience: string): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
     const claims = claimsOf(subject);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALG, kid: this.#key.kid, typ: 'at+jwt' })
       .setIssuer(this.#options.issuer)
-      .setAudience(audience ?? this.#options.audience)
+      .setAudience(audience)
       .setSubject(subject.kind === 'subject' ? subject.subjectId : subject.clientId)
       .setJti(randomUUID())
       .setIssuedAt(iat)
@@ -70,14 +65,13 @@ export class TokenService {
   }
 
   /**
-   * Checks signature, issuer, audience (`audience`, default the HTTP API's) and expiry. Never
-   * throws; failures are `invalid_token`.
+   * Checks signature, issuer, audience (one of `audiences`: the resources the caller serves) and
+   * expiry. Never throws; failures are `invalid_token`.
    */
-  async verify(token: string, now: Date, audience?: string): Promise<Result<VerifiedToken>> {
-    const expected = audience ?? this.#options.audience;
+  async verify(token: string, now: Date, audiences: readonly string[]): Promise<Result<VerifiedToken>> {
     const cached = this.#verified.get(token);
     if (cached) {
-      if (cached.audience !== expected) return otherAudience();
+      if (!audiences.includes(cached.audience)) return otherAudience();
       if (cached.expiresAt * 1000 > now.getTime()) return ok(cached);
       this.#verified.delete(token);
       return fail('invalid_token', 'the access token has expired');
@@ -88,20 +82,24 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.#key.publicKey, {
         issuer: this.#options.issuer,
-        audience: expected,
+        audience: [...audiences],
         algorithms: [TOKEN_ALG],
         typ: 'at+jwt',
         currentDate: now,
         requiredClaims: ['exp', 'iat', 'jti', 'sub'],
       });
       const principal = principalOf(payload);
+      // jose accepted one of `audiences`: the token's own (a string, or a list holding one of them).
+      const aud = payload.aud;
+      const audience = typeof aud === 'string' ? aud : audiences.find((a) => aud?.includes(a));
+      if (audience === undefined) return otherAudience();
       if (!principal) return fail('invalid_token', 'the access token does not name a subject or a grant');
       const verified: VerifiedToken = {
         principal,
         tokenId: String(payload.jti),
         expiresAt: Number(payload.exp),
         issuedAt: Number(payload.iat),
-        audience: expected,
+        audience,
       };
       if (this.#verified.size >= CACHE_LIMIT) this.#verified.clear();
       this.#verified.set(token, verified);

@@ -1,6 +1,6 @@
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { openProvider } from '../provider.ts';
-import { startHttpServer } from '../surfaces/http/server.ts';
+import { startServer } from '../server.ts';
 import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
 
 export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
@@ -38,7 +38,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   const deps = await openProvider(config);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps) : false;
-  const server = await startHttpServer(deps, config, (m) => console.error(m));
+  const server = await startServer(deps, config, (m) => console.error(m));
   const base = config.baseUrl;
   console.log(
     `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,

@@ -2,6 +2,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { Deps } from './deps.ts';
+import { resourceUrl } from './resources.ts';
 
 /** Who is calling, after authentication: the profile owner, or a grantee holding one grant. */
 export type Caller =
@@ -16,7 +17,7 @@ export type Caller =
 export async function authenticate(deps: Deps, token: string | undefined): Promise<Result<Caller>> {
   if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
-  const verified = await deps.tokens.verify(token, now);
+  const verified = await deps.tokens.verify(token, now, [resourceUrl(deps.provider, 'api')]);
   if (!verified.ok) return verified;
   const principal = verified.value.principal;
   if (principal.kind === 'subject') return ok({ kind: 'subject', subjectId: principal.subjectId });

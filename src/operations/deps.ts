@@ -1,6 +1,7 @@
 import type { PairwiseIds } from '../auth/pairwise.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Store } from '../store/store.ts';
+import type { RateLimits } from './rate-limits.ts';
 
 /** Facts about this provider that operations publish. */
 export interface ProviderInfo {
@@ -17,4 +18,6 @@ export interface Deps {
   readonly pairwise: PairwiseIds;
   readonly provider: ProviderInfo;
   readonly clock: () => Date;
+  /** The named rate limits and the counter they are counted with (operations/rate-limits.ts). */
+  readonly rateLimits: RateLimits;
 }

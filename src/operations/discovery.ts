@@ -3,7 +3,7 @@ import type { ExtensionDescriptor } from '../model/extension-descriptor.ts';
 import { SUPPORTED_EXTENSIONS, supportedNamespaces } from '../model/extensions/index.ts';
 import { PPX_VERSION, Purpose } from '../model/vocabulary.ts';
 import type { ProviderInfo } from './deps.ts';
-import { oauthResources, protectedResourceMetadataUrl } from './oauth/metadata.ts';
+import { resourceMetadataUrl, resourceUrl } from './resources.ts';
 
 /**
  * The discovery card (SPEC §7). Capabilities and bindings are honest: only what this build
@@ -41,7 +41,7 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
       grant_jwks_uri: `${base}/.well-known/jwks.json`,
     },
     transport_bindings: {
-      mcp: { supported: true, server_uri: oauthResources(provider).mcp },
+      mcp: { supported: true, server_uri: resourceUrl(provider, 'mcp') },
       a2a: { supported: false },
       http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
     },
@@ -64,14 +64,14 @@ export function mcpServerMetadata(provider: ProviderInfo, version: string) {
     title: provider.name,
     version,
     description: 'PPX preference profiles, shared by their owners under consent grants.',
-    endpoint: oauthResources(provider).mcp,
-    transport: { type: 'streamable-http', url: oauthResources(provider).mcp },
+    endpoint: resourceUrl(provider, 'mcp'),
+    transport: { type: 'streamable-http', url: resourceUrl(provider, 'mcp') },
     protocol_versions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
     capabilities: { tools: { listChanged: false }, resources: {} },
     auth: {
       type: 'oauth2',
       required: true,
-      protected_resource_metadata: protectedResourceMetadataUrl(provider, 'mcp'),
+      protected_resource_metadata: resourceMetadataUrl(provider, 'mcp'),
       authorization_servers: [base],
     },
   };

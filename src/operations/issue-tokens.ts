@@ -1,4 +1,5 @@
 import type { Deps } from './deps.ts';
+import { DEFAULT_RESOURCE, resourceUrl } from './resources.ts';
 
 export interface IssuedToken {
   readonly access_token: string;
@@ -13,7 +14,12 @@ export async function issueSubjectToken(
   ttlSeconds?: number,
 ): Promise<IssuedToken> {
   const ttl = ttlSeconds ?? deps.provider.tokenTtlSeconds;
-  const access_token = await deps.tokens.mint({ kind: 'subject', subjectId }, ttl, deps.clock());
+  const access_token = await deps.tokens.mint(
+    { kind: 'subject', subjectId },
+    ttl,
+    deps.clock(),
+    resourceUrl(deps.provider, DEFAULT_RESOURCE),
+  );
   return { access_token, token_type: 'Bearer', expires_in: ttl };
 }
 
@@ -30,7 +36,7 @@ export async function issueGrantToken(
     { kind: 'grant', grantId: grant.grant_id, clientId: grant.grantee_id },
     ttl,
     deps.clock(),
-    audience,
+    audience ?? resourceUrl(deps.provider, DEFAULT_RESOURCE),
   );
   return { access_token, token_type: 'Bearer', expires_in: ttl };
 }
@@ -46,7 +52,7 @@ export async function issuePackageToken(
     { kind: 'package', packageId: pkg.packageId, grantIds: pkg.grantIds, clientId: pkg.clientId },
     ttlSeconds,
     deps.clock(),
-    audience,
+    audience ?? resourceUrl(deps.provider, DEFAULT_RESOURCE),
   );
   return { access_token, token_type: 'Bearer', expires_in: ttlSeconds };
 }

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { type Caller, callerForGrant } from './caller.ts';
 import { childId, grantIdOfChild } from './child-ids.ts';
 import type { Deps } from './deps.ts';
-import { oauthResources } from './oauth/metadata.ts';
+import { resourceUrl } from './resources.ts';
 
 // Who calls the MCP surface (WIRE-NOTES §3–§5). Only tokens minted for the MCP resource
 // (`${base}/mcp`, RFC 8707) are accepted; owner tokens are refused: MCP clients act for an app
@@ -36,7 +36,7 @@ export const GrantIdArg = z.union([z.string().max(300), z.array(z.string().max(3
 export type GrantIdArg = z.infer<typeof GrantIdArg>;
 
 export function mcpResource(deps: Deps): string {
-  return oauthResources(deps.provider).mcp;
+  return resourceUrl(deps.provider, 'mcp');
 }
 
 /**
@@ -46,7 +46,7 @@ export function mcpResource(deps: Deps): string {
 export async function authenticateMcp(deps: Deps, token: string | undefined): Promise<Result<McpCaller>> {
   if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
-  const verified = await deps.tokens.verify(token, now, mcpResource(deps));
+  const verified = await deps.tokens.verify(token, now, [mcpResource(deps)]);
   if (!verified.ok) return verified;
   const principal = verified.value.principal;
   switch (principal.kind) {

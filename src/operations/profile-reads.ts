@@ -131,7 +131,7 @@ async function resolveAndAudit(
 /**
  * Within one second, the reads that resolve to the same shared claims for the same caller-facing
  * members get the same (share()d) document: its identity lets the surfaces reuse its JSON
- * (surfaces/json-text.ts). `generated_at` has whole-second precision, so nothing else differs.
+ * (surfaces/shared/json-text.ts). `generated_at` has whole-second precision, so nothing else differs.
  */
 const MAX_DOCUMENTS = 8;
 const documents = new SecondMemo<readonly Claim[], EffectiveProfile>(MAX_DOCUMENTS);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { openProvider } from '../../src/provider.ts';
-import { startHttpServer } from '../../src/surfaces/http/server.ts';
+import { startServer } from '../../src/server.ts';
 import { api, freePort } from '../support/provider.ts';
 import { type CliSandbox, sandbox } from './helpers.ts';
 
@@ -32,7 +32,7 @@ describe('ppx mint env (conformance suite variables)', () => {
     const config = loadConfig({ dbPath: box.db, port: String(port), baseUrl: base, rateLimit: '0' }, {});
     assert.ok(config.ok);
     deps = await openProvider(config.value);
-    const server = await startHttpServer(deps, config.value, () => undefined);
+    const server = await startServer(deps, config.value, () => undefined);
     close = async () => {
       await server.close();
       await deps.store.close();

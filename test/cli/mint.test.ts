@@ -39,7 +39,7 @@ describe('ppx seed / mint', () => {
     assert.match(out.access_token, JWT);
     const deps = await provider();
     try {
-      const v = await deps.tokens.verify(out.access_token, new Date());
+      const v = await deps.tokens.verify(out.access_token, new Date(), [deps.provider.baseUrl]);
       assert.ok(v.ok, v.ok ? '' : v.error.description);
       assert.deepEqual(v.value.principal, { kind: 'subject', subjectId: 'did:example:user-demo-0001' });
     } finally {
@@ -90,7 +90,7 @@ describe('ppx seed / mint', () => {
       assert.deepEqual(grant.allowed_domains, ['fragrance']);
       assert.deepEqual(grant.allowed_operations, ['read', 'query']);
       assert.equal(grant.cross_domain_transfer, 'deny');
-      const v = await deps.tokens.verify(out.access_token, new Date());
+      const v = await deps.tokens.verify(out.access_token, new Date(), [deps.provider.baseUrl]);
       assert.ok(v.ok);
       assert.deepEqual(v.value.principal, {
         kind: 'grant',

@@ -10,7 +10,7 @@ import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
 import { seedDemo } from '../../src/operations/seed-demo.ts';
 import { openProvider } from '../../src/provider.ts';
-import { startHttpServer } from '../../src/surfaces/http/server.ts';
+import { startServer } from '../../src/server.ts';
 
 /** A real provider on a real port with its own SQLite file, seeded with the demo profile. */
 export interface TestProvider {
@@ -49,7 +49,7 @@ export async function startTestProvider(
   if (!config.ok) throw new Error(config.error.description);
   const deps = await openProvider(config.value, options.clock);
   await seedDemo(deps);
-  const server = await startHttpServer(deps, config.value, () => undefined);
+  const server = await startServer(deps, config.value, () => undefined);
   const subjectToken = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;
   return {
     url: server.url,

@@ -7,15 +7,10 @@ import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
 import { type ConsentRequestCreated, ConsentRequestInput, requestConsent } from '../consent/request.ts';
 import type { Deps } from '../deps.ts';
+import { resourceOfUrl, resourceUrl, resourceUrls } from '../resources.ts';
 import { inTransaction } from '../transaction.ts';
 import { type DocumentOptions, documentClient, isDocumentClientId } from './client-document.ts';
-import {
-  DEFAULT_SCOPE,
-  DETAIL_TYPE,
-  domainNamespaces,
-  oauthResources,
-  SCOPE_OPERATIONS,
-} from './metadata.ts';
+import { DEFAULT_SCOPE, DETAIL_TYPE, domainNamespaces, SCOPE_OPERATIONS } from './metadata.ts';
 import { authorizationResponse } from './redirect.ts';
 import { PACKAGE_PREFIX } from './token.ts';
 
@@ -128,10 +123,10 @@ export async function checkAuthorization(
     return back('invalid_request', 'code_challenge is not a S256 challenge');
 
   // RFC 8707 §2: the resource must be one this server issues tokens for; the MCP one by default.
-  const resources = oauthResources(deps.provider);
-  const resource = one('resource') ?? resources.mcp;
-  if (resource !== resources.mcp && resource !== resources.api) {
-    return back('invalid_target', `resource must be ${resources.mcp} or ${resources.api}`);
+  const resource = one('resource') ?? resourceUrl(deps.provider, 'mcp');
+  if (resourceOfUrl(deps.provider, resource) === undefined) {
+    const urls = [...resourceUrls(deps.provider)].reverse();
+    return back('invalid_target', `resource must be ${urls.join(' or ')}`);
   }
   const scope = one('scope');
   const scopes = (scope ?? '').split(' ').filter((s) => s !== '');

@@ -9,7 +9,8 @@ import { authenticate } from '../caller.ts';
 import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
-import { oauthResources, scopeOf } from './metadata.ts';
+import { resourceUrl, resourceUrls } from '../resources.ts';
+import { scopeOf } from './metadata.ts';
 
 // Token introspection (RFC 7662) and revocation (RFC 7009) over the same records the bearer
 // check reads: a grant token is only as alive as its grant is right now (WIRE-NOTES §3).
@@ -151,7 +152,7 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
     grants,
     packageId: family.package_id,
     clientId: family.client_id,
-    audience: family.resource ?? oauthResources(deps.provider).api,
+    audience: family.resource ?? resourceUrl(deps.provider, 'api'),
     iat: Math.floor(Date.parse(refresh.issued_at) / 1000),
     exp: Math.floor(Date.parse(refresh.expires_at) / 1000),
     tokenType: 'refresh_token',
@@ -160,14 +161,10 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
   };
 }
 
-/** An access token is verified for either resource this server issues for. */
+/** An access token is verified for any resource this server issues for. */
 async function findAccess(deps: Deps, token: string): Promise<Found | undefined> {
-  const now = deps.clock();
-  let verified: VerifiedToken | undefined;
-  for (const audience of Object.values(oauthResources(deps.provider))) {
-    const r = await deps.tokens.verify(token, now, audience);
-    if (r.ok) verified = r.value;
-  }
+  const r = await deps.tokens.verify(token, deps.clock(), resourceUrls(deps.provider));
+  const verified: VerifiedToken | undefined = r.ok ? r.value : undefined;
   const principal = verified?.principal;
   if (!verified || !principal || principal.kind === 'subject') return undefined;
   const ids = principal.kind === 'grant' ? [principal.grantId] : principal.grantIds;

@@ -2,6 +2,7 @@ import { supportedNamespaces } from '../../model/extensions/index.ts';
 import type { Operation } from '../../model/vocabulary.ts';
 import type { ProviderInfo } from '../deps.ts';
 import { FRESHNESS_GRANULARITY } from '../freshness.ts';
+import { type ResourceKind, resourceUrl } from '../resources.ts';
 
 // The authorization server's published facts: RFC 8414 (authorization server metadata) and
 // RFC 9728 (protected resource metadata), WIRE-NOTES §3.
@@ -21,17 +22,6 @@ export const DEFAULT_SCOPE = 'ppx:read ppx:query';
 
 /** RFC 9396 §2: the one authorization_details type this server understands. */
 export const DETAIL_TYPE = 'ppx_grant';
-
-/** The resources (RFC 8707) tokens may be issued for: the HTTP API and the MCP endpoint. */
-export function oauthResources(provider: ProviderInfo): { api: string; mcp: string } {
-  return { api: provider.baseUrl, mcp: `${provider.baseUrl}/mcp` };
-}
-
-/** RFC 9728 §3: where a resource's protected resource metadata is published. */
-export function protectedResourceMetadataUrl(provider: ProviderInfo, resource: 'api' | 'mcp'): string {
-  const base = `${provider.baseUrl}/.well-known/oauth-protected-resource`;
-  return resource === 'mcp' ? `${base}/mcp` : base;
-}
 
 /** The scope string for a set of operations (RFC 6749 §3.3: space-delimited). */
 export function scopeOf(operations: readonly string[]): string {
@@ -71,16 +61,14 @@ export function authorizationServerMetadata(provider: ProviderInfo) {
   };
 }
 
-/** RFC 9728 §2, for one of the two resources; the MCP resource also declares its freshness granularity. */
-export function protectedResourceMetadata(provider: ProviderInfo, resource: string) {
+/** RFC 9728 §2, for one resource; the MCP resource also declares its freshness granularity. */
+export function protectedResourceMetadata(provider: ProviderInfo, kind: ResourceKind) {
   return {
-    resource,
+    resource: resourceUrl(provider, kind),
     authorization_servers: [provider.baseUrl],
     bearer_methods_supported: ['header'],
     scopes_supported: SUPPORTED_SCOPES,
     resource_name: provider.name,
-    ...(resource === oauthResources(provider).mcp
-      ? { pdpp_freshness_granularity: FRESHNESS_GRANULARITY }
-      : {}),
+    ...(kind === 'mcp' ? { pdpp_freshness_granularity: FRESHNESS_GRANULARITY } : {}),
   };
 }

@@ -9,7 +9,8 @@ import { refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
-import { DETAIL_TYPE, oauthResources, scopeOf } from './metadata.ts';
+import { resourceUrl } from '../resources.ts';
+import { DETAIL_TYPE, scopeOf } from './metadata.ts';
 import { exchangePackageCode } from './package-token.ts';
 
 /** Package ids (and so package codes) start with this; request ids with `gr_`. */
@@ -103,7 +104,7 @@ export async function refreshTokens(
   const token = await deps.store.getRefreshToken(sha256(input.refresh_token));
   const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
   if (!family || family.client_id !== client.client_id) return invalidGrant();
-  const resource = family.resource ?? oauthResources(deps.provider).api;
+  const resource = family.resource ?? resourceUrl(deps.provider, 'api');
   if (input.resource !== undefined && input.resource !== resource) {
     return fail('invalid_target', 'a refresh token keeps the resource it was issued for');
   }

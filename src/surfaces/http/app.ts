@@ -1,45 +1,39 @@
 import type { HttpBindings } from '@hono/node-server';
-import { type Context, Hono } from 'hono';
-import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
+import type { Context, Hono } from 'hono';
+import { fail, type PpxFailure } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { jsonText } from '../json-text.ts';
-import { mountMcp } from '../mcp/app.ts';
-import { mountWebPages } from '../web/app.ts';
-import { limiterKey, readBearer } from './bearer.ts';
-import { readJsonBody } from './body.ts';
-import { errorResponse, serverError } from './errors.ts';
-import { mountOAuth } from './oauth/mount.ts';
+import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { readJsonBody } from '../shared/body.ts';
+import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
+import { jsonText } from '../shared/json-text.ts';
+import { limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { openApiDocument } from './openapi.ts';
-import { RateLimiter } from './rate-limit.ts';
 import type { Route } from './route.ts';
 import { ROUTES } from './routes.ts';
 
+// The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
+// named steps (rate limit -> bearer auth -> query/path/body parse -> operation -> response), and
+// the OpenAPI document is generated from the same table. Mounted by the composition root
+// (src/server.ts).
+
 export interface HttpOptions {
   readonly bodyLimitBytes: number;
-  readonly rateLimit: number;
-  readonly rateWindowSeconds: number;
-  readonly log: (msg: string) => void;
-  /** Self-service sign-up on the web pages (`--enable-signup`). */
-  readonly signupEnabled?: boolean;
-  /** `--dev-allow-http-client-metadata`: OAuth client metadata documents over http (docs/oauth.md). */
-  readonly devAllowHttpClientMetadata?: boolean;
 }
 
 type Env = { Bindings: HttpBindings };
 
-/** The HTTP binding: every route of the table runs through one pipeline of named steps. */
-export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
-  const app = new Hono<Env>();
-  const limiter = new RateLimiter(options.rateLimit, options.rateWindowSeconds);
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
+type App = Hono<any>;
+
+export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
-  mountOAuth(app, deps, options); // first: its middleware adds resource_metadata to 401s (RFC 9728)
-  mountMcp(app, deps, { bodyLimitBytes: options.bodyLimitBytes, limiter });
-
+  const errors: ErrorResponseOptions = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
   for (const route of ROUTES) {
-    const handler = (c: Context<Env>) => handle(deps, options, limiter, route, c);
+    const handler = (c: Context<Env>) => handle(deps, options, errors, route, c);
     if (route.method === 'GET') app.get(route.path, handler);
     else if (route.method === 'DELETE') app.delete(route.path, handler);
     else app.post(route.path, handler);
@@ -47,46 +41,49 @@ export function createHttpApp(deps: Deps, options: HttpOptions): Hono<Env> {
   app.get('/openapi.json', (c) => c.body(openapi, 200, { 'Content-Type': 'application/json' }));
   app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-
-  mountWebPages(app, deps, options);
-  app.notFound((c) => {
-    const allowed = ROUTES.filter((r) => r.path === c.req.path).map((r) => r.method);
-    if (allowed.length === 0) {
-      return errorResponse({ code: 'not_found', description: `there is no endpoint at ${c.req.path}` });
-    }
-    // RFC 9110 §15.5.6: a 405 lists the methods the resource supports.
-    return errorResponse(
-      { code: 'method_not_allowed', description: `${c.req.method} is not allowed on ${c.req.path}` },
-      { headers: new Headers({ Allow: allowed.join(', ') }) },
-    );
-  });
-  app.onError((err) => serverError(err, options.log));
-  return app;
 }
 
-async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, route: Route, c: Context<Env>) {
+/** The methods the HTTP API serves at a path (for a 405's Allow); empty when it has no such path. */
+export function httpApiMethodsAt(path: string): string[] {
+  return ROUTES.filter((r) => r.path === path).map((r) => r.method);
+}
+
+async function handle(
+  deps: Deps,
+  options: HttpOptions,
+  errors: ErrorResponseOptions,
+  route: Route,
+  c: Context<Env>,
+) {
   const headers = new Headers();
+  const respond = (failure: PpxFailure, tokenPresented?: boolean) =>
+    errorResponse(failure, {
+      ...errors,
+      headers,
+      ...(tokenPresented !== undefined ? { tokenPresented } : {}),
+    });
   const token = readBearer(c.req.header('authorization'));
 
-  const limited = rateLimit(limiter, token, c, headers);
-  if (limited) return errorResponse(limited, { headers });
+  const limited = await limitRequest(deps, 'api', limiterKey(token, c.env.incoming?.socket.remoteAddress));
+  if (limited) for (const [k, v] of limited.headers) headers.set(k, v);
+  if (limited?.allowed === false) return respond(RATE_LIMITED);
 
   let caller: Caller | undefined;
   if (route.auth === 'bearer') {
     if (token === undefined || !token.ok) {
       const failure =
         token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
-      return errorResponse(failure, { headers, tokenPresented: token !== undefined });
+      return respond(failure, token !== undefined);
     }
     const auth = await authenticate(deps, token.value);
-    if (!auth.ok) return errorResponse(auth.error, { headers });
+    if (!auth.ok) return respond(auth.error);
     caller = auth.value;
   }
 
   const query = route.query ? parseInput(route.query, c.req.query(), 'the query string') : undefined;
-  if (query && !query.ok) return errorResponse(query.error, { headers });
+  if (query && !query.ok) return respond(query.error);
   const params = route.params ? parseInput(route.params, c.req.param(), 'the path') : undefined;
-  if (params && !params.ok) return errorResponse(params.error, { headers });
+  if (params && !params.ok) return respond(params.error);
 
   let body: unknown;
   if (route.method === 'POST') {
@@ -103,20 +100,20 @@ async function handle(deps: Deps, options: HttpOptions, limiter: RateLimiter, ro
       // A body refused for its size may not have been read to the end: the connection cannot be
       // reused safely, so tell the client it closes.
       if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
-      return errorResponse(uniform(route, raw.error, true), { headers });
+      return respond(uniform(route, raw.error, true));
     }
     const parsed = route.body ? parseInput(route.body, raw.value, 'the request body') : raw;
-    if (!parsed.ok) return errorResponse(uniform(route, parsed.error, true), { headers });
+    if (!parsed.ok) return respond(uniform(route, parsed.error, true));
     body = parsed.value;
   }
 
   const result = await route.run(deps, { caller, body, query: query?.value, params: params?.value });
-  if (!result.ok) return errorResponse(uniform(route, result.error, false), { headers });
+  if (!result.ok) return respond(uniform(route, result.error, false));
   headers.set('Content-Type', 'application/json');
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
   if (route.auth === 'bearer' || route.noStore) headers.set('Cache-Control', 'no-store');
   const status = route.acceptedWhen?.(result.value) ? 202 : (route.successStatus ?? 200);
-  // A read's document is shared within its second: its JSON is made once (surfaces/json-text.ts).
+  // A read's document is shared within its second: its JSON is made once (shared/json-text.ts).
   return new Response(jsonText(result.value), { status, headers });
 }
 
@@ -133,21 +130,4 @@ function uniform(route: Route, failure: PpxFailure, fromBody: boolean): PpxFailu
     return transport ? failure : u;
   }
   return failure.code === u.code ? u : failure;
-}
-
-function rateLimit(
-  limiter: RateLimiter,
-  token: Result<string> | undefined,
-  c: Context<Env>,
-  headers: Headers,
-): PpxFailure | undefined {
-  if (!limiter.enabled) return undefined;
-  const { allowed, headers: rl } = limiter.take(
-    limiterKey(token, c.env.incoming?.socket.remoteAddress),
-    Date.now(),
-  );
-  for (const [k, v] of rl) headers.set(k, v);
-  return allowed
-    ? undefined
-    : { code: 'rate_limited', description: 'too many requests; retry after the time in Retry-After' };
 }

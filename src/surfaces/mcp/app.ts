@@ -4,9 +4,9 @@ import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
-import { protectedResourceMetadataUrl } from '../../operations/oauth/metadata.ts';
-import { limiterKey, readBearer } from '../http/bearer.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
+import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { wireText } from './errors.ts';
 import { ServerPool } from './pool.ts';
 import { createMcpServer, type McpRequestContext } from './server.ts';
@@ -17,8 +17,6 @@ import { createMcpServer, type McpRequestContext } from './server.ts';
 
 export interface McpOptions {
   readonly bodyLimitBytes: number;
-  /** The HTTP API's limiter (same window, keyed per token); every answer carries RateLimit-*. */
-  readonly limiter: RateLimiter;
 }
 
 /** Resolves a bearer token to a caller. Tests may inject one (a fixed caller); see below. */
@@ -40,7 +38,7 @@ export function mountMcp(
 ): void {
   const base = deps.provider.baseUrl;
   const origin = new URL(base).origin;
-  const prm = protectedResourceMetadataUrl(deps.provider, 'mcp');
+  const prm = resourceMetadataUrl(deps.provider, 'mcp');
   const pool = new ServerPool(() => createMcpServer(deps), {
     maxIdle: 64,
     bodyLimitBytes: options.bodyLimitBytes,
@@ -51,7 +49,7 @@ export function mountMcp(
   );
 
   app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
-    const limits: [string, string][] = [];
+    const limits: (readonly [string, string])[] = [];
     const response = await answer(c, limits);
     if (limits.length === 0) return response;
     const out = new Response(response.body, response); // headers of a Response may be immutable
@@ -59,7 +57,7 @@ export function mountMcp(
     return out;
   });
 
-  async function answer(c: Context, limits: [string, string][]): Promise<Response> {
+  async function answer(c: Context, limits: (readonly [string, string])[]): Promise<Response> {
     // MCP transports §Security: a browser page of another origin must not reach a local server
     // (DNS rebinding). Non-browser clients send no Origin.
     const seen = c.req.header('origin');
@@ -70,15 +68,10 @@ export function mountMcp(
       });
     }
     const token = readBearer(c.req.header('authorization'));
-    if (options.limiter.enabled) {
-      const key = limiterKey(token, c.env?.incoming?.socket.remoteAddress);
-      const { allowed, headers } = options.limiter.take(key, Date.now());
-      limits.push(...headers);
-      if (!allowed) {
-        const description = 'too many requests; retry after the time in Retry-After';
-        return oauthError(429, { code: 'rate_limited', description });
-      }
-    }
+    // The HTTP API's budget (one per token, else per address); every answer carries RateLimit-*.
+    const limited = await limitRequest(deps, 'api', limiterKey(token, c.env?.incoming?.socket.remoteAddress));
+    if (limited) limits.push(...limited.headers);
+    if (limited?.allowed === false) return oauthError(429, RATE_LIMITED);
     const caller = token?.ok === false ? token : await authenticate(deps, token?.value);
     if (!caller.ok) {
       const challenge =

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PpxFailure } from '../../model/errors.ts';
 import { statusOf } from '../../model/errors.ts';
 import { childId } from '../../operations/child-ids.ts';
-import { jsonText } from '../json-text.ts';
+import { jsonText } from '../shared/json-text.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
 // single-grant token, token and scope failures are answered by HTTP itself (401/403 with a
@@ -85,7 +85,7 @@ export function toolError(failure: PpxFailure, token: TokenKind = 'grant'): Call
   return { isError: true, structuredContent: { error }, content: [{ type: 'text', text }] };
 }
 
-/** The text copy is the JSON of `data`, its shared parts serialized once (surfaces/json-text.ts). */
+/** The text copy is the JSON of `data`, its shared parts serialized once (surfaces/shared/json-text.ts). */
 export function toolSuccess(data: unknown): CallToolResult {
   return { structuredContent: { data }, content: [{ type: 'text', text: jsonText(data) }] };
 }

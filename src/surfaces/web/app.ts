@@ -1,7 +1,7 @@
 import { type Env, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../../operations/deps.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './layout.ts';
@@ -13,22 +13,19 @@ import { registerSignupRoutes } from './signup.ts';
 
 export interface WebOptions {
   readonly log: (msg: string) => void;
-  /** The HTTP rate limit; 0 turns the sign-in attempt limit off too. */
-  readonly rateLimit?: number;
   /** `--enable-signup` / PPX_ENABLE_SIGNUP=1: people may create their own account. */
   readonly signupEnabled?: boolean;
   /** How people sign in; the password method by default. */
   readonly signIn?: SignInMethod;
+  /** `--dev-allow-http-client-metadata`: OAuth client metadata documents over http (docs/oauth.md). */
+  readonly devAllowHttpClientMetadata?: boolean;
 }
 
-/** Sign-in attempts allowed per address in each window. */
-const ATTEMPTS_PER_WINDOW = 20;
-const ATTEMPT_WINDOW_SECONDS = 300;
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 /**
- * The server-rendered pages: sign-in, the consent page and its decision, optional sign-up. No
- * scripts; every state-changing form carries a CSRF token and cross-site posts are refused.
+ * The server-rendered pages: sign-in, the OAuth authorization endpoint, the consent page and its
+ * decision, optional sign-up. No scripts; every state-changing form carries a CSRF token and cross-site posts are refused.
  */
 export function createWebApp(deps: Deps, options: WebOptions): Hono {
   const web: WebContext = {
@@ -36,7 +33,6 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
     plan: cookiePlan(deps.provider.baseUrl),
     signIn: options.signIn ?? passwordSignIn,
     signupEnabled: options.signupEnabled === true,
-    attempts: new RateLimiter(options.rateLimit === 0 ? 0 : ATTEMPTS_PER_WINDOW, ATTEMPT_WINDOW_SECONDS),
     log: options.log,
   };
   const app = new Hono();
@@ -56,6 +52,7 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
   );
   registerSignInRoutes(app, web);
   registerConsentRoutes(app, web);
+  registerAuthorizeRoutes(app, web, options.devAllowHttpClientMetadata === true);
   if (web.signupEnabled) registerSignupRoutes(app, web);
 
   app.onError((err, c) => {
@@ -74,7 +71,7 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
   return app;
 }
 
-/** Mounts the pages on the HTTP app (one line in surfaces/http/app.ts). */
+/** Mounts the pages on the root app (src/server.ts). */
 export function mountWebPages<E extends Env>(app: Hono<E>, deps: Deps, options: WebOptions): void {
   app.route('/', createWebApp(deps, options));
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
+import { limitRequest } from '../shared/rate-limit.ts';
 import type { SafeHtml } from './escape.ts';
 import { securityHeaders } from './layout.ts';
 import type { CookiePlan } from './session.ts';
@@ -12,8 +12,6 @@ export interface WebContext {
   readonly plan: CookiePlan;
   readonly signIn: SignInMethod;
   readonly signupEnabled: boolean;
-  /** Limits sign-in and sign-up attempts per address (disabled when the HTTP limit is off). */
-  readonly attempts: RateLimiter;
   readonly log: (msg: string) => void;
 }
 
@@ -45,8 +43,8 @@ export function clientAddress(c: Context): string {
   return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
-/** Whether one more sign-in attempt from this address is allowed now. */
-export function attemptAllowed(web: WebContext, c: Context): boolean {
-  if (!web.attempts.enabled) return true;
-  return web.attempts.take(`web:${clientAddress(c)}`, Date.now()).allowed;
+/** Whether one more sign-in attempt from this address is allowed now (the `signin` limit). */
+export async function attemptAllowed(web: WebContext, c: Context): Promise<boolean> {
+  const limited = await limitRequest(web.deps, 'signin', `web:${clientAddress(c)}`);
+  return limited?.allowed !== false;
 }

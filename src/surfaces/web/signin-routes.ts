@@ -64,7 +64,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
       return showSignIn(c, web, { returnTo, error: 'The sign-in form had expired. Please try again.' }, 403);
     }
-    if (!attemptAllowed(web, c)) {
+    if (!(await attemptAllowed(web, c))) {
       return showSignIn(
         c,
         web,

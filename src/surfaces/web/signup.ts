@@ -31,7 +31,8 @@ export function registerSignupRoutes(app: Hono, web: WebContext): void {
     if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
       return again('The form had expired. Please try again.', 403);
     }
-    if (!attemptAllowed(web, c)) return again('Too many attempts. Wait a few minutes and try again.', 429);
+    if (!(await attemptAllowed(web, c)))
+      return again('Too many attempts. Wait a few minutes and try again.', 429);
     const password = field(form, 'password') ?? '';
     if (password !== field(form, 'password_again')) return again('The two passwords differ.', 400);
     const input = SubjectInput.safeParse({ username: field(form, 'username') ?? '', password });

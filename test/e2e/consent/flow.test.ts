@@ -116,19 +116,21 @@ describe('consent flow over HTTP', () => {
     const g = await granted(p);
     const key = await loadSigningKey(p.deps.store);
     const base = p.deps.provider.baseUrl;
-    const foreign = new TokenService(key, { issuer: base, audience: 'https://other-resource.example' });
+    const foreign = new TokenService(key, { issuer: base });
     const t = await foreign.mint(
       { kind: 'grant', grantId: g.grantId, clientId: 'fragrance-demo' },
       600,
       new Date(),
+      'https://other-resource.example',
     );
     assertInvalidTokenChallenge(await readEffective(p, t), 'invalid_token');
     // control: the same grant, key and issuer with this provider's audience reads
-    const right = new TokenService(key, { issuer: base, audience: base });
+    const right = new TokenService(key, { issuer: base });
     const ok = await right.mint(
       { kind: 'grant', grantId: g.grantId, clientId: 'fragrance-demo' },
       600,
       new Date(),
+      base,
     );
     assert.equal((await readEffective(p, ok)).status, 200);
   });

@@ -78,15 +78,22 @@ describe('HTTP consent attacks', () => {
         { issuer: base, audience: 'https://elsewhere.example' },
         { issuer: 'https://evil.example', audience: base },
       ]) {
-        const svc = new TokenService(key, options);
-        const t = await svc.mint({ kind: 'grant', grantId, clientId: 'fragrance-demo' }, 600, new Date());
+        const svc = new TokenService(key, { issuer: options.issuer });
+        const grantSubject = { kind: 'grant', grantId, clientId: 'fragrance-demo' } as const;
+        const t = await svc.mint(grantSubject, 600, new Date(), options.audience);
         assertInvalidTokenChallenge(await summary(t), 'invalid_token');
-        const s = await svc.mint({ kind: 'subject', subjectId: p.subjectId }, 600, new Date());
+        const owner = { kind: 'subject', subjectId: p.subjectId } as const;
+        const s = await svc.mint(owner, 600, new Date(), options.audience);
         assertInvalidTokenChallenge(await summary(s), 'invalid_token');
       }
       // the same key with the right issuer and audience works: the refusals above were about aud/iss
-      const right = new TokenService(key, { issuer: base, audience: base });
-      const ok = await right.mint({ kind: 'grant', grantId, clientId: 'fragrance-demo' }, 600, new Date());
+      const right = new TokenService(key, { issuer: base });
+      const ok = await right.mint(
+        { kind: 'grant', grantId, clientId: 'fragrance-demo' },
+        600,
+        new Date(),
+        base,
+      );
       assert.equal((await summary(ok)).status, 200);
     });
 
@@ -96,9 +103,10 @@ describe('HTTP consent attacks', () => {
         { kind: 'grant', grantId, clientId: 'fragrance-demo' },
         60,
         twoHoursAgo,
+        p.url,
       );
       assertInvalidTokenChallenge(await summary(t), 'invalid_token');
-      const s = await p.deps.tokens.mint({ kind: 'subject', subjectId: p.subjectId }, 60, twoHoursAgo);
+      const s = await p.deps.tokens.mint({ kind: 'subject', subjectId: p.subjectId }, 60, twoHoursAgo, p.url);
       assertInvalidTokenChallenge(await summary(s), 'invalid_token');
     });
 
@@ -124,12 +132,14 @@ describe('HTTP consent attacks', () => {
         { kind: 'grant', grantId, clientId: 'travel-demo' },
         600,
         new Date(),
+        p.url,
       );
       assertInvalidTokenChallenge(await summary(t), 'invalid_token');
       const missing = await p.deps.tokens.mint(
         { kind: 'grant', grantId: 'ppx:grant:does-not-exist', clientId: 'fragrance-demo' },
         600,
         new Date(),
+        p.url,
       );
       assertInvalidTokenChallenge(await summary(missing), 'invalid_token');
     });

@@ -126,9 +126,3 @@ export function pastIso(msAgo = 3_600_000): string {
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
-
-/** The rate limiter uses fixed 60 s windows aligned to the clock: wait until well inside one. */
-export async function awayFromWindowEdge(): Promise<void> {
-  const into = Date.now() % 60_000;
-  if (into > 50_000) await sleep(60_000 - into + 100);
-}

@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { authenticateMcp } from '../../../src/operations/mcp-caller.ts';
-import { RateLimiter } from '../../../src/surfaces/http/rate-limit.ts';
 import { mountMcp } from '../../../src/surfaces/mcp/app.ts';
 import { freePort, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { mcpGrant } from '../mcp/helpers.ts';
@@ -32,9 +31,7 @@ export async function startNoAuthMcp(): Promise<NoAuthMcp> {
   const base = `http://127.0.0.1:${port}`;
   const deps = { ...provider.deps, provider: { ...provider.deps.provider, baseUrl: base } };
   const app = new Hono();
-  mountMcp(app, deps, { bodyLimitBytes: 1024 * 1024, limiter: new RateLimiter(0, 60) }, () =>
-    authenticateMcp(provider.deps, token),
-  );
+  mountMcp(app, deps, { bodyLimitBytes: 1024 * 1024 }, () => authenticateMcp(provider.deps, token));
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (_info: AddressInfo) => {
       resolve({

@@ -130,7 +130,7 @@ describe('consent decisions and accounts over HTTP', () => {
 
   it('sign-up is off unless the operator enables it', async () => {
     assert.equal((await get('/signup')).status, 404);
-    const app = createWebApp(p.deps, { log: () => undefined, rateLimit: 0, signupEnabled: true });
+    const app = createWebApp(p.deps, { log: () => undefined, signupEnabled: true });
     const form = await app.request(`${p.url}/signup`);
     assert.equal(form.status, 200);
     const pre = form.headers.getSetCookie()[0]!.split(';')[0]!;

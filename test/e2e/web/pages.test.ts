@@ -80,7 +80,7 @@ describe('web pages over HTTP', () => {
 
     const https = createWebApp(
       { ...p.deps, provider: { ...p.deps.provider, baseUrl: 'https://ppx.example' } },
-      { log: () => undefined, rateLimit: 0 },
+      { log: () => undefined },
     );
     const form = await https.request('https://ppx.example/signin');
     const pre = form.headers.getSetCookie().find((l) => l.startsWith('__Host-ppx_csrf='))!;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { SigningKey } from '../../../src/auth/signing-keys.ts';
-import { TokenService } from '../../../src/auth/tokens.ts';
+import { TokenService, type TokenSubject } from '../../../src/auth/tokens.ts';
 import type { Result } from '../../../src/model/errors.ts';
 
 const ISS = 'https://ppx.example.test';
@@ -18,7 +18,14 @@ async function makeKey(): Promise<SigningKey> {
 
 let key: SigningKey;
 let otherKey: SigningKey;
-const service = (k = key, iss = ISS, aud = ISS) => new TokenService(k, { issuer: iss, audience: aud });
+/** A service whose every mint and verify is for one audience (the resource list is the callers'). */
+const service = (k = key, iss = ISS, aud = ISS) => {
+  const s = new TokenService(k, { issuer: iss });
+  return {
+    mint: (subject: TokenSubject, ttl: number, now: Date) => s.mint(subject, ttl, now, aud),
+    verify: (token: string, now: Date) => s.verify(token, now, [aud]),
+  };
+};
 
 before(async () => {
   key = await makeKey();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { share } from '../../../src/resolve/identity-memo.ts';
-import { jsonText } from '../../../src/surfaces/json-text.ts';
+import { jsonText } from '../../../src/surfaces/shared/json-text.ts';
 import { prng } from '../../support/random.ts';
 
 // jsonText must be JSON.stringify, only cheaper for shared values: compared on random data with

@@ -1,27 +1,37 @@
 import type { Context, Hono } from 'hono';
-import type { ClientRecord } from '../../../model/client.ts';
-import { fail, type PpxFailure, type Result } from '../../../model/errors.ts';
-import type { Deps } from '../../../operations/deps.ts';
-import { authenticateClient, confidentialClient } from '../../../operations/oauth/clients.ts';
+import type { ClientRecord } from '../../model/client.ts';
+import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { authenticateClient, confidentialClient } from '../../operations/oauth/clients.ts';
 import {
   disconnectPackage,
   type Introspector,
   introspect,
   revokeToken,
   subjectIntrospector,
-} from '../../../operations/oauth/introspect.ts';
-import { registerDynamicClient } from '../../../operations/oauth/register.ts';
-import { exchangeCode, refreshTokens } from '../../../operations/oauth/token.ts';
-import { readBearer } from '../bearer.ts';
-import { errorResponse } from '../errors.ts';
+} from '../../operations/oauth/introspect.ts';
+import { registerDynamicClient } from '../../operations/oauth/register.ts';
+import { exchangeCode, refreshTokens } from '../../operations/oauth/token.ts';
+import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { readBearer } from '../shared/bearer.ts';
+import { errorResponse } from '../shared/errors.ts';
 import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';
 
 // The back-channel endpoints: token (RFC 6749 §3.2), registration (RFC 7591 §3), revocation
 // (RFC 7009 §2) and introspection (RFC 7662 §2). Each only translates; the rules live in
 // src/operations/oauth/.
 
-// biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
+
+/** The endpoints registered here (CORS and the rate limit apply to each: mount.ts). */
+export const BACK_CHANNEL_PATHS = [
+  '/oauth/token',
+  '/oauth/register',
+  '/oauth/revoke',
+  '/oauth/package/disconnect',
+  '/oauth/introspect',
+];
 
 export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): void {
   app.post('/oauth/token', async (c) => {
@@ -85,7 +95,11 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
     const params = await readParams(c, limit);
     if (!params.ok) return oauthError(params.error);
     const who = await introspector(c, deps, params.value);
-    if ('code' in who) return who.code === 'invalid_client' ? oauthError(who) : errorResponse(who);
+    if ('code' in who) {
+      if (who.code === 'invalid_client') return oauthError(who);
+      // A subject's bearer token that failed: the HTTP API's token, named by its metadata.
+      return errorResponse(who, { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') });
+    }
     const token = params.value['token'];
     if (token === undefined) return oauthError(missingToken());
     return oauthJson(await introspect(deps, who, token));

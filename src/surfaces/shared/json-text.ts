@@ -1,4 +1,4 @@
-import { isShared } from '../resolve/identity-memo.ts';
+import { isShared } from '../../resolve/identity-memo.ts';
 
 // JSON text of response data, serialized once per shared value. Within a second, repeated reads
 // of the same profile version under the same scope and context get the same document object

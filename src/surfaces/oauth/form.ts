@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { fail, ok, type PpxFailure, type Result, statusOf } from '../../../model/errors.ts';
-import type { ClientCredentials } from '../../../operations/oauth/clients.ts';
-import { readBodyText } from '../body.ts';
+import { fail, ok, type PpxFailure, type Result, statusOf } from '../../model/errors.ts';
+import type { ClientCredentials } from '../../operations/oauth/clients.ts';
+import { readBodyText } from '../shared/body.ts';
 
 // Reading OAuth requests and writing OAuth errors: RFC 6749 §3.2 (form bodies), §2.3.1 (client
 // credentials), §5.2 (error responses).

@@ -17,23 +17,34 @@ export function errorBody(failure: PpxFailure): ErrorBody {
   };
 }
 
+// The base of error mapping every surface shares: the binding's error body (bindings/http.md),
+// the JSON error response with its RFC 6750 challenge, and what an unexpected exception becomes.
+// A surface with a wire form of its own (MCP tool results, JSON-RPC errors) maps failures in one
+// function of its own, on top of these.
+
+export interface ErrorResponseOptions {
+  readonly headers?: Headers;
+  /** False when the request carried no token: its 401 challenge then names no error. */
+  readonly tokenPresented?: boolean;
+  /** RFC 9728 §5.1: the protected resource metadata a 401's challenge names. */
+  readonly resourceMetadata?: string;
+}
+
 /**
  * The one place a PPX failure becomes an HTTP response. Token failures carry the RFC 6750
  * `WWW-Authenticate` challenge (`error="invalid_token"` also for revoked and expired grants,
- * WIRE-NOTES §2.5); scope failures carry `error="insufficient_scope"`.
+ * WIRE-NOTES §2.5) naming the resource's metadata; scope failures carry
+ * `error="insufficient_scope"`.
  */
-export function errorResponse(
-  failure: PpxFailure,
-  options: { headers?: Headers; tokenPresented?: boolean } = {},
-): Response {
+export function errorResponse(failure: PpxFailure, options: ErrorResponseOptions = {}): Response {
   const headers = options.headers ?? new Headers();
   const status = statusOf(failure.code);
   if (status === 401) {
     // RFC 6750 §3.1: a request that carried no token gets a bare challenge, without an error code.
-    headers.set(
-      'WWW-Authenticate',
-      challenge(options.tokenPresented === false ? undefined : 'invalid_token', failure.description),
-    );
+    const error = options.tokenPresented === false ? undefined : 'invalid_token';
+    const metadata =
+      options.resourceMetadata !== undefined ? `, resource_metadata="${options.resourceMetadata}"` : '';
+    headers.set('WWW-Authenticate', challenge(error, failure.description) + metadata);
   } else if (failure.code === 'insufficient_scope') {
     headers.set('WWW-Authenticate', challenge('insufficient_scope', failure.description));
   }
@@ -42,10 +53,7 @@ export function errorResponse(
   return new Response(JSON.stringify(errorBody(failure)), { status, headers });
 }
 
-/**
- * RFC 6750 §3 challenge. The RFC 9728 §5.1 `resource_metadata` parameter is added to every 401
- * on the way out (oauth/mount.ts), and /mcp writes its own challenges (mcp/app.ts).
- */
+/** RFC 6750 §3 challenge (/mcp writes its own, with `resource_metadata` first: mcp/app.ts). */
 export function challenge(error: string | undefined, description: string): string {
   const parts = ['Bearer realm="ppx"'];
   if (error) parts.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`);

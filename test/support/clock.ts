@@ -1,0 +1,30 @@
+/**
+ * A clock a test sets (`deps.clock`): it stands still until told to move, so a test steps
+ * through rate-limit windows, expiries and decay without waiting for time to pass.
+ */
+export interface TestClock {
+  readonly clock: () => Date;
+  /** Now, in epoch milliseconds. */
+  readonly now: () => number;
+  set(ms: number): void;
+  advance(ms: number): void;
+  /** Moves to `offsetMs` into the next window of `windowMs` (windows are aligned to the epoch). */
+  toNextWindow(windowMs: number, offsetMs?: number): void;
+}
+
+export function testClock(startMs = Date.now()): TestClock {
+  let now = startMs;
+  return {
+    clock: () => new Date(now),
+    now: () => now,
+    set(ms) {
+      now = ms;
+    },
+    advance(ms) {
+      now += ms;
+    },
+    toNextWindow(windowMs, offsetMs = 1000) {
+      now = now - (now % windowMs) + windowMs + offsetMs;
+    },
+  };
+}
