@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { fail, type PpxFailure } from '../../model/errors.ts';
+import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
@@ -11,8 +11,7 @@ import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
 import { jsonText } from '../shared/json-text.ts';
 import { limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { openApiDocument } from './openapi.ts';
-import type { Route } from './route.ts';
-import { ROUTES } from './routes.ts';
+import { ROUTES, type Route } from './route.ts';
 
 // The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
 // named steps (rate limit -> bearer auth -> query/path/body parse -> operation -> response), and
@@ -34,9 +33,10 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   const errors: ErrorResponseOptions = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, errors, route, c);
-    if (route.method === 'GET') app.get(route.path, handler);
-    else if (route.method === 'DELETE') app.delete(route.path, handler);
-    else app.post(route.path, handler);
+    const { method, path } = route.http;
+    if (method === 'GET') app.get(path, handler);
+    else if (method === 'DELETE') app.delete(path, handler);
+    else app.post(path, handler);
   }
   app.get('/openapi.json', (c) => c.body(openapi, 200, { 'Content-Type': 'application/json' }));
   app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
@@ -45,7 +45,7 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
 
 /** The methods the HTTP API serves at a path (for a 405's Allow); empty when it has no such path. */
 export function httpApiMethodsAt(path: string): string[] {
-  return ROUTES.filter((r) => r.path === path).map((r) => r.method);
+  return ROUTES.filter((r) => r.http.path === path).map((r) => r.http.method);
 }
 
 async function handle(
@@ -80,41 +80,55 @@ async function handle(
     caller = auth.value;
   }
 
-  const query = route.query ? parseInput(route.query, c.req.query(), 'the query string') : undefined;
-  if (query && !query.ok) return respond(query.error);
-  const params = route.params ? parseInput(route.params, c.req.param(), 'the path') : undefined;
-  if (params && !params.ok) return respond(params.error);
+  const input = await readInput(c, route, options.bodyLimitBytes, headers);
+  if (!input.ok) return respond(input.error);
 
-  let body: unknown;
-  if (route.method === 'POST') {
-    // Read straight from Node's request when there is one: it skips building a web stream.
-    const raw = await readJsonBody(
-      {
-        stream: c.env.incoming ?? c.req.raw.body,
-        contentLength: c.req.header('content-length'),
-        contentType: c.req.header('content-type'),
-      },
-      options.bodyLimitBytes,
-    );
-    if (!raw.ok) {
-      // A body refused for its size may not have been read to the end: the connection cannot be
-      // reused safely, so tell the client it closes.
-      if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
-      return respond(uniform(route, raw.error, true));
-    }
-    const parsed = route.body ? parseInput(route.body, raw.value, 'the request body') : raw;
-    if (!parsed.ok) return respond(uniform(route, parsed.error, true));
-    body = parsed.value;
-  }
-
-  const result = await route.run(deps, { caller, body, query: query?.value, params: params?.value });
+  const { operation, http } = route;
+  const result = await operation.run(deps, caller, input.value);
   if (!result.ok) return respond(uniform(route, result.error, false));
   headers.set('Content-Type', 'application/json');
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
-  if (route.auth === 'bearer' || route.noStore) headers.set('Cache-Control', 'no-store');
-  const status = route.acceptedWhen?.(result.value) ? 202 : (route.successStatus ?? 200);
+  if (route.auth === 'bearer' || http.noStore) headers.set('Cache-Control', 'no-store');
+  const status = http.acceptedWhen?.(result.value) ? 202 : (http.successStatus ?? 200);
   // A read's document is shared within its second: its JSON is made once (shared/json-text.ts).
   return new Response(jsonText(result.value), { status, headers });
+}
+
+/** The operation's input, parsed with its own schema from where the route binds it. */
+async function readInput(
+  c: Context<Env>,
+  route: Route,
+  bodyLimitBytes: number,
+  headers: Headers,
+): Promise<Result<unknown>> {
+  const schema = route.operation.input;
+  switch (route.http.input) {
+    case 'none':
+      return parseInput(schema, {}, 'the request');
+    case 'query':
+      return parseInput(schema, c.req.query(), 'the query string');
+    case 'path':
+      return parseInput(schema, c.req.param(), 'the path');
+    case 'body': {
+      // Read straight from Node's request when there is one: it skips building a web stream.
+      const raw = await readJsonBody(
+        {
+          stream: c.env.incoming ?? c.req.raw.body,
+          contentLength: c.req.header('content-length'),
+          contentType: c.req.header('content-type'),
+        },
+        bodyLimitBytes,
+      );
+      if (!raw.ok) {
+        // A body refused for its size may not have been read to the end: the connection cannot
+        // be reused safely, so tell the client it closes.
+        if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
+        return { ok: false, error: uniform(route, raw.error, true) };
+      }
+      const parsed = parseInput(schema, raw.value, 'the request body');
+      return parsed.ok ? parsed : { ok: false, error: uniform(route, parsed.error, true) };
+    }
+  }
 }
 
 /**
@@ -123,7 +137,7 @@ async function handle(
  * check or field failed.
  */
 function uniform(route: Route, failure: PpxFailure, fromBody: boolean): PpxFailure {
-  const u = route.uniformFailure;
+  const u = route.http.uniformFailure;
   if (u === undefined) return failure;
   if (fromBody) {
     const transport = failure.code === 'payload_too_large' || failure.code === 'unsupported_media_type';

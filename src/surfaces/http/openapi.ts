@@ -15,16 +15,17 @@ const ErrorSchema = {
   additionalProperties: false,
 };
 
-/** OpenAPI 3.1 for the HTTP surface, generated from the route table (schemas are JSON Schema 2020-12). */
+/** OpenAPI 3.1 for the HTTP surface, generated from its routes (schemas are JSON Schema 2020-12). */
 export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const responses: Record<string, unknown> = {
-      [String(r.successStatus ?? 200)]: {
-        description: 'Success',
-        content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
-      },
+    const { http, operation } = r;
+    const success = {
+      description: 'Success',
+      content: { 'application/json': { schema: schemaOf(operation.output, 'output') } },
     };
+    const responses: Record<string, unknown> = { [String(http.successStatus ?? 200)]: success };
+    if (http.acceptedWhen) responses['202'] = { ...success, description: 'Accepted' };
     for (const [status, codes] of groupByStatus(r.errors)) {
       responses[String(status)] = {
         description: codes.join(', '),
@@ -37,26 +38,22 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
     };
     const op: Record<string, unknown> = {
       operationId: r.operationId,
-      summary: r.summary,
-      tags: [r.tag],
+      summary: operation.summary,
+      tags: [http.tag],
       responses,
       ...(r.auth === 'bearer' ? { security: [{ bearer: [] }] } : { security: [] }),
     };
-    if (r.body) {
+    if (http.input === 'body') {
       op['requestBody'] = {
         required: false,
-        content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
+        content: { 'application/json': { schema: schemaOf(operation.input, 'input') } },
       };
     }
-    if (r.acceptedWhen) responses['202'] = { ...(responses['200'] as object), description: 'Accepted' };
-    const parameters = [
-      ...(r.params ? pathParameters(schemaOf(r.params, 'input')) : []),
-      ...(r.query ? queryParameters(schemaOf(r.query, 'input')) : []),
-    ];
-    if (parameters.length > 0) op['parameters'] = parameters;
+    if (http.input === 'path') op['parameters'] = pathParameters(schemaOf(operation.input, 'input'));
+    if (http.input === 'query') op['parameters'] = queryParameters(schemaOf(operation.input, 'input'));
     // Hono's `:name` path segments are OpenAPI's `{name}`.
-    const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    paths[path] = { ...paths[path], [r.method.toLowerCase()]: op };
+    const path = http.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] = { ...paths[path], [http.method.toLowerCase()]: op };
   }
   return {
     openapi: '3.1.0',

@@ -26,8 +26,7 @@ import {
 } from './errors.ts';
 import { presentResult } from './presentation.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
-import { argumentsOf, listing, type McpTool } from './tools/contract.ts';
-import { TOOLS, TOOLS_BY_NAME } from './tools/registry.ts';
+import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
 /**
  * What one HTTP request carries into the handlers (through the SDK's `authInfo.extra`): the
@@ -82,7 +81,6 @@ function lenient<S extends typeof CallToolRequestSchema | typeof ReadResourceReq
 }
 
 const TOOL_LISTING = TOOLS.map(listing);
-const ARGUMENTS = new Map<string, z.ZodObject>(TOOLS.map((t) => [t.name, argumentsOf(t)]));
 
 function contextOf(extra: Record<string, unknown> | undefined): McpRequestContext {
   const context = extra?.['ppx'] as McpRequestContext | undefined;
@@ -100,10 +98,10 @@ async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `there is no tool named "${name}"`);
   const token = context.caller.kind;
-  const parsed = parseInput(ARGUMENTS.get(name)!, args ?? {}, 'the tool input');
+  const parsed = parseInput(tool.arguments, args ?? {}, 'the tool input');
   if (!parsed.ok) return toolError(parsed.error, token);
   if (tool.kind === 'discovery') {
-    const listed = await tool.run(deps, context.caller);
+    const listed = await tool.operation.run(deps, context.caller, parsed.value);
     return listed.ok ? toolSuccess(listed.value) : toolError(listed.error, token);
   }
   const { grant_id, ...input } = parsed.value as { grant_id?: GrantIdArg } & Record<string, unknown>;
@@ -140,7 +138,9 @@ async function runUnder(
 ): Promise<Result<unknown>> {
   const caller = await callerFor(deps, mcp, grantId);
   if (!caller.ok) return caller;
-  const result = await tool.run(deps, caller.value, input);
+  // An operation that names the grant it acts on gets the one this call acts under (tools.ts).
+  const own = tool.mcp.grantIdIsTheCallsGrant ? { ...input, grant_id: grantId } : input;
+  const result = await tool.operation.run(deps, caller.value, own);
   if (!result.ok) return result;
   return ok(await presentResult(deps, caller.value, result.value));
 }

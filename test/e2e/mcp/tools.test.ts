@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
+import { CATALOG, toolNameOf } from '../../../src/operations/catalog/index.ts';
 import { type OfficialSchemaName, officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from './helpers.ts';
@@ -88,6 +89,17 @@ describe('MCP tools with a single-grant token', () => {
       'ppx_query_claims',
       'ppx_revoke_consent_grant',
     ]);
+    // Exactly the catalog's operations with an MCP binding, in its order, each `ppx_<name>`.
+    const bound = CATALOG.filter((o) => o.mcp).map((o) => toolNameOf(o.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      bound,
+    );
+    for (const t of tools) {
+      const op = CATALOG.find((o) => toolNameOf(o.name) === t.name)!;
+      assert.equal(t.title, op.title);
+      assert.equal(t.description, op.description);
+    }
     const bytes = Buffer.byteLength(JSON.stringify({ tools }));
     assert.ok(bytes <= TOOLS_LIST_BUDGET, `tools/list is ${bytes} bytes, budget ${TOOLS_LIST_BUDGET}`);
     for (const t of tools) {

@@ -1,0 +1,178 @@
+import type { z } from 'zod';
+import type { AuditAction } from '../../model/audit-event.ts';
+import type { PpxErrorCode, PpxFailure, Result } from '../../model/errors.ts';
+import type { Operation } from '../../model/vocabulary.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import type { McpCaller } from '../mcp-caller.ts';
+
+// The one shape of a callable operation (ARCHITECTURE.md "One catalog of operations", STYLE §2).
+// Each operation is declared once: its name, what it takes and returns, who may call it, what a
+// grant must allow, what it audits, and its handler with typed input. Each surface derives its
+// own listing from the catalog (HTTP routes and OpenAPI, MCP tools and tools/list, A2A skills and
+// the agent card), so a new operation is one entry and a surface cannot forget a check: the
+// checks are in the handler, which every surface calls the same way.
+
+/**
+ * Who may call an operation:
+ * - `public`: anyone, no token (discovery, the consent flow's client side);
+ * - `caller`: one subject or one grant (operations/caller.ts); the handler decides which of the
+ *   two it serves and refuses the other with its own words;
+ * - `token`: a grant-bound token as a whole, one grant or a package of several (the MCP
+ *   child-discovery tool): it runs before any grant is named.
+ */
+export type CallerNeed = 'public' | 'caller' | 'token';
+
+export type CallerOf<C extends CallerNeed> = C extends 'public'
+  ? undefined
+  : C extends 'caller'
+    ? Caller
+    : McpCaller;
+
+/** What a grant must allow for a grantee to call the operation (SPEC §6.4 `allowed_operations`). */
+export interface GrantRequirement {
+  readonly operation: Operation;
+  /** Grants that allow one of these may call it too (a `read` grant may `query`). */
+  readonly alsoPermittedBy?: readonly Operation[];
+}
+
+/** Where the HTTP binding reads the input from. */
+export type HttpInput = 'body' | 'query' | 'path' | 'none';
+
+export interface HttpBinding<Out = unknown> {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Hono path syntax: `:name` segments are path parameters (the input, for `input: 'path'`). */
+  readonly path: string;
+  readonly tag: 'discovery' | 'profile' | 'consent' | 'audit' | 'extensions' | 'export' | 'derived-views';
+  readonly input: HttpInput;
+  /** The status of a success (default 200), e.g. 201 when the operation creates something. */
+  readonly successStatus?: number;
+  /** When it says so, a success is 202 Accepted instead (a proposal queued for the subject). */
+  acceptedWhen?(value: Out): boolean;
+  /**
+   * `Cache-Control: no-store` on every answer of a public route that hands out tokens or other
+   * secrets (bearer routes always get it: their answers are personal data).
+   */
+  readonly noStore?: true;
+  /**
+   * The one failure this route answers whenever the body cannot be read or fails its schema, and
+   * in place of any failure the operation returns with the same code: the caller never learns
+   * which check or which field failed (WIRE-NOTES §2.3). A body too large or not JSON at all is
+   * still answered as such (413, 415): that says nothing about the grant.
+   */
+  readonly uniformFailure?: PpxFailure;
+}
+
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: false;
+}
+
+export interface McpBinding {
+  readonly annotations: ToolAnnotations;
+  /**
+   * How the tool takes `grant_id` (`caller` operations only): `read` tools take one id or a list
+   * (a list fans out: one call per named grant); `write` tools take exactly one.
+   */
+  readonly grantIds?: 'read' | 'write';
+  /**
+   * The operation's own `grant_id` input names the grant the call acts under: on MCP that is the
+   * tool's `grant_id` argument, so the tool does not take it twice.
+   */
+  readonly grantIdIsTheCallsGrant?: true;
+}
+
+/** How the A2A surface offers the operation as a skill of the agent card (WIRE-NOTES §6). */
+export interface A2aBinding {
+  /** The skill id, also the JSON-RPC `method` of the binding's literal form. */
+  readonly skill: string;
+  readonly tags: readonly string[];
+  /** Requests in words, as an agent would ask for them. */
+  readonly examples: readonly string[];
+}
+
+/**
+ * What a handler may return for an output schema: the schema's type, read-only all the way down
+ * (results share arrays between requests and never write to them: resolve/identity-memo.ts).
+ */
+export type OutputOf<T> = T extends readonly (infer E)[]
+  ? readonly OutputOf<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: OutputOf<T[K]> }
+    : T;
+
+/** An operation as declared: the handler's input is what `input` parses to. */
+export interface OperationSpec<C extends CallerNeed, I extends z.ZodType, O extends z.ZodType> {
+  /** snake_case, the SPEC §9 name where it has one; MCP tools are `ppx_<name>`. */
+  readonly name: string;
+  /** A few words, for a person (MCP tool title, A2A skill name). */
+  readonly title: string;
+  /** One line (OpenAPI summary). */
+  readonly summary: string;
+  /** What it is for, when to call it and what comes back, for a model (MCP, A2A). */
+  readonly description?: string;
+  readonly caller: C;
+  readonly grant?: GrantRequirement;
+  /** The audit actions a successful call records (one at least), none for public operations. */
+  readonly audit: readonly AuditAction[];
+  readonly input: I;
+  readonly output: O;
+  /** The failures of the operation itself; each surface adds those of its transport and auth. */
+  readonly errors: readonly PpxErrorCode[];
+  run(deps: Deps, caller: CallerOf<C>, input: z.output<I>): Promise<Result<OutputOf<z.output<O>>>>;
+  readonly http?: HttpBinding<OutputOf<z.output<O>>>;
+  readonly mcp?: McpBinding;
+  readonly a2a?: A2aBinding;
+}
+
+/**
+ * An entry of the catalog, as surfaces see it. Surfaces hold entries of every shape, so input and
+ * output are erased here; each surface parses the input with the entry's own `input` schema (or
+ * that schema extended with its transport's members) before calling `run`, and never otherwise.
+ */
+export interface CatalogOperation {
+  readonly name: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly caller: CallerNeed;
+  readonly grant?: GrantRequirement;
+  readonly audit: readonly AuditAction[];
+  readonly input: z.ZodType;
+  readonly output: z.ZodType;
+  readonly errors: readonly PpxErrorCode[];
+  run(deps: Deps, caller: Caller | McpCaller | undefined, input: unknown): Promise<Result<unknown>>;
+  readonly http?: HttpBinding;
+  readonly mcp?: McpBinding;
+  readonly a2a?: A2aBinding;
+}
+
+/**
+ * Declares an operation. The compiler ties the handler to the schemas: it receives what `input`
+ * parses to and must return what `output` describes. The returned entry is the same object,
+ * seen through the erased shape every surface holds.
+ */
+export function defineOperation<C extends CallerNeed, I extends z.ZodType, O extends z.ZodType>(
+  spec: OperationSpec<C, I, O>,
+): CatalogOperation {
+  return spec;
+}
+
+/** The OpenAPI operationId: the name in lowerCamelCase (`get_profile_summary` → `getProfileSummary`). */
+export function operationIdOf(name: string): string {
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The MCP tool name (WIRE-NOTES §5: every tool is `ppx_<operation>`). */
+export function toolNameOf(name: string): `ppx_${string}` {
+  return `ppx_${name}`;
+}
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ConsentGrant } from '../../model/consent-grant.ts';
+import { GrantedAccessList, listGrantedAccess } from '../granted-access.ts';
+import { listConsentGrants, RevokeInput, revokeConsentGrant } from '../grants.ts';
+import { defineOperation, READ_ONLY } from './contract.ts';
+import { EMPTY_INPUT } from './shared.ts';
+
+// Grants as their holders and their subjects see them (SPEC §9 list/revoke), and child discovery
+// for a token that covers several grants (PDPP MCP read profile §3).
+
+const GrantList = z.strictObject({ grants: z.array(ConsentGrant) });
+
+export const listGrantedAccessOperation = defineOperation({
+  name: 'list_granted_access',
+  title: 'Granted access',
+  summary: 'Every grant the presented token covers, as it stands now',
+  description:
+    'Lists every grant your token covers, as it stands now: grant_id, source, purposes, processing permissions (allowed operations), namespaces with the profile handles (instance_ids) they cover, access mode and status. Takes no grant_id. Call it first, then pass one of the active grant_ids to the other tools; an ended grant stays ended.',
+  caller: 'token',
+  audit: [],
+  input: EMPTY_INPUT,
+  output: GrantedAccessList,
+  errors: [],
+  run: (deps, token) => listGrantedAccess(deps, token),
+  mcp: { annotations: READ_ONLY },
+});
+
+export const listConsentGrantsOperation = defineOperation({
+  name: 'list_consent_grants',
+  title: 'Your consent grant',
+  summary: "The subject's grants (subject token) or the caller's own grant (grant token)",
+  description:
+    'Returns the consent grant you act under: its purposes, allowed domains, namespaces, keys and operations, writeback and cross-domain policy, expiry and status. Check it before asking for data or proposing updates, so you only ask for what it covers.',
+  caller: 'caller',
+  // A grantee reads its own grant whatever it allows; listing it is audited, the subject's is not.
+  audit: ['list_grants'],
+  input: EMPTY_INPUT,
+  output: GrantList,
+  errors: [],
+  run: (deps, caller) => listConsentGrants(deps, caller),
+  http: { method: 'GET', path: '/v1/consent/grants', tag: 'consent', input: 'none' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+});
+
+export const revokeConsentGrantOperation = defineOperation({
+  name: 'revoke_consent_grant',
+  title: 'Give up this grant',
+  summary: 'Revoke a grant; every token bound to it fails on its next request',
+  description:
+    'Ends the consent grant you act under, at once and for good: every token bound to it stops working, and only the owner can grant access again. Call it only when the user asks you to disconnect or stop using their profile.',
+  caller: 'caller',
+  audit: ['revoke'],
+  input: RevokeInput,
+  output: z.strictObject({ grant: ConsentGrant }),
+  errors: ['invalid_request', 'not_found'],
+  run: (deps, caller, input) => revokeConsentGrant(deps, caller, input),
+  http: { method: 'POST', path: '/v1/consent/revoke', tag: 'consent', input: 'body' },
+  mcp: {
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    grantIds: 'write',
+    grantIdIsTheCallsGrant: true,
+  },
+});

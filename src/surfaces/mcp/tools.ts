@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { toJsonSchema } from '../../model/json-schema.ts';
+import {
+  CATALOG,
+  type CatalogOperation,
+  type McpBinding,
+  toolNameOf,
+} from '../../operations/catalog/index.ts';
+import { GrantIdArg } from '../../operations/mcp-caller.ts';
+import { presentationSchema } from './presentation.ts';
+
+// The MCP tools, generated from the operation catalog (bindings/mcp.md "Tool mapping", WIRE-NOTES
+// §5): every operation with an MCP binding is one tool `ppx_<name>`, and nothing else is. The
+// surface adds `grant_id`, publishes JSON Schema 2020-12, resolves the caller and maps results
+// and failures in one place (errors.ts).
+
+export interface McpTool {
+  readonly name: `ppx_${string}`;
+  readonly operation: CatalogOperation;
+  readonly mcp: McpBinding;
+  /**
+   * `read`: discloses profile data; takes `grant_id` as one id or a list (a list fans out: one
+   * sub-call per named grant). `write`: takes exactly one id. `discovery`: takes none, and runs
+   * on the token as a whole (read profile §3).
+   */
+  readonly kind: 'read' | 'write' | 'discovery';
+  /** The full argument schema: the operation's input plus `grant_id` (none for discovery). */
+  readonly arguments: z.ZodObject;
+}
+
+/** A tool's failure as it appears in `structuredContent.error` (WIRE-NOTES §5). */
+export const ToolError = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  grant_id: z.string().optional(),
+});
+
+const SingleGrantId = z.string().min(1).max(300);
+
+const GRANT_ID_HELP =
+  'Grant to act under, from ppx_list_granted_access; required when the token covers several.';
+
+function grantIdArgument(kind: 'read' | 'write'): z.ZodType {
+  const arg = kind === 'read' ? GrantIdArg : SingleGrantId;
+  return arg
+    .optional()
+    .describe(
+      kind === 'read' ? `${GRANT_ID_HELP} A list reads under each separately (results).` : GRANT_ID_HELP,
+    );
+}
+
+function toolOf(operation: CatalogOperation, mcp: McpBinding): McpTool {
+  const name = toolNameOf(operation.name);
+  const input = operation.input;
+  // Tools take named arguments (MCP `tools/call` params.arguments is an object).
+  if (!(input instanceof z.ZodObject))
+    throw new Error(`${name}: an MCP tool's input must be an object schema`);
+  if (operation.description === undefined) throw new Error(`${name}: an MCP tool needs a description`);
+  if (operation.caller === 'token') return { name, operation, mcp, kind: 'discovery', arguments: input };
+  if (operation.caller !== 'caller' || mcp.grantIds === undefined) {
+    throw new Error(`${name}: a tool acting under a grant must say how it takes grant_id`);
+  }
+  // The tool's grant_id is the operation's own when the operation names the grant it acts on.
+  const own = mcp.grantIdIsTheCallsGrant ? input.omit({ grant_id: true }) : input;
+  const kind = mcp.grantIds;
+  return { name, operation, mcp, kind, arguments: own.extend({ grant_id: grantIdArgument(kind) }) };
+}
+
+export const TOOLS: readonly McpTool[] = CATALOG.flatMap((op) => (op.mcp ? [toolOf(op, op.mcp)] : []));
+
+export const TOOLS_BY_NAME: ReadonlyMap<string, McpTool> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** A fan-out entry: `{grant_id, data}` or `{grant_id, error}`, pointing at the single-result members. */
+const FAN_OUT_RESULTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      grant_id: { type: 'string' },
+      data: { $ref: '#/properties/data' },
+      error: { $ref: '#/properties/error' },
+    },
+    required: ['grant_id'],
+    minProperties: 2,
+    maxProperties: 2,
+    additionalProperties: false,
+  },
+};
+
+/** The tools/list entry, JSON Schema 2020-12 for both schemas, computed once at start. */
+export function listing(tool: McpTool): Record<string, unknown> {
+  const { operation } = tool;
+  const data = presentationSchema(operation.output);
+  const output = toJsonSchema(z.strictObject({ data: data.optional(), error: ToolError.optional() }));
+  if (tool.kind === 'read') {
+    output['properties'] = { ...(output['properties'] as object), results: FAN_OUT_RESULTS };
+  }
+  return {
+    name: tool.name,
+    title: operation.title,
+    description: operation.description,
+    annotations: { title: operation.title, ...tool.mcp.annotations },
+    inputSchema: toJsonSchema(tool.arguments, 'input'),
+    // Exactly one of `data` (success), `error` (a tool error) or `results` (a fan-out): SDK
+    // clients validate structuredContent, even on isError results.
+    outputSchema: { ...output, minProperties: 1, maxProperties: 1 },
+  };
+}
