@@ -60,7 +60,8 @@ export const EXPIRED = -1;
 
 /**
  * The confidence a claim has as of `now` after expiry and decay, or EXPIRED. Allocates nothing,
- * so a cached resolution can be checked against it cheaply (resolve/memo.ts).
+ * so a cached resolution can be checked against it cheaply (resolveShared in
+ * resolve/shared-resolution.ts).
  */
 export function lifecycleConfidence(claim: Claim, now: number): number {
   const lifecycle = claim.lifecycle;

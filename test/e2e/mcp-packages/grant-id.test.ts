@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { childId } from '../../../src/operations/child-ids.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
-import { assertNoSubjectId, auditSince, Caller, mcpPackage } from './helpers.ts';
+import { assertNoSubjectId, auditAfter, auditMark, Caller, mcpPackage } from './helpers.ts';
 
 // Read profile §3: with a package token every data-disclosing tool requires grant_id; a missing,
 // malformed, repeated or unknown one is a tool error before any read, even for one child. A child
@@ -28,11 +28,11 @@ describe('MCP package tokens: grant_id', () => {
   after(() => p.close());
 
   async function refusedBeforeRead(c: Caller, name: string, args: Record<string, unknown>) {
-    const since = new Date().toISOString();
+    const mark = await auditMark(p);
     const r = await c.call(name, args);
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r)}`);
     assert.equal(r.structuredContent.error.code, 'invalid_request');
-    assert.deepEqual(await auditSince(p, since), [], `${name}: nothing was read`);
+    assert.deepEqual(await auditAfter(p, mark), [], `${name}: nothing was read`);
     return r;
   }
 

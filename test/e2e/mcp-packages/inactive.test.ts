@@ -5,7 +5,16 @@ import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, rawPost, toolCall } from '../mcp/helpers.ts';
-import { assertNoSubjectId, auditSince, Caller, ENDED, expire, mcpPackage, revoke } from './helpers.ts';
+import {
+  assertNoSubjectId,
+  auditAfter,
+  auditMark,
+  Caller,
+  ENDED,
+  expire,
+  mcpPackage,
+  revoke,
+} from './helpers.ts';
 
 // Read profile §3 / WIRE-NOTES §5, package rows: an inactive named child is a tool result
 // `package_child_inactive` (never HTTP 401/403, never another child); scope and cross-domain
@@ -57,10 +66,10 @@ describe('MCP package tokens: inactive children and refusals', () => {
   after(() => p.close());
 
   it('the active child still reads (the token is active while one child is), and reads are audited', async () => {
-    const since = new Date().toISOString();
+    const mark = await auditMark(p);
     const r = await c.call('ppx_get_effective_profile', { grant_id: active.grant_id });
     assert.equal(r.isError, undefined, JSON.stringify(r));
-    assert.ok((await auditSince(p, since)).length > 0, 'a read leaves an audit event');
+    assert.ok((await auditAfter(p, mark)).length > 0, 'a read leaves an audit event');
   });
 
   for (const kind of ['revoked', 'expired', 'single-use past its deadline']) {
@@ -71,7 +80,7 @@ describe('MCP package tokens: inactive children and refusals', () => {
         'ppx_get_effective_profile',
         'ppx_list_consent_grants',
       ]) {
-        const since = new Date().toISOString();
+        const mark = await auditMark(p);
         const r = await c.call(name, { grant_id: grant.grant_id });
         assert.equal(r.isError, true);
         // The ended child is named by its child id, in the error object and in the text.
@@ -82,7 +91,7 @@ describe('MCP package tokens: inactive children and refusals', () => {
         assert.equal(r.content[0].text, ENDED(child));
         assert.equal(r.structuredContent.data, undefined, 'no other child answers instead');
         assert.deepEqual(
-          (await auditSince(p, since)).filter((e: { action: string }) => e.action !== 'denied'),
+          (await auditAfter(p, mark)).filter((e: { action: string }) => e.action !== 'denied'),
           [],
         );
       }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
@@ -187,20 +189,37 @@ describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
     const req = await requestConsent(p);
     const { session } = await signInOverHttp(p.url, USER.username, USER.password);
     await ctx.addCookies([{ name: 'ppx_session', value: session, url: p.url }]);
+    // The framing page is served by a real server on loopback: a page from a public origin, or
+    // one fulfilled by page.route, is refused by Chromium's Local Network Access checks before
+    // the consent page is even fetched, which would pass whatever our headers say. Another port
+    // is another origin but the same site, so the session cookie goes along and an unprotected
+    // consent page would render in the frame.
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<!doctype html><iframe id="f" src="${req.consent_url}" onload="window.framed = true"></iframe>`,
+      );
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     const page = await ctx.newPage();
-    await page.route('http://attacker.test/**', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: `<!doctype html><iframe id="f" src="${req.consent_url}" width="800" height="600"></iframe>`,
-      }),
-    );
-    await page.goto('http://attacker.test/');
-    await page.waitForTimeout(500);
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    assert.ok(frame, 'the attacker page has its iframe');
-    const content = await frame.content().catch(() => '');
-    assert.doesNotMatch(content, /wants to use your preferences/, 'the framed consent page did not render');
-    await page.close();
+    try {
+      const { port } = attacker.address() as AddressInfo;
+      const answered = page.waitForResponse((r) => r.url() === req.consent_url);
+      const refused = page.waitForEvent('requestfailed', (r) => r.url() === req.consent_url);
+      // Awaited last; when an assertion before it fails, closing the page rejects it unheard.
+      refused.catch(() => undefined);
+      await page.goto(`http://127.0.0.1:${port}/`);
+      assert.equal((await answered).status(), 200, 'the provider was asked and answered the frame');
+      // The iframe's load event fires once its navigation has ended, framed or refused.
+      await page.waitForFunction(() => (globalThis as { framed?: boolean }).framed === true);
+      const frame = await (await page.$('#f'))?.contentFrame();
+      assert.ok(frame, 'the attacker page has its iframe');
+      assert.equal(frame.url(), 'chrome-error://chromewebdata/', 'the frame holds the refusal page');
+      assert.doesNotMatch(await frame.content(), /wants to use your preferences/);
+      assert.equal((await refused).failure()?.errorText, 'net::ERR_BLOCKED_BY_RESPONSE');
+    } finally {
+      await page.close();
+      attacker.close();
+    }
   });
 });
