@@ -7,6 +7,7 @@ import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
 import { IdConflictError } from '../store/store.ts';
 import type { Deps } from './deps.ts';
+import { inTransaction } from './transaction.ts';
 
 /** How long a browser session lasts. */
 export const SESSION_TTL_SECONDS = 8 * 3600;
@@ -20,7 +21,10 @@ export const SubjectInput = z.strictObject({
   subject_id: z.string().min(1).max(300).optional(),
 });
 
-/** Creates a subject who can sign in, with an empty profile when they have none yet. */
+/**
+ * Creates a subject who can sign in, with an empty profile when they have none yet: the account
+ * and the profile commit together.
+ */
 export async function createSubject(
   deps: Deps,
   raw: z.input<typeof SubjectInput>,
@@ -36,19 +40,20 @@ export async function createSubject(
     created_at: now,
   };
   try {
-    await deps.store.insertSubject(record);
+    await inTransaction(deps, async (tx) => {
+      await tx.store.insertSubject(record);
+      if (await tx.store.getProfileBySubject(record.subject_id)) return;
+      await tx.store.insertProfile({
+        profile_id: newId('profile'),
+        subject_id: record.subject_id,
+        created_at: now,
+        updated_at: now,
+        default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
+      });
+    });
   } catch (e) {
     if (e instanceof IdConflictError) return fail('conflict', 'that username or subject id is already taken');
     throw e;
-  }
-  if (!(await deps.store.getProfileBySubject(record.subject_id))) {
-    await deps.store.insertProfile({
-      profile_id: newId('profile'),
-      subject_id: record.subject_id,
-      created_at: now,
-      updated_at: now,
-      default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
-    });
   }
   return ok(record);
 }
@@ -86,7 +91,7 @@ export async function openSession(deps: Deps, subjectId: string): Promise<NewSes
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000).toISOString(),
   };
-  await deps.store.insertSession(session);
+  await inTransaction(deps, (tx) => tx.store.insertSession(session));
   return { secret, session };
 }
 
@@ -102,5 +107,5 @@ export async function sessionFrom(
 }
 
 export async function signOut(deps: Deps, secret: string): Promise<void> {
-  await deps.store.deleteSession(sha256(secret));
+  await inTransaction(deps, (tx) => tx.store.deleteSession(sha256(secret)));
 }

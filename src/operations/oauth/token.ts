@@ -9,6 +9,7 @@ import { refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
 import { DETAIL_TYPE, oauthResources, scopeOf } from './metadata.ts';
 import { exchangePackageCode } from './package-token.ts';
 
@@ -59,19 +60,22 @@ export async function exchangeCode(
   if (!request || !oauth?.code_hash || !safeEqual(sha256(code), oauth.code_hash)) return invalidGrant();
   if (request.client_id !== client.client_id) return invalidGrant();
   if (request.status === 'exchanged' && request.grant_id !== undefined) {
-    await revokeGrantEverywhere(deps, request.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: client.client_id },
-      request.subject_id,
-      {
-        action: 'revoke',
-        grantId: request.grant_id,
-        outcome: 'denied',
-        detail: 'an authorization code was presented again after its exchange; the grant was revoked',
-      },
-      now,
-    );
+    const grantId = request.grant_id;
+    await inTransaction(deps, async (tx) => {
+      await revokeGrantEverywhere(tx, grantId, now);
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: client.client_id },
+        request.subject_id,
+        {
+          action: 'revoke',
+          grantId,
+          outcome: 'denied',
+          detail: 'an authorization code was presented again after its exchange; the grant was revoked',
+        },
+        now,
+      );
+    });
     return invalidGrant();
   }
   // OAuth 2.1 §4.1.3: redirect_uri was sent with the authorization request, so it must match.

@@ -9,7 +9,7 @@ import { isClaimVisible } from '../../policy/visibility.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
-import type { Deps } from '../deps.ts';
+import type { AnyDeps, Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { inTransaction } from '../transaction.ts';
 import { confirmedClaim, findTarget, Refusal, writeClaims } from './apply.ts';
@@ -87,7 +87,7 @@ export async function confirmUpdates(
 }
 
 async function decide(
-  tx: Deps,
+  tx: TxDeps,
   caller: Caller,
   scope: Scope | undefined,
   profileId: string,
@@ -198,7 +198,7 @@ function conflict(proposal: ProposalRecord): Refusal {
 }
 
 async function audit(
-  tx: Deps,
+  tx: AnyDeps,
   caller: Caller,
   subjectId: string,
   action: 'claim_confirmed' | 'proposal_confirmed' | 'proposal_rejected',

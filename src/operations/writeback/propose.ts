@@ -9,7 +9,7 @@ import { decideWriteback, type WritebackDecision } from '../../policy/writeback.
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { subjectProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
@@ -112,7 +112,7 @@ function plan(
 }
 
 async function writeProposals(
-  tx: Deps,
+  tx: TxDeps,
   grant: GrantRecord,
   profileId: string,
   planned: readonly Planned[],
