@@ -6,6 +6,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
 import { IdConflictError } from '../store/store.ts';
+import { announceClaims } from './changes.ts';
 import type { Deps } from './deps.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -32,7 +33,8 @@ export async function createSubject(
   const parsed = parseInput(SubjectInput, raw, 'the account');
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  const now = deps.clock().toISOString();
+  const clock = deps.clock();
+  const now = clock.toISOString();
   const record: SubjectRecord = {
     subject_id: input.subject_id ?? `ppx:subject:${randomToken(12)}`,
     username: input.username.toLowerCase(),
@@ -50,6 +52,7 @@ export async function createSubject(
         updated_at: now,
         default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
       });
+      await announceClaims(tx, record.subject_id, 'profile_created', {}, clock);
     });
   } catch (e) {
     if (e instanceof IdConflictError) return fail('conflict', 'that username or subject id is already taken');

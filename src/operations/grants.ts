@@ -16,6 +16,7 @@ import {
 import type { StoreTx } from '../store/store.ts';
 import { recordAudit, recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
+import { announce, announceIfExpired } from './changes.ts';
 import { revokeGrantEverywhere } from './consent/revocation.ts';
 import type { AnyDeps, Deps } from './deps.ts';
 import { publishGrant } from './present.ts';
@@ -92,6 +93,7 @@ export async function createGrant(
   await inTransaction(deps, async (tx) => {
     await tx.store.insertGrant(grant);
     await rememberPairwise(tx.store, deps, grant);
+    await announce(tx, grant.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
     await recordAudit(
       tx,
       { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
@@ -119,6 +121,7 @@ export async function listConsentGrants(
     return ok({ grants: [publishGrant(caller.grant, shown, now)] });
   }
   const grants = await deps.store.listGrantsBySubject(caller.subjectId);
+  for (const g of grants) await announceIfExpired(deps, g, now);
   return ok({ grants: grants.map((g) => publishGrant(g, caller.subjectId, now)) });
 }
 

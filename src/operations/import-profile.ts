@@ -7,6 +7,7 @@ import { Profile } from '../model/profile.ts';
 import { parseInput } from '../model/validate.ts';
 import { IdConflictError, type StoreReader } from '../store/store.ts';
 import { recordAudit } from './audit.ts';
+import { announce, announceClaims } from './changes.ts';
 import type { Deps, TxDeps } from './deps.ts';
 import { rememberPairwise } from './grants.ts';
 import { inTransaction } from './transaction.ts';
@@ -61,7 +62,7 @@ export async function importProfile(
   const now = deps.clock();
   try {
     return await inTransaction(deps, async (tx) => {
-      const result = await writeProfile(tx, doc, options);
+      const result = await writeProfile(tx, doc, options, now);
       if (result.ok) {
         // Like export and deletion, the entry names the claims the act wrote.
         const claimKeys = (doc.claims ?? []).map(qualifiedKey);
@@ -87,6 +88,7 @@ async function writeProfile(
   tx: TxDeps,
   doc: Profile,
   options: ImportOptions,
+  now: Date,
 ): Promise<Result<ImportSummary>> {
   const claims = doc.claims ?? [];
   const modifiers = doc.context_modifiers ?? [];
@@ -117,21 +119,35 @@ async function writeProfile(
   await store.appendClaimHistory(
     claims.map((c) => historyEntry(profileId, c.claim_id, c, 'imported', operator, at)),
   );
-  let restored = 0;
+  const restored: string[] = [];
   for (const g of doc.consent_grants ?? []) {
     const grant = await restorableGrant(store, tx.provider.providerId, doc, profileId, g);
     if (grant === undefined) continue;
     await store.insertGrant(grant);
     await rememberPairwise(store, tx, grant);
-    restored += 1;
+    await announce(tx, doc.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
+    restored.push(grant.grant_id);
   }
+  // A replaced profile's claims are gone too: every active grant of the subject may care.
+  await announceClaims(
+    tx,
+    doc.subject_id,
+    'profile_imported',
+    {
+      claim_ids: claims.map((c) => c.claim_id),
+      namespaces: claims.map((c) => c.namespace),
+      grant_ids: restored,
+    },
+    now,
+    restored,
+  );
   return ok({
     profile_id: profileId,
     subject_id: doc.subject_id,
     claims: claims.length,
     context_modifiers: modifiers.length,
-    restored_grants: restored,
-    skipped_grants: (doc.consent_grants?.length ?? 0) - restored,
+    restored_grants: restored.length,
+    skipped_grants: (doc.consent_grants?.length ?? 0) - restored.length,
   });
 }
 

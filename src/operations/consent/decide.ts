@@ -6,6 +6,7 @@ import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/voca
 import { narrowDraft } from '../../policy/narrowing.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps, TxDeps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
@@ -64,6 +65,13 @@ export async function approveGrantRequest(
     const oauth = request.oauth && code ? { ...request.oauth, code_hash: sha256(code) } : undefined;
     const grantId = await approveWithin(tx, request, draft.value, now, oauth);
     if (grantId === undefined) return fail('conflict', 'this request has already been decided');
+    await announce(
+      tx,
+      request.subject_id,
+      'consent_decided',
+      { grant_request_ids: [request.grant_request_id], grant_ids: [grantId] },
+      [grantId],
+    );
     return ok({
       grant_request_id: request.grant_request_id,
       status: 'approved',
@@ -137,6 +145,7 @@ export async function rejectGrantRequest(
       decided_at: now.toISOString(),
     });
     if (!done) return undefined;
+    await announce(tx, done.subject_id, 'consent_decided', { grant_request_ids: [done.grant_request_id] });
     await recordAudit(
       tx,
       { kind: 'subject', id: done.subject_id },

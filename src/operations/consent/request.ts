@@ -14,6 +14,7 @@ import {
   Purpose,
   WritebackPolicy,
 } from '../../model/vocabulary.ts';
+import { announce } from '../changes.ts';
 import type { AnyDeps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -97,7 +98,12 @@ export async function requestConsent(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
-  await inTransaction(deps, (tx) => tx.store.insertGrantRequest(record));
+  await inTransaction(deps, async (tx) => {
+    await tx.store.insertGrantRequest(record);
+    await announce(tx, record.subject_id, 'consent_requested', {
+      grant_request_ids: [record.grant_request_id],
+    });
+  });
   return ok({
     grant_request_id: record.grant_request_id,
     status: 'pending',

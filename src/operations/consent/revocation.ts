@@ -1,13 +1,15 @@
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { StoreReader } from '../../store/store.ts';
+import { announce, announceFamilyEnded } from '../changes.ts';
 import type { AnyDeps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 
 /**
  * Revokes a grant and every refresh family that covers it, so neither its access tokens (the
  * grant is re-read on each request) nor its refresh tokens work again, on any instance. One
- * transaction (the caller's, when it has one): the grant and its families end together.
+ * transaction (the caller's, when it has one): the grant and its families end together, with
+ * their change events (none for a grant or family that had already ended).
  */
 export function revokeGrantEverywhere(
   deps: AnyDeps,
@@ -16,12 +18,17 @@ export function revokeGrantEverywhere(
 ): Promise<GrantRecord | undefined> {
   const at = now.toISOString();
   return inTransaction(deps, async (tx) => {
+    const before = await tx.store.getGrant(grantId);
     const revoked = await tx.store.revokeGrant(grantId, at);
+    if (revoked && before?.status !== 'revoked') {
+      await announce(tx, revoked.subject_id, 'grant_revoked', { grant_ids: [grantId] }, [grantId]);
+    }
     for (const family of await tx.store.listTokenFamiliesByGrant(grantId)) {
       // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
       // while another of its grants is active.
       if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
       await tx.store.revokeTokenFamily(family.family_id, at);
+      await announceFamilyEnded(tx, family);
     }
     return revoked;
   });

@@ -8,6 +8,7 @@ import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
+import { announce } from '../changes.ts';
 import type { AnyDeps, Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
@@ -138,7 +139,18 @@ export async function issueFamily(
   await inTransaction(deps, async (tx) => {
     await tx.store.insertTokenFamily(family);
     for (const g of grants) {
-      if (g.access_mode === 'single_use') await tx.store.shortenGrantExpiry(g.grant_id, tokenEnd);
+      if (g.access_mode === 'single_use') {
+        const shortened = await tx.store.shortenGrantExpiry(g.grant_id, tokenEnd);
+        if (shortened && shortened.expires_at !== g.expires_at) {
+          await announce(
+            tx,
+            g.subject_id,
+            'grant_narrowed',
+            { grant_ids: [g.grant_id], family_ids: [family.family_id] },
+            [g.grant_id],
+          );
+        }
+      }
       await recordAudit(
         tx,
         { kind: 'grantee', id: clientId },

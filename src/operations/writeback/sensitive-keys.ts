@@ -5,6 +5,7 @@ import { keyDefinitionOf } from '../../model/extensions/index.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { ownProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
@@ -83,6 +84,8 @@ export async function setSensitiveKeys(
       { action: 'sensitive_keys_changed', claimKeys: keys },
       now,
     );
+    // The subject's own setting: no grantee reads it, so the event names no grant.
+    await announce(tx, subjectId, 'sensitive_keys_changed', {});
   });
   return ok({ sensitive_keys: keys });
 }
