@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChangeDraft, ChangeEvent } from '../../src/model/change-event.ts';
 import type { Store } from '../../src/store/store.ts';
-import { subjectId, withStore } from './fixtures.ts';
+import { gate, subjectId, withStore } from './fixtures.ts';
 
 // Store contract for the change-event outbox (migration 0009, docs/store.md "Change events").
 
@@ -88,17 +88,23 @@ export function changesContract(open: () => Promise<Store>): void {
     it(
       'no reader outside a transaction sees its events before it commits',
       withStore(open, async (store) => {
-        let seen: Promise<ChangeEvent[]> | undefined;
-        await assert.rejects(
-          store.transaction(async (tx) => {
-            await tx.appendChange(changeDraft());
-            seen = store.listChanges({ after: 0, limit: 10 });
-            // Give the read every chance to run while the transaction is open.
-            await new Promise((resolve) => setImmediate(resolve));
-            throw new Error('rolled back');
-          }),
-        );
+        const appended = gate();
+        const release = gate();
+        const tx = store.transaction(async (t) => {
+          await t.appendChange(changeDraft());
+          appended.open();
+          await release.wait;
+          throw new Error('rolled back');
+        });
+        await appended.wait;
+        const seen = store.listChanges({ after: 0, limit: 10 });
+        const latest = store.latestChangeSeq();
+        // Give the reads every chance to run while the transaction is open.
+        await new Promise((resolve) => setImmediate(resolve));
+        release.open();
+        await assert.rejects(tx, /rolled back/);
         assert.deepEqual(await seen, []);
+        assert.equal(await latest, 0);
       }),
     );
 

@@ -179,10 +179,15 @@ export async function openSqliteStore(path: string): Promise<Store> {
     return call();
   };
   // On `:memory:` reads share the write connection and would see an open transaction's outbox
-  // rows, which a rollback then takes back (with their seqs): the feed reads the outbox only
-  // between transactions there.
+  // rows, which a rollback then takes back (with their seqs): the outbox is read only between
+  // transactions there (and, like a write, not from inside one: it would wait on itself).
   const readCommitted: Runner =
-    reader === writer ? (call) => mutex.run(() => readOutside(call)) : readOutside;
+    reader === writer
+      ? async (call) => {
+          assertNotInTransaction();
+          return mutex.run(() => readOutside(call));
+        }
+      : readOutside;
   /** One write in its own transaction; `published` names the change events it committed. */
   const commitOne = async <T>(
     call: () => T,
