@@ -6,7 +6,7 @@ import type { Deps } from '../src/operations/deps.ts';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { getEffectiveProfile } from '../src/operations/profile-reads.ts';
 import { startServer } from '../src/server.ts';
-import type { Store } from '../src/store/store.ts';
+import type { ProviderStore } from '../src/store/store.ts';
 import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_BODY, BENCH_CLIENT, BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
@@ -26,7 +26,7 @@ type Mode = 'real' | 'noop';
 const MODES: readonly Mode[] = ['real', 'noop'];
 
 /** Bench only: the same store with appendAudit doing nothing. Everything else is untouched. */
-function withoutAudit(store: Store): Store {
+function withoutAudit(store: ProviderStore): ProviderStore {
   return { ...store, appendAudit: async () => undefined };
 }
 

@@ -9,6 +9,7 @@ import type { Deps } from './operations/deps.ts';
 import { rateLimitsOf } from './operations/rate-limits.ts';
 import { MemoryRateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import type { Store } from './store/store.ts';
 
 /**
  * The composition root: opens the store and builds what every surface and CLI command shares.
@@ -17,7 +18,15 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
  */
 export async function openProvider(config: Config, clock: () => Date = () => new Date()): Promise<Deps> {
   if (config.dbPath !== ':memory:') mkdirSync(dirname(config.dbPath), { recursive: true });
-  const store = await openSqliteStore(config.dbPath);
+  return providerOn(await openSqliteStore(config.dbPath), config, clock);
+}
+
+/**
+ * Deps over a store that is already open. Operations get it as a ProviderStore (reads, audit,
+ * transaction()); whoever opened it keeps the full Store (tests set up what no operation writes).
+ * The change feed is the store's own: it publishes what the store's transactions commit.
+ */
+export async function providerOn(store: Store, config: Config, clock: () => Date): Promise<Deps> {
   const key = await loadSigningKey(store);
   const pairwiseSecret = await store.putSettingIfAbsent(
     'pairwise_secret',
@@ -25,6 +34,7 @@ export async function openProvider(config: Config, clock: () => Date = () => new
   );
   return {
     store,
+    changes: store.changes,
     tokens: new TokenService(key, { issuer: config.baseUrl }),
     pairwise: new PairwiseIds(pairwiseSecret),
     provider: {

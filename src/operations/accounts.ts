@@ -6,7 +6,9 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import { parseInput } from '../model/validate.ts';
 import { IdConflictError } from '../store/store.ts';
+import { announceClaims } from './changes.ts';
 import type { Deps } from './deps.ts';
+import { inTransaction } from './transaction.ts';
 
 /** How long a browser session lasts. */
 export const SESSION_TTL_SECONDS = 8 * 3600;
@@ -20,7 +22,10 @@ export const SubjectInput = z.strictObject({
   subject_id: z.string().min(1).max(300).optional(),
 });
 
-/** Creates a subject who can sign in, with an empty profile when they have none yet. */
+/**
+ * Creates a subject who can sign in, with an empty profile when they have none yet: the account
+ * and the profile commit together.
+ */
 export async function createSubject(
   deps: Deps,
   raw: z.input<typeof SubjectInput>,
@@ -28,7 +33,8 @@ export async function createSubject(
   const parsed = parseInput(SubjectInput, raw, 'the account');
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  const now = deps.clock().toISOString();
+  const clock = deps.clock();
+  const now = clock.toISOString();
   const record: SubjectRecord = {
     subject_id: input.subject_id ?? `ppx:subject:${randomToken(12)}`,
     username: input.username.toLowerCase(),
@@ -36,19 +42,21 @@ export async function createSubject(
     created_at: now,
   };
   try {
-    await deps.store.insertSubject(record);
+    await inTransaction(deps, async (tx) => {
+      await tx.store.insertSubject(record);
+      if (await tx.store.getProfileBySubject(record.subject_id)) return;
+      await tx.store.insertProfile({
+        profile_id: newId('profile'),
+        subject_id: record.subject_id,
+        created_at: now,
+        updated_at: now,
+        default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
+      });
+      await announceClaims(tx, record.subject_id, 'profile_created', {}, clock);
+    });
   } catch (e) {
     if (e instanceof IdConflictError) return fail('conflict', 'that username or subject id is already taken');
     throw e;
-  }
-  if (!(await deps.store.getProfileBySubject(record.subject_id))) {
-    await deps.store.insertProfile({
-      profile_id: newId('profile'),
-      subject_id: record.subject_id,
-      created_at: now,
-      updated_at: now,
-      default_policy: { cross_domain_transfer: 'deny', inference_writeback: 'review_required' },
-    });
   }
   return ok(record);
 }
@@ -86,7 +94,7 @@ export async function openSession(deps: Deps, subjectId: string): Promise<NewSes
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000).toISOString(),
   };
-  await deps.store.insertSession(session);
+  await inTransaction(deps, (tx) => tx.store.insertSession(session));
   return { secret, session };
 }
 
@@ -102,5 +110,5 @@ export async function sessionFrom(
 }
 
 export async function signOut(deps: Deps, secret: string): Promise<void> {
-  await deps.store.deleteSession(sha256(secret));
+  await inTransaction(deps, (tx) => tx.store.deleteSession(sha256(secret)));
 }

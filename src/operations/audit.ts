@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import type { AuditFilter, AuditPage } from '../store/store.ts';
 import { actorOf, type Caller } from './caller.ts';
-import type { Deps } from './deps.ts';
+import type { AnyDeps, Deps } from './deps.ts';
 
 export interface AuditEntry {
   readonly action: AuditAction;
@@ -16,10 +16,11 @@ export interface AuditEntry {
 /**
  * Appends one audit event about a subject's profile (SPEC §10 MUST 3: audit access to any
  * non-public claim). Written before the response is sent, so an answered read is never missing
- * from the log.
+ * from the log. Inside a transaction (TxDeps) it commits with the transaction's writes; outside
+ * one it joins the store's group commit.
  */
 export async function recordAudit(
-  deps: Deps,
+  deps: AnyDeps,
   actor: AuditEvent['actor'],
   subjectId: string,
   entry: AuditEntry,
@@ -40,7 +41,7 @@ export async function recordAudit(
 }
 
 export async function recordCallerAudit(
-  deps: Deps,
+  deps: AnyDeps,
   caller: Caller,
   subjectId: string,
   entry: AuditEntry,

@@ -1,6 +1,7 @@
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
+import { announceIfExpired } from './changes.ts';
 import type { Deps } from './deps.ts';
 import { resourceUrl } from './resources.ts';
 
@@ -55,6 +56,8 @@ export async function callerForGrant(
         grantId: grant.grant_id,
       });
     case 'expired':
+      // Told once (the first request to find it so); later requests skip the write.
+      await announceIfExpired(deps, grant, now);
       return fail('grant_expired', `the grant behind this token expired at ${grant.expires_at}`, {
         grantId: grant.grant_id,
       });

@@ -3,6 +3,7 @@ import { sha256 } from '../auth/secrets.ts';
 import type { ClientRecord } from '../model/client.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { Deps } from './deps.ts';
+import { inTransaction } from './transaction.ts';
 
 /**
  * What is wrong with a redirect URI an operator registers, or undefined: it must be an absolute
@@ -52,6 +53,6 @@ export async function registerClient(
     ...(c.secret !== undefined ? { secret_hash: sha256(c.secret) } : {}),
     created_at: deps.clock().toISOString(),
   };
-  await deps.store.putClient(record);
+  await inTransaction(deps, (tx) => tx.store.putClient(record));
   return ok(record);
 }

@@ -1,6 +1,7 @@
 import type { PairwiseIds } from '../auth/pairwise.ts';
 import type { TokenService } from '../auth/tokens.ts';
-import type { Store } from '../store/store.ts';
+import type { ChangeFeed } from '../store/change-feed.ts';
+import type { ProviderStore, StoreTx } from '../store/store.ts';
 import type { RateLimits } from './rate-limits.ts';
 
 /** Facts about this provider that operations publish. */
@@ -11,13 +12,32 @@ export interface ProviderInfo {
   readonly tokenTtlSeconds: number;
 }
 
-/** Everything an operation needs, passed explicitly (no globals, no ambient clock). */
-export interface Deps {
-  readonly store: Store;
+/** What every operation gets besides the store. */
+interface Services {
   readonly tokens: TokenService;
   readonly pairwise: PairwiseIds;
   readonly provider: ProviderInfo;
   readonly clock: () => Date;
+  /** Committed change events, for operations that let a caller follow them (changes.ts). */
+  readonly changes: ChangeFeed;
   /** The named rate limits and the counter they are counted with (operations/rate-limits.ts). */
   readonly rateLimits: RateLimits;
 }
+
+/**
+ * Everything an operation needs, passed explicitly (no globals, no ambient clock). The store
+ * here only reads (and appends audit events): every write goes through `inTransaction`
+ * (transaction.ts), which hands the operation a TxDeps, so a write and its change event always
+ * commit together and the compiler refuses a write anywhere else.
+ */
+export interface Deps extends Services {
+  readonly store: ProviderStore;
+}
+
+/** Deps inside one store transaction: `store` is the transaction, with every writer. */
+export interface TxDeps extends Services {
+  readonly store: StoreTx;
+}
+
+/** A step that only reads (and audits) runs inside a transaction or outside one alike. */
+export type AnyDeps = Deps | TxDeps;

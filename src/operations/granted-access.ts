@@ -4,6 +4,7 @@ import { ok, type Result } from '../model/errors.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
 import { DateTime, GrantStatus, Operation } from '../model/vocabulary.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
+import { announceIfExpired } from './changes.ts';
 import { childId } from './child-ids.ts';
 import type { Deps } from './deps.ts';
 import type { McpCaller } from './mcp-caller.ts';
@@ -47,6 +48,7 @@ export async function listGrantedAccess(deps: Deps, mcp: McpCaller): Promise<Res
     const grant = await deps.store.getGrant(id);
     // A grant that is gone or belongs to another client is not covered: it is not listed.
     if (!grant || grant.grantee_id !== mcp.clientId) continue;
+    await announceIfExpired(deps, grant, deps.clock());
     grants.push(describe(deps, grant, mcp.clientId));
   }
   return ok({ grants });

@@ -13,11 +13,14 @@ import {
   Redisclosure,
   WritebackPolicy,
 } from '../model/vocabulary.ts';
+import type { StoreTx } from '../store/store.ts';
 import { recordAudit, recordCallerAudit } from './audit.ts';
 import { type Caller, subjectIdFor } from './caller.ts';
+import { announce, announceIfExpired } from './changes.ts';
 import { revokeGrantEverywhere } from './consent/revocation.ts';
-import type { Deps } from './deps.ts';
+import type { AnyDeps, Deps } from './deps.ts';
 import { publishGrant } from './present.ts';
+import { inTransaction } from './transaction.ts';
 
 /** What a new grant asks for; defaults follow SPEC §6.5–§6.6 (deny, review_required). */
 export const GrantDraft = z.strictObject({
@@ -38,11 +41,12 @@ export type GrantDraft = z.input<typeof GrantDraft>;
 
 /**
  * Creates an active grant. Used by the operator's `mint` and by the consent flow once the
- * subject approves. The draft must name a registered client, an existing profile, supported
- * namespaces and keys inside those namespaces.
+ * subject approves (inside the approval's transaction). The draft must name a registered
+ * client, an existing profile, supported namespaces and keys inside those namespaces. The
+ * grant, its pairwise id and its audit event commit together.
  */
 export async function createGrant(
-  deps: Deps,
+  deps: AnyDeps,
   draft: GrantDraft,
   actor: 'subject' | 'operator',
 ): Promise<Result<GrantRecord>> {
@@ -86,18 +90,18 @@ export async function createGrant(
     profile_id: profile.profile_id,
     access_mode: d.access_mode,
   };
-  await deps.store.insertGrant(grant);
-  await rememberPairwise(deps.store, deps, grant);
-  await recordAudit(
-    deps,
-    { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
-    d.subject_id,
-    {
-      action: 'grant_created',
-      grantId: grant.grant_id,
-    },
-    now,
-  );
+  await inTransaction(deps, async (tx) => {
+    await tx.store.insertGrant(grant);
+    await rememberPairwise(tx.store, deps, grant);
+    await announce(tx, grant.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
+    await recordAudit(
+      tx,
+      { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
+      d.subject_id,
+      { action: 'grant_created', grantId: grant.grant_id },
+      now,
+    );
+  });
   return ok(grant);
 }
 
@@ -117,6 +121,7 @@ export async function listConsentGrants(
     return ok({ grants: [publishGrant(caller.grant, shown, now)] });
   }
   const grants = await deps.store.listGrantsBySubject(caller.subjectId);
+  for (const g of grants) await announceIfExpired(deps, g, now);
   return ok({ grants: grants.map((g) => publishGrant(g, caller.subjectId, now)) });
 }
 
@@ -138,9 +143,21 @@ export async function revokeConsentGrant(
   if (caller.kind === 'subject' && grant.subject_id !== caller.subjectId) return notFound;
   if (caller.kind === 'grant' && grant.grant_id !== caller.grant.grant_id) return notFound;
   const now = deps.clock();
-  const revoked = await revokeGrantEverywhere(deps, grant.grant_id, now);
+  // The grant, its refresh families and the audit event end in one commit.
+  const revoked = await inTransaction(deps, async (tx) => {
+    const done = await revokeGrantEverywhere(tx, grant.grant_id, now);
+    if (done) {
+      await recordCallerAudit(
+        tx,
+        caller,
+        grant.subject_id,
+        { action: 'revoke', grantId: grant.grant_id },
+        now,
+      );
+    }
+    return done;
+  });
   if (!revoked) return notFound;
-  await recordCallerAudit(deps, caller, grant.subject_id, { action: 'revoke', grantId: grant.grant_id }, now);
   return ok({ grant: publishGrant(revoked, subjectIdFor(deps, caller, grant.subject_id), now) });
 }
 
@@ -156,7 +173,7 @@ export async function revokeOwnGrant(deps: Deps, caller: Caller): Promise<Result
  * so that the client can name the subject by it when it asks for consent again.
  */
 export async function rememberPairwise(
-  store: Pick<Deps['store'], 'rememberPairwiseSubject'>,
+  store: Pick<StoreTx, 'rememberPairwiseSubject'>,
   deps: Pick<Deps, 'pairwise'>,
   grant: Pick<GrantRecord, 'grantee_id' | 'subject_id'>,
 ): Promise<void> {

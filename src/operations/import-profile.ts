@@ -5,10 +5,12 @@ import { vocabularyProblems } from '../model/extensions/index.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
 import { Profile } from '../model/profile.ts';
 import { parseInput } from '../model/validate.ts';
-import { IdConflictError, type StoreTx } from '../store/store.ts';
+import { IdConflictError, type StoreReader } from '../store/store.ts';
 import { recordAudit } from './audit.ts';
-import type { Deps } from './deps.ts';
+import { announce, announceClaims } from './changes.ts';
+import type { Deps, TxDeps } from './deps.ts';
 import { rememberPairwise } from './grants.ts';
+import { inTransaction } from './transaction.ts';
 import { historyEntry } from './writeback/apply.ts';
 
 export interface ImportOptions {
@@ -32,7 +34,8 @@ export interface ImportSummary {
 
 /**
  * Imports a PPX profile document. Everything is checked before anything is written (schema,
- * vocabulary, duplicate ids), and the write is one transaction: a bad file writes nothing.
+ * vocabulary, duplicate ids), and the write, with its audit event, is one transaction: a bad
+ * file writes nothing.
  */
 export async function importProfile(
   deps: Deps,
@@ -57,75 +60,94 @@ export async function importProfile(
   }
 
   const now = deps.clock();
-  let result: Result<ImportSummary>;
   try {
-    result = await writeProfile(deps, doc, options);
+    return await inTransaction(deps, async (tx) => {
+      const result = await writeProfile(tx, doc, options, now);
+      if (result.ok) {
+        // Like export and deletion, the entry names the claims the act wrote.
+        const claimKeys = (doc.claims ?? []).map(qualifiedKey);
+        await recordAudit(
+          tx,
+          { kind: 'operator', id: 'operator' },
+          doc.subject_id,
+          { action: 'import', claimKeys },
+          now,
+        );
+      }
+      return result;
+    });
   } catch (e) {
     // A claim or modifier id of the file is already used by another profile: ids are never reused.
     if (e instanceof IdConflictError)
       return fail('conflict', `id ${e.id} already belongs to another profile`);
     throw e;
   }
-  if (result.ok) {
-    // Like export and deletion, the entry names the claims the act wrote.
-    const claimKeys = (doc.claims ?? []).map(qualifiedKey);
-    await recordAudit(
-      deps,
-      { kind: 'operator', id: 'operator' },
-      doc.subject_id,
-      { action: 'import', claimKeys },
-      now,
-    );
-  }
-  return result;
 }
 
-function writeProfile(deps: Deps, doc: Profile, options: ImportOptions): Promise<Result<ImportSummary>> {
+async function writeProfile(
+  tx: TxDeps,
+  doc: Profile,
+  options: ImportOptions,
+  now: Date,
+): Promise<Result<ImportSummary>> {
   const claims = doc.claims ?? [];
   const modifiers = doc.context_modifiers ?? [];
-  return deps.store.transaction(async (tx): Promise<Result<ImportSummary>> => {
-    const existing = await tx.getProfileBySubject(doc.subject_id);
-    if (existing && !options.replace) {
-      return fail(
-        'conflict',
-        `subject "${doc.subject_id}" already has a profile; import with replace to overwrite it`,
-      );
-    }
-    if (existing) await tx.deleteProfile(existing.profile_id);
-    else if (await tx.getProfile(doc.profile_id)) {
-      return fail('conflict', `profile id "${doc.profile_id}" already belongs to another subject`);
-    }
-    const profileId = existing ? existing.profile_id : doc.profile_id;
-    await tx.insertProfile({
-      profile_id: profileId,
-      subject_id: doc.subject_id,
-      created_at: doc.created_at,
-      updated_at: doc.updated_at,
-      ...(doc.default_policy ? { default_policy: doc.default_policy } : {}),
-    });
-    await tx.putClaims(profileId, claims);
-    await tx.putModifiers(profileId, modifiers);
-    const at = new Date(doc.updated_at);
-    const operator = { actor: { kind: 'operator' as const, id: 'operator' } };
-    await tx.appendClaimHistory(
-      claims.map((c) => historyEntry(profileId, c.claim_id, c, 'imported', operator, at)),
+  const store = tx.store;
+  const existing = await store.getProfileBySubject(doc.subject_id);
+  if (existing && !options.replace) {
+    return fail(
+      'conflict',
+      `subject "${doc.subject_id}" already has a profile; import with replace to overwrite it`,
     );
-    let restored = 0;
-    for (const g of doc.consent_grants ?? []) {
-      const grant = await restorableGrant(tx, deps.provider.providerId, doc, profileId, g);
-      if (grant === undefined) continue;
-      await tx.insertGrant(grant);
-      await rememberPairwise(tx, deps, grant);
-      restored += 1;
-    }
-    return ok({
-      profile_id: profileId,
-      subject_id: doc.subject_id,
-      claims: claims.length,
-      context_modifiers: modifiers.length,
-      restored_grants: restored,
-      skipped_grants: (doc.consent_grants?.length ?? 0) - restored,
-    });
+  }
+  if (existing) await store.deleteProfile(existing.profile_id);
+  else if (await store.getProfile(doc.profile_id)) {
+    return fail('conflict', `profile id "${doc.profile_id}" already belongs to another subject`);
+  }
+  const profileId = existing ? existing.profile_id : doc.profile_id;
+  await store.insertProfile({
+    profile_id: profileId,
+    subject_id: doc.subject_id,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+    ...(doc.default_policy ? { default_policy: doc.default_policy } : {}),
+  });
+  await store.putClaims(profileId, claims);
+  await store.putModifiers(profileId, modifiers);
+  const at = new Date(doc.updated_at);
+  const operator = { actor: { kind: 'operator' as const, id: 'operator' } };
+  await store.appendClaimHistory(
+    claims.map((c) => historyEntry(profileId, c.claim_id, c, 'imported', operator, at)),
+  );
+  const restored: string[] = [];
+  for (const g of doc.consent_grants ?? []) {
+    const grant = await restorableGrant(store, tx.provider.providerId, doc, profileId, g);
+    if (grant === undefined) continue;
+    await store.insertGrant(grant);
+    await rememberPairwise(store, tx, grant);
+    await announce(tx, doc.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
+    restored.push(grant.grant_id);
+  }
+  // A replaced profile's claims are gone too: every active grant of the subject may care.
+  await announceClaims(
+    tx,
+    doc.subject_id,
+    'profile_imported',
+    {
+      claim_ids: claims.map((c) => c.claim_id),
+      namespaces: claims.map((c) => c.namespace),
+      grant_ids: restored,
+    },
+    now,
+    restored,
+  );
+  return ok({
+    profile_id: profileId,
+    subject_id: doc.subject_id,
+    claims: claims.length,
+    context_modifiers: modifiers.length,
+    restored_grants: restored.length,
+    skipped_grants: (doc.consent_grants?.length ?? 0) - restored.length,
   });
 }
 
@@ -138,7 +160,7 @@ function writeProfile(deps: Deps, doc: Profile, options: ImportOptions): Promise
  * The access mode is not in the published grant: restored grants are `continuous`.
  */
 async function restorableGrant(
-  tx: StoreTx,
+  tx: Pick<StoreReader, 'getClient' | 'getGrant'>,
   providerId: string,
   doc: Profile,
   profileId: string,

@@ -1,4 +1,4 @@
-import type { Deps } from './deps.ts';
+import type { AnyDeps } from './deps.ts';
 import { DEFAULT_RESOURCE, resourceUrl } from './resources.ts';
 
 export interface IssuedToken {
@@ -9,7 +9,7 @@ export interface IssuedToken {
 
 /** A subject (owner) token for the owner surfaces. */
 export async function issueSubjectToken(
-  deps: Deps,
+  deps: AnyDeps,
   subjectId: string,
   ttlSeconds?: number,
 ): Promise<IssuedToken> {
@@ -25,7 +25,7 @@ export async function issueSubjectToken(
 
 /** A grant token, bound to one grant and its grantee. */
 export async function issueGrantToken(
-  deps: Deps,
+  deps: AnyDeps,
   grant: { grant_id: string; grantee_id: string },
   ttlSeconds?: number,
   /** The resource the token is for (RFC 8707); the HTTP API when absent. */
@@ -43,7 +43,7 @@ export async function issueGrantToken(
 
 /** A grant-package token: one token over several grants of one grantee (WIRE-NOTES §4). */
 export async function issuePackageToken(
-  deps: Deps,
+  deps: AnyDeps,
   pkg: { packageId: string; grantIds: readonly string[]; clientId: string },
   ttlSeconds: number,
   audience?: string,

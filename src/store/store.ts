@@ -10,8 +10,11 @@ import type { DefaultPolicy } from '../model/profile.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import type { SigningKeyRecord } from '../model/signing-key.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import type { ChangeReader, ChangeWriter } from './change-store.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
+export type * from './change-store.ts';
 export type * from './writeback-store.ts';
 
 // The persistence contract. Every method is async so that a networked implementation
@@ -71,7 +74,8 @@ export interface NamespaceChange {
   readonly changed_at: string;
 }
 
-export interface StoreReader extends WritebackReader {
+/** listChanges, latestChangeSeq (the change-event outbox): change-store.ts. */
+export interface StoreReader extends WritebackReader, ChangeReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -126,8 +130,11 @@ export interface StoreReader extends WritebackReader {
   ): Promise<CrossDomainReviewRecord[]>;
 }
 
-/** insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts. */
-export interface StoreWriter extends WritebackWriter {
+/**
+ * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
+ * appendChange, markGrantExpiryAnnounced: change-store.ts.
+ */
+export interface StoreWriter extends WritebackWriter, ChangeWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -208,13 +215,30 @@ export interface StoreWriter extends WritebackWriter {
 
 export interface StoreTx extends StoreReader, StoreWriter {}
 
-export interface Store extends StoreTx {
+/**
+ * The store as operations see it outside a transaction (Deps.store): every read, the audit log,
+ * and `transaction` as the one way to write. A change to a person's data and its change event
+ * must commit together, so no writer is callable here; audit appends are not changes (they are
+ * group-committed on their own, every read makes one).
+ */
+export interface ProviderStore extends StoreReader, Pick<StoreWriter, 'appendAudit'> {
   /**
    * Runs `fn` in one transaction: all of its writes commit together, or none do when it throws
    * (the error is rethrown). Reads inside see the transaction's own writes. Transactions are
-   * serialized with respect to other writes; do no unrelated slow I/O inside.
+   * serialized with respect to other writes; do no unrelated slow I/O inside. The change events
+   * `fn` appended are published to the change feed after COMMIT; a rollback publishes nothing.
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-  /** Closes the store; later calls fail. */
+  /** Closes the store (ending every change subscription); later calls fail. */
   close(): Promise<void>;
+}
+
+/**
+ * A store implementation: every method of the contract, including the autocommit writers (each
+ * one its own transaction; the contract tests and the composition root use them), and the
+ * change feed it publishes committed change events to.
+ */
+export interface Store extends StoreTx, ProviderStore {
+  /** Committed change events, delivered after commit (change-feed.ts). */
+  readonly changes: ChangeFeed;
 }

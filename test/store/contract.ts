@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { auditContract } from './contract-audit.ts';
+import { changesContract } from './contract-changes.ts';
 import { consentContract } from './contract-consent.ts';
 import { recordsContract } from './contract-records.ts';
 import { reviewContract } from './contract-reviews.ts';
@@ -32,6 +33,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     reviewContract(open);
     transactionContract(open);
     writebackContract(open);
+    changesContract(open);
   });
 }
 

@@ -183,6 +183,8 @@ describe('sqlite store', () => {
       async (store) => {
         await store.transaction(async () => {
           await assert.rejects(store.insertProfile(profileRecord()), /use the tx argument/);
+          // On :memory: the outbox is read between transactions only: from inside one it would wait.
+          await assert.rejects(store.listChanges({ after: 0, limit: 1 }), /use the tx argument/);
           await assert.rejects(
             store.transaction(async () => undefined),
             /use the tx argument/,

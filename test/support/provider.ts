@@ -9,13 +9,21 @@ import type { Deps } from '../../src/operations/deps.ts';
 import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
 import { seedDemo } from '../../src/operations/seed-demo.ts';
-import { openProvider } from '../../src/provider.ts';
+import { providerOn } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import type { Store } from '../../src/store/store.ts';
 
 /** A real provider on a real port with its own SQLite file, seeded with the demo profile. */
 export interface TestProvider {
   readonly url: string;
   readonly deps: Deps;
+  /**
+   * The provider's store with every writer, for tests that must set up what no operation
+   * writes (a review of another subject, a grant past its expiry). Writes through it commit
+   * on their own, without the change events an operation would announce.
+   */
+  readonly store: Store;
   /** The provider's SQLite file, for tests that must set up what no API can (times of change). */
   readonly dbPath: string;
   readonly subjectId: string;
@@ -47,13 +55,15 @@ export async function startTestProvider(
     options.env ?? {},
   );
   if (!config.ok) throw new Error(config.error.description);
-  const deps = await openProvider(config.value, options.clock);
+  const store = await openSqliteStore(config.value.dbPath);
+  const deps = await providerOn(store, config.value, options.clock ?? (() => new Date()));
   await seedDemo(deps);
   const server = await startServer(deps, config.value, () => undefined);
   const subjectToken = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;
   return {
     url: server.url,
     deps,
+    store,
     dbPath: config.value.dbPath,
     subjectId: DEMO_SUBJECT,
     subjectToken,

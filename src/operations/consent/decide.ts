@@ -6,7 +6,8 @@ import { CrossDomainTransfer, DateTime, WritebackPolicy } from '../../model/voca
 import { narrowDraft } from '../../policy/narrowing.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
-import type { Deps } from '../deps.ts';
+import { announce } from '../changes.ts';
+import type { Deps, TxDeps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
@@ -64,6 +65,13 @@ export async function approveGrantRequest(
     const oauth = request.oauth && code ? { ...request.oauth, code_hash: sha256(code) } : undefined;
     const grantId = await approveWithin(tx, request, draft.value, now, oauth);
     if (grantId === undefined) return fail('conflict', 'this request has already been decided');
+    await announce(
+      tx,
+      request.subject_id,
+      'consent_decided',
+      { grant_request_ids: [request.grant_request_id], grant_ids: [grantId] },
+      [grantId],
+    );
     return ok({
       grant_request_id: request.grant_request_id,
       status: 'approved',
@@ -83,7 +91,7 @@ export async function approveGrantRequest(
  * Throws DecisionFailed when the grant cannot be created, which rolls the approval back.
  */
 export async function approveWithin(
-  tx: Deps,
+  tx: TxDeps,
   request: GrantRequestRecord,
   d: GrantRequestDraft,
   now: Date,
@@ -130,21 +138,27 @@ export async function rejectGrantRequest(
   if (!found.ok) return found;
   if (found.value.package) return partOfPackage();
   const now = deps.clock();
-  const rejected = await deps.store.transitionGrantRequest(input.grant_request_id, 'pending', {
-    status: 'rejected',
-    decided_at: now.toISOString(),
+  // The rejection and its audit event commit together.
+  const rejected = await inTransaction(deps, async (tx) => {
+    const done = await tx.store.transitionGrantRequest(input.grant_request_id, 'pending', {
+      status: 'rejected',
+      decided_at: now.toISOString(),
+    });
+    if (!done) return undefined;
+    await announce(tx, done.subject_id, 'consent_decided', { grant_request_ids: [done.grant_request_id] });
+    await recordAudit(
+      tx,
+      { kind: 'subject', id: done.subject_id },
+      done.subject_id,
+      {
+        action: 'consent_rejected',
+        detail: `consent request ${done.grant_request_id} of ${done.client_id} rejected`,
+      },
+      now,
+    );
+    return done;
   });
   if (!rejected) return fail('conflict', 'this request has already been decided');
-  await recordAudit(
-    deps,
-    { kind: 'subject', id: rejected.subject_id },
-    rejected.subject_id,
-    {
-      action: 'consent_rejected',
-      detail: `consent request ${rejected.grant_request_id} of ${rejected.client_id} rejected`,
-    },
-    now,
-  );
   return ok({
     grant_request_id: rejected.grant_request_id,
     status: 'rejected',

@@ -4,6 +4,7 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
@@ -110,6 +111,14 @@ export async function decidePackage(
       if (grantId === undefined) throw new DecisionFailed('this package has already been decided');
       outcomes.push({ detail_id, grant_request_id: m.grant_request_id, grant_ids: [grantId] });
     }
+    const created = outcomes.flatMap((o) => o.grant_ids);
+    await announce(
+      tx,
+      members[0]!.subject_id,
+      'consent_decided',
+      { grant_request_ids: members.map((m) => m.grant_request_id), grant_ids: created },
+      created,
+    );
     return ok({
       package_id: input.package_id,
       outcomes,

@@ -4,8 +4,10 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
+import { announceFamilyEnded } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
+import { inTransaction } from '../transaction.ts';
 import { revokeGrantEverywhere } from './revocation.ts';
 import {
   accessTtl,
@@ -51,20 +53,24 @@ export async function refreshGrantTokens(
     });
   }
   if (token.status === 'rotated') {
-    await deps.store.revokeTokenFamily(family.family_id, now.toISOString());
-    for (const g of grants) await revokeGrantEverywhere(deps, g.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: family.client_id },
-      first.subject_id,
-      {
-        action: 'refresh_reuse',
-        grantId: first.grant_id,
-        outcome: 'denied',
-        detail: `a rotated refresh token was presented again; the token family and its ${grants.length} grant(s) were revoked`,
-      },
-      now,
-    );
+    // The family, every grant it covers and the audit event end in one commit.
+    await inTransaction(deps, async (tx) => {
+      await tx.store.revokeTokenFamily(family.family_id, now.toISOString());
+      await announceFamilyEnded(tx, family);
+      for (const g of grants) await revokeGrantEverywhere(tx, g.grant_id, now);
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: family.client_id },
+        first.subject_id,
+        {
+          action: 'refresh_reuse',
+          grantId: first.grant_id,
+          outcome: 'denied',
+          detail: `a rotated refresh token was presented again; the token family and its ${grants.length} grant(s) were revoked`,
+        },
+        now,
+      );
+    });
     return invalidGrant();
   }
   if (family.status !== 'active' || Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
@@ -73,7 +79,9 @@ export async function refreshGrantTokens(
 
   const endsAt = latestExpiry(active);
   const next = newRefreshToken(family.family_id, endsAt, now);
-  if (!(await deps.store.rotateRefreshToken(hash, next.record))) return invalidGrant();
+  if (!(await inTransaction(deps, (tx) => tx.store.rotateRefreshToken(hash, next.record)))) {
+    return invalidGrant();
+  }
   // A refreshed token keeps the audience the family was issued for.
   const ttl = accessTtl(deps, endsAt, now);
   const access =

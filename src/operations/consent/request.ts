@@ -14,7 +14,9 @@ import {
   Purpose,
   WritebackPolicy,
 } from '../../model/vocabulary.ts';
-import type { Deps } from '../deps.ts';
+import { announce } from '../changes.ts';
+import type { AnyDeps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** How long a consent request may wait for the subject's decision and the exchange. */
 export const REQUEST_TTL_SECONDS = 15 * 60;
@@ -55,7 +57,7 @@ export interface ConsentRequestCreated {
  * verifier can exchange it.
  */
 export async function requestConsent(
-  deps: Deps,
+  deps: AnyDeps,
   input: z.output<typeof ConsentRequestInput>,
   /** Set when the request is one element of a grant package (WIRE-NOTES §4). */
   membership?: PackageMembership,
@@ -96,7 +98,12 @@ export async function requestConsent(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
-  await deps.store.insertGrantRequest(record);
+  await inTransaction(deps, async (tx) => {
+    await tx.store.insertGrantRequest(record);
+    await announce(tx, record.subject_id, 'consent_requested', {
+      grant_request_ids: [record.grant_request_id],
+    });
+  });
   return ok({
     grant_request_id: record.grant_request_id,
     status: 'pending',
@@ -112,12 +119,12 @@ export async function requestConsent(
  * (another client's, or made up) stays as given: like an unknown subject id, it makes a request
  * that no subject can approve, and the answer does not tell the difference.
  */
-async function subjectNamed(deps: Deps, clientId: string, named: string): Promise<string> {
+async function subjectNamed(deps: AnyDeps, clientId: string, named: string): Promise<string> {
   if (!named.startsWith(PAIRWISE_SUBJECT_PREFIX)) return named;
   return (await deps.store.subjectForPairwise(clientId, named)) ?? named;
 }
 
-export function consentUrl(deps: Deps, grantRequestId: string): string {
+export function consentUrl(deps: AnyDeps, grantRequestId: string): string {
   return `${deps.provider.baseUrl}/consent/${encodeURIComponent(grantRequestId)}`;
 }
 

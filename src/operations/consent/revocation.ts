@@ -1,26 +1,48 @@
+import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import type { Deps } from '../deps.ts';
+import type { StoreReader } from '../../store/store.ts';
+import { announce, announceFamilyEnded } from '../changes.ts';
+import type { AnyDeps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
 
 /**
  * Revokes a grant and every refresh family that covers it, so neither its access tokens (the
- * grant is re-read on each request) nor its refresh tokens work again, on any instance.
+ * grant is re-read on each request) nor its refresh tokens work again, on any instance. One
+ * transaction (the caller's, when it has one): the grant and its families end together, with
+ * their change events (none for a grant or family that had already ended).
  */
-export async function revokeGrantEverywhere(deps: Deps, grantId: string, now: Date) {
+export function revokeGrantEverywhere(
+  deps: AnyDeps,
+  grantId: string,
+  now: Date,
+): Promise<GrantRecord | undefined> {
   const at = now.toISOString();
-  const revoked = await deps.store.revokeGrant(grantId, at);
-  for (const family of await deps.store.listTokenFamiliesByGrant(grantId)) {
-    // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
-    // while another of its grants is active.
-    if (await anyOtherActive(deps, family.grant_ids, grantId, now)) continue;
-    await deps.store.revokeTokenFamily(family.family_id, at);
-  }
-  return revoked;
+  return inTransaction(deps, async (tx) => {
+    const before = await tx.store.getGrant(grantId);
+    const revoked = await tx.store.revokeGrant(grantId, at);
+    if (revoked && before?.status !== 'revoked') {
+      await announce(tx, revoked.subject_id, 'grant_revoked', { grant_ids: [grantId] }, [grantId]);
+    }
+    for (const family of await tx.store.listTokenFamiliesByGrant(grantId)) {
+      // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
+      // while another of its grants is active.
+      if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
+      await tx.store.revokeTokenFamily(family.family_id, at);
+      await announceFamilyEnded(tx, family);
+    }
+    return revoked;
+  });
 }
 
-async function anyOtherActive(deps: Deps, grantIds: readonly string[], except: string, now: Date) {
+async function anyOtherActive(
+  store: Pick<StoreReader, 'getGrant'>,
+  grantIds: readonly string[],
+  except: string,
+  now: Date,
+) {
   for (const id of grantIds) {
     if (id === except) continue;
-    const grant = await deps.store.getGrant(id);
+    const grant = await store.getGrant(id);
     if (grant && grantStatusAt(grant, now) === 'active') return true;
   }
   return false;

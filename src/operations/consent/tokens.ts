@@ -8,8 +8,10 @@ import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
-import type { Deps } from '../deps.ts';
+import { announce } from '../changes.ts';
+import type { AnyDeps, Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** Refresh tokens live this long at most, and never past their grant's expiry. */
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
@@ -76,15 +78,15 @@ export async function exchangeGrantRequest(
  * active. Returns the grant, or undefined for the caller's uniform `invalid_grant`.
  */
 export async function markExchanged(
-  deps: Deps,
+  deps: AnyDeps,
   request: GrantRequestRecord,
   now: Date,
 ): Promise<GrantRecord | undefined> {
   if (request.status !== 'approved' || request.grant_id === undefined) return undefined;
   if (Date.parse(request.expires_at) <= now.getTime()) return undefined;
-  const exchanged = await deps.store.transitionGrantRequest(request.grant_request_id, 'approved', {
-    status: 'exchanged',
-  });
+  const exchanged = await inTransaction(deps, (tx) =>
+    tx.store.transitionGrantRequest(request.grant_request_id, 'approved', { status: 'exchanged' }),
+  );
   if (!exchanged) return undefined;
   const grant = await deps.store.getGrant(request.grant_id);
   return grant && grantStatusAt(grant, now) === 'active' ? grant : undefined;
@@ -94,10 +96,11 @@ export async function markExchanged(
  * Starts a refresh family and issues its first tokens: over one grant (a grant token), or over
  * the children of a grant package (one package token, WIRE-NOTES §4). Single-use grants are
  * consumed by this issuance: readable until this token expires, and never again; when every
- * grant is single-use there is no refresh token.
+ * grant is single-use there is no refresh token. The access token is signed first; the family,
+ * the shortened expiries, the audit events and the refresh token then commit together.
  */
 export async function issueFamily(
-  deps: Deps,
+  deps: AnyDeps,
   grants: readonly GrantRecord[],
   clientId: string,
   options: {
@@ -121,7 +124,6 @@ export async function issueFamily(
     status: 'active',
     created_at: now.toISOString(),
   };
-  await deps.store.insertTokenFamily(family);
   const endsAt = latestExpiry(grants);
   const ttl = accessTtl(deps, endsAt, now);
   const access =
@@ -130,25 +132,42 @@ export async function issueFamily(
       : await issueGrantToken(deps, first, ttl, resource);
   // Shortening a single-use grant's own expiry makes every surface enforce its end.
   const tokenEnd = new Date(now.getTime() + access.expires_in * 1000).toISOString();
-  for (const g of grants) {
-    if (g.access_mode === 'single_use') await deps.store.shortenGrantExpiry(g.grant_id, tokenEnd);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: clientId },
-      g.subject_id,
-      {
-        action: 'token_issued',
-        grantId: g.grant_id,
-        ...(packageId !== undefined ? { detail: `grant package ${packageId}` } : {}),
-      },
-      now,
-    );
-  }
   const named = packageId !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
-  if (grants.every((g) => g.access_mode === 'single_use')) return { ...access, ...named };
-  const refresh = newRefreshToken(family.family_id, endsAt, now);
-  await deps.store.insertRefreshToken(refresh.record);
-  return { ...access, ...named, refresh_token: refresh.token };
+  const refresh = grants.every((g) => g.access_mode === 'single_use')
+    ? undefined
+    : newRefreshToken(family.family_id, endsAt, now);
+  await inTransaction(deps, async (tx) => {
+    await tx.store.insertTokenFamily(family);
+    for (const g of grants) {
+      if (g.access_mode === 'single_use') {
+        const shortened = await tx.store.shortenGrantExpiry(g.grant_id, tokenEnd);
+        if (shortened && shortened.expires_at !== g.expires_at) {
+          await announce(
+            tx,
+            g.subject_id,
+            'grant_narrowed',
+            { grant_ids: [g.grant_id], family_ids: [family.family_id] },
+            [g.grant_id],
+          );
+        }
+      }
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: clientId },
+        g.subject_id,
+        {
+          action: 'token_issued',
+          grantId: g.grant_id,
+          ...(packageId !== undefined ? { detail: `grant package ${packageId}` } : {}),
+        },
+        now,
+      );
+    }
+    if (refresh !== undefined) await tx.store.insertRefreshToken(refresh.record);
+  });
+  return refresh === undefined
+    ? { ...access, ...named }
+    : { ...access, ...named, refresh_token: refresh.token };
 }
 
 /** When a family's grants end: the latest expiry, or undefined when one of them never expires. */
@@ -179,7 +198,7 @@ export function newRefreshToken(familyId: string, endsAt: string | undefined, no
 }
 
 /** An access token never outlives its grant. */
-export function accessTtl(deps: Deps, endsAt: string | undefined, now: Date): number {
+export function accessTtl(deps: AnyDeps, endsAt: string | undefined, now: Date): number {
   const ttl = deps.provider.tokenTtlSeconds;
   if (endsAt === undefined) return ttl;
   const left = Math.floor((Date.parse(endsAt) - now.getTime()) / 1000);

@@ -3,6 +3,7 @@ import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -97,6 +98,13 @@ async function decide(
     if (decided === undefined) {
       return fail('conflict', `this review was already ${current.status}`);
     }
+    await announce(
+      tx,
+      decided.subject_id,
+      'cross_domain_review_decided',
+      { review_ids: [decided.review_id], grant_ids: [decided.grant_id] },
+      [decided.grant_id],
+    );
     await recordAudit(
       tx,
       { kind: 'subject', id: subject.value },

@@ -5,6 +5,7 @@ import type { Scope } from '../../policy/scope.ts';
 import { decideTransfer, planTransfer, type TransferPlan } from '../../policy/trait-mapping.ts';
 import { recordAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -86,6 +87,13 @@ async function requestReview(
       created_at: now.toISOString(),
     };
     await tx.store.insertCrossDomainReview(review);
+    await announce(
+      tx,
+      review.subject_id,
+      'cross_domain_review_requested',
+      { review_ids: [review.review_id], grant_ids: [review.grant_id] },
+      [review.grant_id],
+    );
     await recordAudit(
       tx,
       { kind: 'grantee', id: caller.clientId },

@@ -5,6 +5,7 @@ import { BlockList, isIP } from 'node:net';
 import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { Deps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
 
 // Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25):
 // a client_id that is an https URL names a JSON document describing the client. Fetching a URL
@@ -49,7 +50,7 @@ export async function documentClient(
   if (!fetched.ok) return fetched;
   const record = recordOf(clientId, fetched.value, now);
   if (!record.ok) return record;
-  await deps.store.putClient(record.value);
+  await inTransaction(deps, (tx) => tx.store.putClient(record.value));
   return record;
 }
 

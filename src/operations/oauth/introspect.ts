@@ -10,6 +10,7 @@ import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
 import { resourceUrl, resourceUrls } from '../resources.ts';
+import { inTransaction } from '../transaction.ts';
 import { scopeOf } from './metadata.ts';
 
 // Token introspection (RFC 7662) and revocation (RFC 7009) over the same records the bearer
@@ -120,23 +121,27 @@ export async function disconnectPackage(
   return 'disconnected';
 }
 
+/** Every active grant of the token ends, with its families and audit events, in one commit. */
 async function endGrants(deps: Deps, client: ClientRecord, found: Found): Promise<void> {
   const now = deps.clock();
-  for (const grant of found.grants) {
-    if (grantStatusAt(grant, now) !== 'active') continue;
-    await revokeGrantEverywhere(deps, grant.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: client.client_id },
-      grant.subject_id,
-      {
-        action: 'revoke',
-        grantId: grant.grant_id,
-        detail: `the client revoked its ${found.tokenType} (RFC 7009); the grant ended`,
-      },
-      now,
-    );
-  }
+  const active = found.grants.filter((grant) => grantStatusAt(grant, now) === 'active');
+  if (active.length === 0) return;
+  await inTransaction(deps, async (tx) => {
+    for (const grant of active) {
+      await revokeGrantEverywhere(tx, grant.grant_id, now);
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: client.client_id },
+        grant.subject_id,
+        {
+          action: 'revoke',
+          grantId: grant.grant_id,
+          detail: `the client revoked its ${found.tokenType} (RFC 7009); the grant ended`,
+        },
+        now,
+      );
+    }
+  });
 }
 
 async function find(deps: Deps, token: string): Promise<Found | undefined> {

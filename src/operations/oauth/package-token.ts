@@ -40,18 +40,20 @@ export async function exchangePackageCode(
   );
   if (holders.length === 0) return invalidGrant();
   if (holders.some((m) => m.status === 'exchanged')) {
-    for (const m of holders) if (m.grant_id !== undefined) await revokeGrantEverywhere(deps, m.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: client.client_id },
-      first.subject_id,
-      {
-        action: 'revoke',
-        outcome: 'denied',
-        detail: `a package code was presented again after its exchange; the grants of package ${packageId} were revoked`,
-      },
-      now,
-    );
+    await inTransaction(deps, async (tx) => {
+      for (const m of holders) if (m.grant_id !== undefined) await revokeGrantEverywhere(tx, m.grant_id, now);
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: client.client_id },
+        first.subject_id,
+        {
+          action: 'revoke',
+          outcome: 'denied',
+          detail: `a package code was presented again after its exchange; the grants of package ${packageId} were revoked`,
+        },
+        now,
+      );
+    });
     return invalidGrant();
   }
   if (input.redirect_uri !== first.redirect_uri) return invalidGrant();

@@ -2,6 +2,7 @@ import { randomToken, sha256 } from '../../auth/secrets.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { Deps } from '../deps.ts';
+import { inTransaction } from '../transaction.ts';
 
 // Dynamic client registration (RFC 7591). Registration is open, as MCP clients expect; what a
 // registered client can do is still nothing until a subject approves a grant for it.
@@ -96,7 +97,7 @@ export async function registerDynamicClient(deps: Deps, body: unknown): Promise<
     source: 'dynamic',
     metadata,
   };
-  await deps.store.putClient(record);
+  await inTransaction(deps, (tx) => tx.store.putClient(record));
   return ok({
     client_id: record.client_id,
     client_id_issued_at: Math.floor(now.getTime() / 1000),

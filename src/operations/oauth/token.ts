@@ -10,6 +10,7 @@ import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 import { resourceUrl } from '../resources.ts';
+import { inTransaction } from '../transaction.ts';
 import { DETAIL_TYPE, scopeOf } from './metadata.ts';
 import { exchangePackageCode } from './package-token.ts';
 
@@ -60,19 +61,22 @@ export async function exchangeCode(
   if (!request || !oauth?.code_hash || !safeEqual(sha256(code), oauth.code_hash)) return invalidGrant();
   if (request.client_id !== client.client_id) return invalidGrant();
   if (request.status === 'exchanged' && request.grant_id !== undefined) {
-    await revokeGrantEverywhere(deps, request.grant_id, now);
-    await recordAudit(
-      deps,
-      { kind: 'grantee', id: client.client_id },
-      request.subject_id,
-      {
-        action: 'revoke',
-        grantId: request.grant_id,
-        outcome: 'denied',
-        detail: 'an authorization code was presented again after its exchange; the grant was revoked',
-      },
-      now,
-    );
+    const grantId = request.grant_id;
+    await inTransaction(deps, async (tx) => {
+      await revokeGrantEverywhere(tx, grantId, now);
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: client.client_id },
+        request.subject_id,
+        {
+          action: 'revoke',
+          grantId,
+          outcome: 'denied',
+          detail: 'an authorization code was presented again after its exchange; the grant was revoked',
+        },
+        now,
+      );
+    });
     return invalidGrant();
   }
   // OAuth 2.1 §4.1.3: redirect_uri was sent with the authorization request, so it must match.

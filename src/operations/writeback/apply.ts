@@ -2,7 +2,7 @@ import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import type { ClaimChange, ClaimHistoryInput } from '../../model/claim-history.ts';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { ActorRef } from '../../model/proposal.ts';
-import type { Store } from '../../store/store.ts';
+import type { StoreTx } from '../../store/store.ts';
 
 /** A failure raised inside a transaction so that it rolls back; turned back into a Result. */
 export class Refusal extends Error {
@@ -57,7 +57,7 @@ export function historyEntry(
 
 /** Writes claims with their history entries and marks the profile updated (inside a transaction). */
 export async function writeClaims(
-  store: Store,
+  store: StoreTx,
   profileId: string,
   writes: readonly { claim: Claim; change: ClaimChange; prov: Provenance }[],
   at: Date,

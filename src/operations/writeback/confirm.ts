@@ -9,7 +9,8 @@ import { isClaimVisible } from '../../policy/visibility.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
-import type { Deps } from '../deps.ts';
+import { announceClaims, announceProposalsDecided } from '../changes.ts';
+import type { AnyDeps, Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { inTransaction } from '../transaction.ts';
 import { confirmedClaim, findTarget, Refusal, writeClaims } from './apply.ts';
@@ -65,12 +66,28 @@ export async function confirmUpdates(
     const result = await inTransaction(deps, async (tx) => {
       const written: Claim[] = [];
       const outcomes: DecisionOutcome[] = [];
+      const decided: ProposalRecord[] = [];
       for (const decision of input.decisions) {
         const stored = await tx.store.listClaims(profileId);
         const out = await decide(tx, caller, scope, profileId, subjectId, stored, decision, now);
         if (out.claim) written.push(out.claim);
+        if (out.proposal) decided.push(out.proposal);
         outcomes.push(out.outcome);
       }
+      if (written.length > 0) {
+        await announceClaims(
+          tx,
+          subjectId,
+          'claims_written',
+          {
+            claim_ids: written.map((c) => c.claim_id),
+            namespaces: written.map((c) => c.namespace),
+            proposal_ids: decided.filter((p) => p.status !== 'rejected').map((p) => p.proposal_id),
+          },
+          now,
+        );
+      }
+      await announceProposalsDecided(tx, subjectId, decided);
       return { written, outcomes };
     });
     return ok(
@@ -87,7 +104,7 @@ export async function confirmUpdates(
 }
 
 async function decide(
-  tx: Deps,
+  tx: TxDeps,
   caller: Caller,
   scope: Scope | undefined,
   profileId: string,
@@ -95,7 +112,7 @@ async function decide(
   stored: readonly Claim[],
   decision: ConfirmDecision,
   now: Date,
-): Promise<{ claim?: Claim; outcome: DecisionOutcome }> {
+): Promise<{ claim?: Claim; proposal?: ProposalRecord; outcome: DecisionOutcome }> {
   const prov = { actor: actorOf(caller), grantId: scope?.grant.grant_id };
   if (!('proposal_id' in decision)) {
     const claim = stored.find((c) => c.claim_id === decision.claim_id);
@@ -133,6 +150,7 @@ async function decide(
     if (!after) throw conflict(proposal);
     await audit(tx, caller, subjectId, 'proposal_rejected', proposal.claim, proposal.proposal_id, now);
     return {
+      proposal: after,
       outcome: {
         proposal_id: proposal.proposal_id,
         claim_id: proposal.claim.claim_id,
@@ -176,6 +194,7 @@ async function decide(
   await audit(tx, caller, subjectId, 'proposal_confirmed', claim, proposal.proposal_id, now);
   return {
     claim,
+    proposal: after,
     outcome: {
       proposal_id: proposal.proposal_id,
       claim_id: claimId,
@@ -198,7 +217,7 @@ function conflict(proposal: ProposalRecord): Refusal {
 }
 
 async function audit(
-  tx: Deps,
+  tx: AnyDeps,
   caller: Caller,
   subjectId: string,
   action: 'claim_confirmed' | 'proposal_confirmed' | 'proposal_rejected',

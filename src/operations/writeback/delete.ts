@@ -5,6 +5,7 @@ import { isSupportedNamespace } from '../../model/extensions/index.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
+import { announceClaims, announceProposalsDecided } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { ownProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
@@ -125,6 +126,13 @@ async function remove(
       await tx.store.deleteModifiers(profileId, sel.modifierIds);
       await tx.store.touchProfile(profileId, at);
     }
+    const namespaces = sel.namespace !== undefined ? [sel.namespace] : sel.claims.map((c) => c.namespace);
+    if (sel.whole) {
+      await announceClaims(tx, profile.subject_id, 'profile_deleted', { claim_ids: ids, namespaces }, now);
+    } else if (ids.length > 0 || sel.modifierIds.length > 0) {
+      await announceClaims(tx, profile.subject_id, 'claims_deleted', { claim_ids: ids, namespaces }, now);
+    }
+    await announceProposalsDecided(tx, profile.subject_id, closing);
     await recordCallerAudit(
       tx,
       caller,

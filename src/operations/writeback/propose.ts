@@ -9,7 +9,8 @@ import { decideWriteback, type WritebackDecision } from '../../policy/writeback.
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
-import type { Deps } from '../deps.ts';
+import { announce, announceClaims } from '../changes.ts';
+import type { Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { subjectProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
@@ -112,7 +113,7 @@ function plan(
 }
 
 async function writeProposals(
-  tx: Deps,
+  tx: TxDeps,
   grant: GrantRecord,
   profileId: string,
   planned: readonly Planned[],
@@ -174,6 +175,34 @@ async function writeProposals(
     });
   }
   await writeClaims(tx.store, profileId, writes, now);
+  const queued = outcomes.filter((o) => o.status === 'pending');
+  if (queued.length > 0) {
+    await announce(
+      tx,
+      grant.subject_id,
+      'proposal_created',
+      {
+        proposal_ids: queued.map((o) => o.proposal_id),
+        claim_ids: queued.map((o) => o.claim_id),
+        namespaces: planned.filter((p) => p.decision.kind === 'queue').map((p) => p.claim.namespace),
+      },
+      [grant.grant_id],
+    );
+  }
+  if (writes.length > 0) {
+    await announceClaims(
+      tx,
+      grant.subject_id,
+      'claims_written',
+      {
+        claim_ids: applied.map((c) => c.claim_id),
+        namespaces: applied.map((c) => c.namespace),
+        proposal_ids: writes.map((w) => w.prov.proposalId).filter((id): id is string => id !== undefined),
+      },
+      now,
+      [grant.grant_id],
+    );
+  }
   return { applied, proposals: outcomes };
 }
 
@@ -209,6 +238,13 @@ async function proposeAsSubject(
         claimKeys: writes.map((w) => qualifiedKey(w.claim)),
         detail: 'by the subject',
       },
+      now,
+    );
+    await announceClaims(
+      tx,
+      caller.subjectId,
+      'claims_written',
+      { claim_ids: writes.map((w) => w.claim.claim_id), namespaces: writes.map((w) => w.claim.namespace) },
       now,
     );
     return writes.map((w) => w.claim);

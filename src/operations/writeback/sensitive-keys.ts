@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { normalizeKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { keyDefinitionOf } from '../../model/extensions/index.ts';
-import type { Store } from '../../store/store.ts';
+import type { StoreReader } from '../../store/store.ts';
 import { recordCallerAudit } from '../audit.ts';
 import type { Caller } from '../caller.ts';
+import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { ownProfile } from '../subject-profile.ts';
+import { inTransaction } from '../transaction.ts';
 
 // Keys the subject marks sensitive (docs/writeback.md): under `auto_for_low_risk` a proposal on
 // such a key is never low risk, so it always waits for the subject's review. The list lives in
@@ -27,7 +29,7 @@ export function sensitiveKeysSetting(profileId: string): string {
 
 /** Keys the subject marked sensitive; an absent or unreadable setting is none. */
 export async function sensitiveKeys(
-  store: Pick<Store, 'getSetting'>,
+  store: Pick<StoreReader, 'getSetting'>,
   profileId: string,
 ): Promise<ReadonlySet<string>> {
   const raw = await store.getSetting(sensitiveKeysSetting(profileId));
@@ -49,7 +51,10 @@ export async function getSensitiveKeys(deps: Deps, caller: Caller): Promise<Resu
   return ok({ sensitive_keys: [...(await sensitiveKeys(deps.store, profile.value.profile_id))].sort() });
 }
 
-/** POST /v1/profile/sensitive-keys: replaces the list. Every key must be a registered one. */
+/**
+ * POST /v1/profile/sensitive-keys: replaces the list. Every key must be a registered one. The
+ * setting and its audit event commit together.
+ */
 export async function setSensitiveKeys(
   deps: Deps,
   caller: Caller,
@@ -69,13 +74,18 @@ export async function setSensitiveKeys(
     );
   }
   const now = deps.clock();
-  await deps.store.putSetting(sensitiveKeysSetting(profile.value.profile_id), JSON.stringify(keys));
-  await recordCallerAudit(
-    deps,
-    caller,
-    profile.value.subject_id,
-    { action: 'sensitive_keys_changed', claimKeys: keys },
-    now,
-  );
+  const { profile_id: profileId, subject_id: subjectId } = profile.value;
+  await inTransaction(deps, async (tx) => {
+    await tx.store.putSetting(sensitiveKeysSetting(profileId), JSON.stringify(keys));
+    await recordCallerAudit(
+      tx,
+      caller,
+      subjectId,
+      { action: 'sensitive_keys_changed', claimKeys: keys },
+      now,
+    );
+    // The subject's own setting: no grantee reads it, so the event names no grant.
+    await announce(tx, subjectId, 'sensitive_keys_changed', {});
+  });
   return ok({ sensitive_keys: keys });
 }

@@ -14,9 +14,9 @@ import {
   type NamespaceChange,
   type StoreTx,
 } from '../store.ts';
+import { ChangeQueries } from './change-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
 import { body, instant, integer, profileFromRow, StatementCache, seqPage, text, toJson } from './rows.ts';
-import { WritebackQueries } from './writeback-queries.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
 export type Sync<T> = {
@@ -30,7 +30,7 @@ const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default
  * the async surface are the caller's concern (sqlite-store.ts); a write here is one or more
  * statements that the caller wraps in a transaction or savepoint so it applies all-or-nothing.
  */
-export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
+export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   readonly #sql: StatementCache;
   /** Present only on the read connection (see ContentCache). */
   readonly #claims: ContentCache<Claim> | undefined;
@@ -38,7 +38,8 @@ export class SqliteQueries extends WritebackQueries implements Sync<StoreTx> {
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
     // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; cross-domain
     // reviews from ReviewQueries, which extends it; proposals and claim history from
-    // WritebackQueries, which extends ReviewQueries.
+    // WritebackQueries, which extends ReviewQueries; the change outbox from ChangeQueries, which
+    // extends WritebackQueries.
     const sql = new StatementCache(db);
     super(sql);
     this.#sql = sql;

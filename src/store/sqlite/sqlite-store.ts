@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
+import type { ChangeDraft, ChangeEvent } from '../../model/change-event.ts';
+import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import type { Store, StoreReader, StoreTx, StoreWriter } from '../store.ts';
 import { migrate } from './migrate.ts';
 import { SqliteQueries, type Sync } from './queries.ts';
@@ -36,6 +38,8 @@ const READS: { readonly [K in keyof StoreReader]: true } = {
   getCrossDomainReview: true,
   listCrossDomainReviewsByGrant: true,
   listCrossDomainReviewsBySubject: true,
+  listChanges: true,
+  latestChangeSeq: true,
 };
 
 const WRITES: { readonly [K in keyof StoreWriter]: true } = {
@@ -70,6 +74,8 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   appendClaimHistory: true,
   insertCrossDomainReview: true,
   decideCrossDomainReview: true,
+  appendChange: true,
+  markGrantExpiryAnnounced: true,
 };
 
 type Runner = (call: () => unknown) => Promise<unknown>;
@@ -99,6 +105,8 @@ class Mutex {
 
 interface TxState {
   active: boolean;
+  /** The change events appended so far, published after COMMIT. */
+  readonly changes: ChangeEvent[];
 }
 
 function isMemory(path: string): boolean {
@@ -148,6 +156,10 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const writeQueries = new SqliteQueries(writer);
   const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader, { cacheContent: true });
   let closed = false;
+  const feed = new InProcessChangeFeed(
+    { listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]> },
+    writeQueries.latestChangeSeq(),
+  );
 
   const assertOpen = (): void => {
     if (closed) throw new Error('store is closed');
@@ -166,21 +178,38 @@ export async function openSqliteStore(path: string): Promise<Store> {
     assertOpen();
     return call();
   };
-  const writeOutside: Runner = async (call) => {
+  // On `:memory:` reads share the write connection and would see an open transaction's outbox
+  // rows, which a rollback then takes back (with their seqs): the outbox is read only between
+  // transactions there (and, like a write, not from inside one: it would wait on itself).
+  const readCommitted: Runner =
+    reader === writer
+      ? async (call) => {
+          assertNotInTransaction();
+          return mutex.run(() => readOutside(call));
+        }
+      : readOutside;
+  /** One write in its own transaction; `published` names the change events it committed. */
+  const commitOne = async <T>(
+    call: () => T,
+    published?: (result: T) => readonly ChangeEvent[],
+  ): Promise<T> => {
     assertNotInTransaction();
     return mutex.run(() => {
       assertOpen();
       writer.exec('BEGIN IMMEDIATE');
+      let result: T;
       try {
-        const result = call();
+        result = call();
         writer.exec('COMMIT');
-        return result;
       } catch (error) {
         rollback();
         throw error;
       }
+      if (published) feed.publish(published(result));
+      return result;
     });
   };
+  const writeOutside: Runner = (call) => commitOne(call);
 
   const makeTx = (state: TxState): StoreTx => {
     const assertActive = (): void => {
@@ -206,9 +235,16 @@ export async function openSqliteStore(path: string): Promise<Store> {
         throw error;
       }
     };
+    const writes = facade<StoreWriter>(WRITES, writeQueries, writeInside);
     return {
       ...facade<StoreReader>(READS, writeQueries, readInside),
-      ...facade<StoreWriter>(WRITES, writeQueries, writeInside),
+      ...writes,
+      // Remembered so that transaction() publishes it after COMMIT, and only then.
+      async appendChange(draft: ChangeDraft): Promise<ChangeEvent> {
+        const event = await writes.appendChange(draft);
+        state.changes.push(event);
+        return event;
+      },
     };
   };
 
@@ -261,24 +297,35 @@ export async function openSqliteStore(path: string): Promise<Store> {
   return {
     ...facade<StoreReader>(READS, readQueries, readOutside),
     ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
+    listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]>,
+    latestChangeSeq: () => readCommitted(() => readQueries.latestChangeSeq()) as Promise<number>,
+    appendChange: (draft) =>
+      commitOne(
+        () => writeQueries.appendChange(draft),
+        (event) => [event],
+      ),
     appendAudit,
+    changes: feed,
 
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       assertNotInTransaction();
       return mutex.run(async () => {
         assertOpen();
-        const state: TxState = { active: true };
+        const state: TxState = { active: true, changes: [] };
         writer.exec('BEGIN IMMEDIATE');
+        let result: T;
         try {
-          const result = await current.run(state, () => fn(makeTx(state)));
+          result = await current.run(state, () => fn(makeTx(state)));
           writer.exec('COMMIT');
-          return result;
         } catch (error) {
           rollback();
           throw error;
         } finally {
           state.active = false;
         }
+        // Still inside the mutex, right after COMMIT: events reach the feed in commit order.
+        feed.publish(state.changes);
+        return result;
       });
     },
 
@@ -287,6 +334,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
       await mutex.run(() => {
         if (closed) return;
         closed = true;
+        feed.close();
         if (reader !== writer) reader.close();
         writer.close();
       });

@@ -114,7 +114,7 @@ describe('consent flow over HTTP', () => {
 
   it('a token minted with the provider key for another resource (audience) is 401', async () => {
     const g = await granted(p);
-    const key = await loadSigningKey(p.deps.store);
+    const key = await loadSigningKey(p.store);
     const base = p.deps.provider.baseUrl;
     const foreign = new TokenService(key, { issuer: base });
     const t = await foreign.mint(

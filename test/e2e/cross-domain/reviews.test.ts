@@ -47,7 +47,7 @@ describe('cross-domain review endpoints', () => {
       mapped_keys: ['novelty_tolerance'],
       created_at: new Date().toISOString(),
     };
-    await p.deps.store.insertCrossDomainReview(foreign);
+    await p.store.insertCrossDomainReview(foreign);
     assertError(await decide(p, 'approve', { review_id: foreign.review_id }), 404, 'not_found');
     assertError(await decide(p, 'reject', { review_id: 'ppx:review:missing' }), 404, 'not_found');
     assert.equal((await p.deps.store.getCrossDomainReview(foreign.review_id))?.status, 'pending');

@@ -47,7 +47,7 @@ describe('single-use matching grant', () => {
   it('a one-time grant that lists export (stored before the rule) still cannot export', async () => {
     const { grant } = await p.grant({ allowed_operations: ['read', 'export'] });
     const once = { ...grant, grant_id: newId('grant'), access_mode: 'single_use' as const };
-    await p.deps.store.insertGrant(once);
+    await p.store.insertGrant(once);
     const { access_token } = await issueGrantToken(p.deps, once);
     const r = await api(p.url, '/v1/export', { token: access_token, body: {} });
     assertError(r, 403, 'insufficient_scope');

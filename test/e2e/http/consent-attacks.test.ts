@@ -72,7 +72,7 @@ describe('HTTP consent attacks', () => {
     });
 
     it('a token with another audience or issuer (real key) is 401 invalid_token', async () => {
-      const key = await loadSigningKey(p.deps.store);
+      const key = await loadSigningKey(p.store);
       const base = p.deps.provider.baseUrl;
       for (const options of [
         { issuer: base, audience: 'https://elsewhere.example' },

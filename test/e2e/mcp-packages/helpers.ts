@@ -78,10 +78,10 @@ function detailOf(draft: Partial<GrantDraft>, index: number): Detail {
 
 /** Ends a grant the ways the read profile names: revoked, expired (any past deadline). */
 export async function revoke(p: TestProvider, grantId: string): Promise<void> {
-  assert.ok(await p.deps.store.revokeGrant(grantId, new Date().toISOString()));
+  assert.ok(await p.store.revokeGrant(grantId, new Date().toISOString()));
 }
 export async function expire(p: TestProvider, grantId: string): Promise<void> {
-  assert.ok(await p.deps.store.shortenGrantExpiry(grantId, new Date(Date.now() - 60_000).toISOString()));
+  assert.ok(await p.store.shortenGrantExpiry(grantId, new Date(Date.now() - 60_000).toISOString()));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON

@@ -135,7 +135,7 @@ describe('deletion and the export round trip', () => {
     const fresh = await startTestProvider();
     try {
       const profile = await fresh.deps.store.getProfileBySubject(fresh.subjectId);
-      await fresh.deps.store.deleteProfile(profile!.profile_id);
+      await fresh.store.deleteProfile(profile!.profile_id);
       const foreign = {
         ...withRevoked.consent_grants[1],
         grant_id: 'ppx:grant:foreign',

@@ -128,7 +128,7 @@ describe('propose-updates: writeback policies', () => {
       allowed_domains: ['fragrance', 'travel'],
     });
     const profile = await p.deps.store.getProfileBySubject(p.subjectId);
-    await p.deps.store.deleteClaims(profile!.profile_id, ['ppx:claim:demo-travel-pace']);
+    await p.store.deleteClaims(profile!.profile_id, ['ppx:claim:demo-travel-pace']);
     const r = await propose(p, token, [
       proposed('fragrance', 'freshness_preference', 0.2, { claim_id: 'ppx:claim:demo-frag-freshness' }),
       proposed('travel', 'pace_preference', 0.9, { claim_id: 'ppx:claim:chosen-by-grantee' }),
