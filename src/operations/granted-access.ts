@@ -7,7 +7,7 @@ import { grantStatusAt } from '../policy/grant-status.ts';
 import { announceIfExpired } from './changes.ts';
 import { childId } from './child-ids.ts';
 import type { Deps } from './deps.ts';
-import type { McpCaller } from './mcp-caller.ts';
+import type { TokenCaller } from './mcp-caller.ts';
 
 // Child discovery (PDPP MCP read profile §3, `ppx_list_granted_access`): what the presented
 // token covers, one entry per grant it names, read from the store on every call so a revocation
@@ -41,7 +41,7 @@ export const GrantedAccessList = z.strictObject({ grants: z.array(GrantedAccess)
 export type GrantedAccessList = z.infer<typeof GrantedAccessList>;
 
 /** The grants the token covers, as they stand now. */
-export async function listGrantedAccess(deps: Deps, mcp: McpCaller): Promise<Result<GrantedAccessList>> {
+export async function listGrantedAccess(deps: Deps, mcp: TokenCaller): Promise<Result<GrantedAccessList>> {
   const ids = mcp.kind === 'grant' ? [mcp.caller.grant.grant_id] : mcp.grantIds;
   const grants: GrantedAccess[] = [];
   for (const id of ids) {

@@ -13,12 +13,14 @@ import { resourceUrl } from './resources.ts';
 export type GrantCaller = Extract<Caller, { kind: 'grant' }>;
 
 /**
- * An authenticated MCP caller. Every tool call resolves it to one `Caller` per grant named by
- * `grant_id` (resolveGrantIds, then callerFor); operations only ever see that per-grant caller.
+ * A grant-bound token as a whole, authenticated: one grant, or a package of several. Surfaces
+ * that take package tokens (MCP) resolve it to one `Caller` per grant named by `grant_id`
+ * (resolveGrantIds, then callerFor); operations see that per-grant caller, except those the
+ * catalog declares `caller: 'token'` (child discovery).
  * A `package` caller (WIRE-NOTES §4) carries the children's ids as the token names them; each
  * child's state is re-read on every call.
  */
-export type McpCaller =
+export type TokenCaller =
   | { readonly kind: 'grant'; readonly clientId: string; readonly caller: GrantCaller }
   | {
       readonly kind: 'package';
@@ -43,7 +45,7 @@ export function mcpResource(deps: Deps): string {
  * Bearer token → MCP caller; every failure is a 401 on the wire (WIRE-NOTES §5). A package
  * token is active while at least one of its children is.
  */
-export async function authenticateMcp(deps: Deps, token: string | undefined): Promise<Result<McpCaller>> {
+export async function authenticateMcp(deps: Deps, token: string | undefined): Promise<Result<TokenCaller>> {
   if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
   const verified = await deps.tokens.verify(token, now, [mcpResource(deps)]);
@@ -92,7 +94,7 @@ export interface NamedGrants {
  * tool takes exactly one id (write tools).
  */
 export function resolveGrantIds(
-  mcp: McpCaller,
+  mcp: TokenCaller,
   arg: GrantIdArg | undefined,
   single: boolean,
 ): Result<NamedGrants> {
@@ -145,7 +147,7 @@ export function resolveGrantIds(
  * active the failure is a token-status code (grant_revoked, grant_expired, invalid_token) with
  * its grant id; the surface answers it as `package_child_inactive`, never as HTTP 401/403.
  */
-export async function callerFor(deps: Deps, mcp: McpCaller, grantId: string): Promise<Result<GrantCaller>> {
+export async function callerFor(deps: Deps, mcp: TokenCaller, grantId: string): Promise<Result<GrantCaller>> {
   if (mcp.kind === 'grant') return ok(mcp.caller);
   const child = await callerForGrant(deps, grantId, mcp.clientId, deps.clock());
   if (child.ok) return child;
@@ -156,7 +158,7 @@ export async function callerFor(deps: Deps, mcp: McpCaller, grantId: string): Pr
  * The pairwise profile id MCP resources are addressed by (each client sees its own). None under a
  * package token: a resource read cannot name a child, and every read there must.
  */
-export function resourceProfileId(deps: Deps, mcp: McpCaller): string | undefined {
+export function resourceProfileId(deps: Deps, mcp: TokenCaller): string | undefined {
   return mcp.kind === 'grant' ? deps.pairwise.profile(mcp.caller.grant.profile_id, mcp.clientId) : undefined;
 }
 
@@ -165,7 +167,7 @@ export function resourceProfileId(deps: Deps, mcp: McpCaller): string | undefine
  * sees. Any other id, another client's id for the same profile included, reads as absent,
  * whether or not it exists.
  */
-export function resourceCaller(deps: Deps, mcp: McpCaller, profileId: string): Result<GrantCaller> {
+export function resourceCaller(deps: Deps, mcp: TokenCaller, profileId: string): Result<GrantCaller> {
   if (mcp.kind === 'package') {
     return fail(
       'invalid_request',

@@ -4,7 +4,7 @@ import type { PpxErrorCode, PpxFailure, Result } from '../../model/errors.ts';
 import type { Operation } from '../../model/vocabulary.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import type { McpCaller } from '../mcp-caller.ts';
+import type { TokenCaller } from '../mcp-caller.ts';
 
 // The one shape of a callable operation (ARCHITECTURE.md "One catalog of operations", STYLE §2).
 // Each operation is declared once: its name, what it takes and returns, who may call it, what a
@@ -27,7 +27,7 @@ export type CallerOf<C extends CallerNeed> = C extends 'public'
   ? undefined
   : C extends 'caller'
     ? Caller
-    : McpCaller;
+    : TokenCaller;
 
 /** What a grant must allow for a grantee to call the operation (SPEC §6.4 `allowed_operations`). */
 export interface GrantRequirement {
@@ -143,7 +143,7 @@ export interface CatalogOperation {
   readonly input: z.ZodType;
   readonly output: z.ZodType;
   readonly errors: readonly PpxErrorCode[];
-  run(deps: Deps, caller: Caller | McpCaller | undefined, input: unknown): Promise<Result<unknown>>;
+  run(deps: Deps, caller: Caller | TokenCaller | undefined, input: unknown): Promise<Result<unknown>>;
   readonly http?: HttpBinding;
   readonly mcp?: McpBinding;
   readonly a2a?: A2aBinding;

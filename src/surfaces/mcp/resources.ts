@@ -3,7 +3,7 @@ import { ResolutionContext } from '../../model/context-modifier.ts';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { type McpCaller, resourceCaller, resourceProfileId } from '../../operations/mcp-caller.ts';
+import { resourceCaller, resourceProfileId, type TokenCaller } from '../../operations/mcp-caller.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
 import { answerFailure, wireText } from './errors.ts';
 import type { McpRequestContext } from './server.ts';
@@ -32,7 +32,7 @@ export const RESOURCE_TEMPLATES = [
   },
 ] as const;
 
-export async function listResources(deps: Deps, mcp: McpCaller) {
+export async function listResources(deps: Deps, mcp: TokenCaller) {
   const id = resourceProfileId(deps, mcp);
   if (id === undefined) return { resources: [] };
   return {

@@ -14,7 +14,12 @@ import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { callerFor, type GrantIdArg, type McpCaller, resolveGrantIds } from '../../operations/mcp-caller.ts';
+import {
+  callerFor,
+  type GrantIdArg,
+  resolveGrantIds,
+  type TokenCaller,
+} from '../../operations/mcp-caller.ts';
 import {
   answerFailure,
   errorObject,
@@ -34,7 +39,7 @@ import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
  * with a status of its own (401/403, WIRE-NOTES §5) instead of the JSON-RPC result.
  */
 export interface McpRequestContext {
-  readonly caller: McpCaller;
+  readonly caller: TokenCaller;
   transportFailure?: TransportFailure;
 }
 
@@ -131,7 +136,7 @@ async function callTool(
 /** One sub-call: the named grant's caller, re-read now, runs the tool; results with claims are presented for MCP. */
 async function runUnder(
   deps: Deps,
-  mcp: McpCaller,
+  mcp: TokenCaller,
   tool: McpTool,
   grantId: string,
   input: Record<string, unknown>,
