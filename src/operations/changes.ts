@@ -172,12 +172,31 @@ export function followChanges(
   }
   const grant = caller.grant;
   const events = deps.changes.subscribe(
-    { subjectId: grant.subject_id, grantIds: [grant.grant_id] },
+    { subjectId: grant.subject_id, grantIds: [grant.grant_id], kinds: [...GRANTEE_KINDS] },
     subscribe,
   );
   const shownSubject = deps.pairwise.subject(grant.subject_id, caller.clientId);
   return ok(mapSubscription(events, (event) => grantEventView(event, grant, shownSubject)));
 }
+
+/**
+ * The kinds a grantee may follow: what happened to its own grant and to what it proposed. A
+ * change to claims is not among them, even in a namespace the grant covers: `grants` names every
+ * grant that *might* see it, so the event would arrive for a claim hidden from this one (another
+ * key, another domain, a deletion) as for a visible one, and tell the two apart from an absent
+ * claim. Nor are cross-domain reviews, whose existence depends on claims outside the grant. What
+ * a grantee can see now is learned by reading, under policy.
+ */
+const GRANTEE_KINDS: ReadonlySet<ChangeKind> = new Set([
+  'proposal_created',
+  'proposal_decided',
+  'grant_created',
+  'grant_narrowed',
+  'grant_revoked',
+  'grant_expired',
+  'refresh_family_ended',
+  'consent_decided',
+]);
 
 /** The kinds whose event is about the grants it names, so a grantee sees every id in it. */
 const ABOUT_THE_GRANT: ReadonlySet<ChangeKind> = new Set([
