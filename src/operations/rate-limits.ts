@@ -34,13 +34,16 @@ export function rateLimitsOf(config: {
   };
 }
 
-/** Counts one request of `key` now; undefined when that limit is off. */
+/**
+ * Counts one request of `key()` now; undefined when that limit is off. The key is made only when
+ * the request is counted (a token's is a hash of it, not worth making when limits are off).
+ */
 export async function takeRate(
   deps: Deps,
   name: RateLimitName,
-  key: string,
+  key: () => string,
 ): Promise<RateDecision | undefined> {
   const limit = deps.rateLimits.limits[name];
   if (limit.limit === 0) return undefined;
-  return deps.rateLimits.counter.take(limit, key, deps.clock());
+  return deps.rateLimits.counter.take(limit, key(), deps.clock());
 }

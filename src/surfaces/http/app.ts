@@ -64,7 +64,9 @@ async function handle(
     });
   const token = readBearer(c.req.header('authorization'));
 
-  const limited = await limitRequest(deps, 'api', limiterKey(token, c.env.incoming?.socket.remoteAddress));
+  const limited = await limitRequest(deps, 'api', () =>
+    limiterKey(token, c.env.incoming?.socket.remoteAddress),
+  );
   if (limited) for (const [k, v] of limited.headers) headers.set(k, v);
   if (limited?.allowed === false) return respond(RATE_LIMITED);
 

@@ -69,7 +69,9 @@ export function mountMcp(
     }
     const token = readBearer(c.req.header('authorization'));
     // The HTTP API's budget (one per token, else per address); every answer carries RateLimit-*.
-    const limited = await limitRequest(deps, 'api', limiterKey(token, c.env?.incoming?.socket.remoteAddress));
+    const limited = await limitRequest(deps, 'api', () =>
+      limiterKey(token, c.env?.incoming?.socket.remoteAddress),
+    );
     if (limited) limits.push(...limited.headers);
     if (limited?.allowed === false) return oauthError(429, RATE_LIMITED);
     const caller = token?.ok === false ? token : await authenticate(deps, token?.value);

@@ -29,7 +29,7 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
   for (const path of BACK_CHANNEL_PATHS) {
     app.use(path, async (c, next) => {
       const address = c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
-      const limited = await limitRequest(deps, 'oauth', `oauth:${address}`);
+      const limited = await limitRequest(deps, 'oauth', () => `oauth:${address}`);
       if (limited?.allowed !== false) return next();
       return c.json(
         { error: 'rate_limited', error_description: 'too many requests' },

@@ -11,11 +11,11 @@ export interface Limited {
   readonly headers: readonly [string, string][];
 }
 
-/** Counts one request of `key` against the named limit; undefined when the limit is off. */
+/** Counts one request of `key()` against the named limit; undefined when the limit is off. */
 export async function limitRequest(
   deps: Deps,
   name: RateLimitName,
-  key: string,
+  key: () => string,
 ): Promise<Limited | undefined> {
   const d = await takeRate(deps, name, key);
   if (d === undefined) return undefined;

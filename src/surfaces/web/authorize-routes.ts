@@ -22,7 +22,7 @@ export function registerAuthorizeRoutes(app: Hono, web: WebContext, allowDevClie
   const deps = web.deps;
   app.get('/oauth/authorize', async (c) => {
     // The authorization server's budget, per address, as its other endpoints count it.
-    const limited = await limitRequest(deps, 'oauth', `oauth:${clientAddress(c)}`);
+    const limited = await limitRequest(deps, 'oauth', () => `oauth:${clientAddress(c)}`);
     if (limited?.allowed === false) {
       return c.json(
         { error: 'rate_limited', error_description: 'too many requests' },

@@ -45,6 +45,6 @@ export function clientAddress(c: Context): string {
 
 /** Whether one more sign-in attempt from this address is allowed now (the `signin` limit). */
 export async function attemptAllowed(web: WebContext, c: Context): Promise<boolean> {
-  const limited = await limitRequest(web.deps, 'signin', `web:${clientAddress(c)}`);
+  const limited = await limitRequest(web.deps, 'signin', () => `web:${clientAddress(c)}`);
   return limited?.allowed !== false;
 }
