@@ -12,7 +12,8 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
 /**
- * The composition root: opens the store and builds what every surface and CLI command shares.
+ * Builds Deps, what every surface and CLI command shares: opens the store, loads the keys, wires
+ * the change feed and the rate limits (server.ts, the composition root, mounts the surfaces).
  * Secrets (the signing key, the pairwise secret) live in the store so that every instance and
  * the CLI agree on them.
  */

@@ -71,6 +71,8 @@ export interface ChangeDraft {
   readonly ids: ChangeIds;
   /** The grants the change is about or may matter to (a superset is fine), sorted, unique. */
   readonly grants: readonly string[];
+  /** When the change was made (RFC 3339, UTC): the writing operation's clock, as its records'. */
+  readonly at: string;
 }
 
 export interface ChangeEvent extends ChangeDraft {
@@ -79,6 +81,4 @@ export interface ChangeEvent extends ChangeDraft {
    * reconnects with the last seq it saw gets every event after it.
    */
   readonly seq: number;
-  /** When it was committed (RFC 3339, UTC, the database's clock). */
-  readonly at: string;
 }

@@ -1,7 +1,6 @@
 import type { ChangeDraft, ChangeEvent, ChangeIds, ChangeKind } from '../model/change-event.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
-import type { TokenFamilyRecord } from '../model/token-family.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { ChangeSubscription } from '../store/change-feed.ts';
 import type { StoreReader } from '../store/store.ts';
@@ -30,6 +29,7 @@ export async function announce(
     kind,
     ids: compactIds(ids),
     grants: [...new Set(grants)].sort(),
+    at: tx.clock().toISOString(),
   };
   return tx.store.appendChange(draft);
 }
@@ -48,7 +48,7 @@ function compactIds(ids: ChangeIds): ChangeIds {
  * for a deleted or replaced profile). A superset of who may see the change: keys, visibility
  * and cross-domain rules are applied when a subscriber reads.
  */
-export async function grantsSeeing(
+async function grantsSeeing(
   store: Pick<StoreReader, 'listGrantsBySubject'>,
   subjectId: string,
   namespaces: Iterable<string> | 'all',
@@ -101,12 +101,15 @@ export async function announceProposalsDecided(
   }
 }
 
-/** Announces the end of a refresh family that was active (its grants are what it is about). */
-export async function announceFamilyEnded(
-  tx: TxDeps,
-  family: Pick<TokenFamilyRecord, 'family_id' | 'subject_id' | 'grant_ids' | 'status'>,
-): Promise<void> {
-  if (family.status !== 'active') return;
+/**
+ * Ends a refresh family (every refresh token in it stops working) and announces it, if it is
+ * active as the transaction reads it now: of two transactions ending one family (two replays of
+ * a rotated token), only the first announces.
+ */
+export async function endFamily(tx: TxDeps, familyId: string, at: string): Promise<void> {
+  const family = await tx.store.getTokenFamily(familyId);
+  if (family?.status !== 'active') return;
+  await tx.store.revokeTokenFamily(familyId, at);
   await announce(
     tx,
     family.subject_id,
@@ -125,15 +128,23 @@ const MAX_REMEMBERED_EXPIRIES = 10_000;
 /**
  * Announces `grant_expired` for a grant past its expiry at `now`, once. A read path calls it
  * when it finds such a grant; only the first call (for a grant, per process) opens a transaction.
+ * The read it serves never fails for it: when the announcement cannot be written now (the file
+ * locked by another process past the busy timeout, say), a later read of the grant announces it.
  */
 export async function announceIfExpired(deps: Deps, grant: GrantRecord, now: Date): Promise<void> {
   if (grantStatusAt(grant, now) !== 'expired') return;
   let seen = announcedExpiries.get(deps.store);
   if (seen?.has(grant.grant_id)) return;
-  await inTransaction(deps, async (tx) => {
-    if (!(await tx.store.markGrantExpiryAnnounced(grant.grant_id))) return;
-    await announce(tx, grant.subject_id, 'grant_expired', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
-  });
+  try {
+    await inTransaction(deps, async (tx) => {
+      if (!(await tx.store.markGrantExpiryAnnounced(grant.grant_id))) return;
+      await announce(tx, grant.subject_id, 'grant_expired', { grant_ids: [grant.grant_id] }, [
+        grant.grant_id,
+      ]);
+    });
+  } catch {
+    return;
+  }
   if (seen === undefined) {
     seen = new Set();
     announcedExpiries.set(deps.store, seen);
@@ -148,11 +159,17 @@ export interface FollowOptions {
 }
 
 /**
- * Follows the change events a caller may see, from the next commit on, or replayed from the
- * outbox after `fromSeq` first. The subject follows their own subject's events; a grantee only
- * events whose `grants` include its grant, shown as it may see them (grantEventView). Nothing
- * polls: events arrive as their transactions commit. A subscription that overflows ends with
- * ChangeFeedOverflow; follow again from its `lastSeq`.
+ * Follows the change events of the subject's own profile, from the next commit on, or replayed
+ * from the outbox after `fromSeq` first. Nothing polls: events arrive as their transactions
+ * commit. A subscription that overflows ends with ChangeFeedOverflow; follow again from its
+ * `lastSeq`.
+ *
+ * Only the subject may follow. A grantee may not (deny by default): an event's `seq` counts every
+ * write of the provider, a change to claims names every grant that *might* see it, and reviews
+ * exist because of claims outside a grant, so any stream of them would let a grantee tell a
+ * hidden claim (and other people's activity) from an absent one. A push to grantees (MCP
+ * resource notifications, say) needs a cursor of its own that reveals nothing, and must decide by
+ * reading, under policy, whether what the grant sees changed (docs/store.md).
  */
 export function followChanges(
   deps: Deps,
@@ -160,6 +177,9 @@ export function followChanges(
   fromSeq?: number,
   options: FollowOptions = {},
 ): Result<ChangeSubscription> {
+  if (caller.kind !== 'subject') {
+    return fail('access_denied', "only the subject follows their profile's changes; a grant token cannot");
+  }
   if (fromSeq !== undefined && (!Number.isSafeInteger(fromSeq) || fromSeq < 0)) {
     return fail('invalid_request', 'the sequence to resume from is a non-negative integer');
   }
@@ -167,77 +187,5 @@ export function followChanges(
     ...(fromSeq !== undefined ? { fromSeq } : {}),
     ...(options.buffer !== undefined ? { buffer: options.buffer } : {}),
   };
-  if (caller.kind === 'subject') {
-    return ok(deps.changes.subscribe({ subjectId: caller.subjectId }, subscribe));
-  }
-  const grant = caller.grant;
-  const events = deps.changes.subscribe(
-    { subjectId: grant.subject_id, grantIds: [grant.grant_id], kinds: [...GRANTEE_KINDS] },
-    subscribe,
-  );
-  const shownSubject = deps.pairwise.subject(grant.subject_id, caller.clientId);
-  return ok(mapSubscription(events, (event) => grantEventView(event, grant, shownSubject)));
-}
-
-/**
- * The kinds a grantee may follow: what happened to its own grant and to what it proposed. A
- * change to claims is not among them, even in a namespace the grant covers: `grants` names every
- * grant that *might* see it, so the event would arrive for a claim hidden from this one (another
- * key, another domain, a deletion) as for a visible one, and tell the two apart from an absent
- * claim. Nor are cross-domain reviews, whose existence depends on claims outside the grant. What
- * a grantee can see now is learned by reading, under policy.
- */
-const GRANTEE_KINDS: ReadonlySet<ChangeKind> = new Set([
-  'proposal_created',
-  'proposal_decided',
-  'grant_created',
-  'grant_narrowed',
-  'grant_revoked',
-  'grant_expired',
-  'refresh_family_ended',
-  'consent_decided',
-]);
-
-/** The kinds whose event is about the grants it names, so a grantee sees every id in it. */
-const ABOUT_THE_GRANT: ReadonlySet<ChangeKind> = new Set([
-  'proposal_created',
-  'proposal_decided',
-  'grant_created',
-  'grant_narrowed',
-  'grant_revoked',
-  'grant_expired',
-  'refresh_family_ended',
-  'consent_decided',
-  'cross_domain_review_requested',
-  'cross_domain_review_decided',
-]);
-
-/**
- * An event as a grantee sees it: the subject under its pairwise id (never the internal one),
- * only its own grant, only namespaces inside the grant. Claim ids are left out (which claims
- * changed is learned by reading, through the grant's policy), and so are the ids of a change to
- * claims that are not about this grant.
- */
-export function grantEventView(event: ChangeEvent, grant: GrantRecord, shownSubject: string): ChangeEvent {
-  const allowed = new Set(grant.allowed_namespaces);
-  const { claim_ids: _claims, grant_ids, namespaces, ...rest } = event.ids;
-  const about = ABOUT_THE_GRANT.has(event.kind) ? rest : {};
-  const ids = compactIds({
-    ...about,
-    grant_ids: grant_ids?.filter((id) => id === grant.grant_id),
-    namespaces: namespaces?.filter((ns) => allowed.has(ns)),
-  });
-  return { ...event, subject_id: shownSubject, ids, grants: [grant.grant_id] };
-}
-
-function mapSubscription(
-  source: ChangeSubscription,
-  view: (event: ChangeEvent) => ChangeEvent,
-): ChangeSubscription {
-  return {
-    close: () => source.close(),
-    async *[Symbol.asyncIterator]() {
-      for await (const event of source) yield view(event);
-    },
-  };
+  return ok(deps.changes.subscribe({ subjectId: caller.subjectId }, subscribe));
 }

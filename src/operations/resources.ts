@@ -14,8 +14,11 @@ export const RESOURCES = [
 
 export type ResourceKind = (typeof RESOURCES)[number]['kind'];
 
-/** The resource when a request names none: the HTTP API for consent-v2 and the CLI. */
+/** The resource of a token whose issuer names none: consent-v2 and the CLI mint for the HTTP API. */
 export const DEFAULT_RESOURCE: ResourceKind = 'api';
+
+/** WIRE-NOTES §3: an OAuth authorization request without `resource` (RFC 8707) is for MCP. */
+export const OAUTH_DEFAULT_RESOURCE: ResourceKind = 'mcp';
 
 /** The resource's URL: the `aud` of its tokens and the `resource` clients name (RFC 8707 §2). */
 export function resourceUrl(provider: ProviderInfo, kind: ResourceKind): string {

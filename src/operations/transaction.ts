@@ -1,3 +1,4 @@
+import type { Result } from '../model/errors.ts';
 import type { AnyDeps, TxDeps } from './deps.ts';
 
 /**
@@ -14,4 +15,36 @@ export function inTransaction<T>(deps: AnyDeps, fn: (tx: TxDeps) => Promise<T>):
 /** Whether `deps` is already inside a transaction (its store has no `transaction` of its own). */
 export function isTransaction(deps: AnyDeps): deps is TxDeps {
   return !('transaction' in deps.store);
+}
+
+/**
+ * inTransaction for a step that answers a Result: a failure rolls the whole transaction back
+ * (nothing it wrote commits, no change event is announced) and is returned as it was. Nested in
+ * another transaction, the failure goes back to the outer step, which decides.
+ */
+export async function inTransactionUnlessFailed<T>(
+  deps: AnyDeps,
+  fn: (tx: TxDeps) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  if (isTransaction(deps)) return fn(deps);
+  try {
+    return await deps.store.transaction(async (tx) => {
+      const result = await fn({ ...deps, store: tx });
+      if (!result.ok) throw new RolledBack(result);
+      return result;
+    });
+  } catch (e) {
+    if (e instanceof RolledBack) return e.result;
+    throw e;
+  }
+}
+
+/** Carries a failure out of a transaction it rolled back. */
+class RolledBack extends Error {
+  readonly result: Extract<Result<never>, { ok: false }>;
+
+  constructor(result: Extract<Result<unknown>, { ok: false }>) {
+    super(result.error.description);
+    this.result = result;
+  }
 }

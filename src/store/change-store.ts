@@ -26,7 +26,7 @@ export interface ChangeReader {
 export interface ChangeWriter {
   /**
    * Appends one change event to the outbox and returns it with its seq (the next one; a
-   * rolled-back append consumes none) and `at` (the database's clock). Inside a transaction the
+   * rolled-back append consumes none). Inside a transaction the
    * event commits, and is published to the change feed, with the transaction; outside one it is
    * committed and published on its own.
    */

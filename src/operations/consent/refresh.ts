@@ -4,7 +4,7 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
-import { announceFamilyEnded } from '../changes.ts';
+import { endFamily } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
@@ -55,8 +55,7 @@ export async function refreshGrantTokens(
   if (token.status === 'rotated') {
     // The family, every grant it covers and the audit event end in one commit.
     await inTransaction(deps, async (tx) => {
-      await tx.store.revokeTokenFamily(family.family_id, now.toISOString());
-      await announceFamilyEnded(tx, family);
+      await endFamily(tx, family.family_id, now.toISOString());
       for (const g of grants) await revokeGrantEverywhere(tx, g.grant_id, now);
       await recordAudit(
         tx,

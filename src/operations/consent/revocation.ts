@@ -1,7 +1,7 @@
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { StoreReader } from '../../store/store.ts';
-import { announce, announceFamilyEnded } from '../changes.ts';
+import { announce, endFamily } from '../changes.ts';
 import type { AnyDeps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -27,8 +27,7 @@ export function revokeGrantEverywhere(
       // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
       // while another of its grants is active.
       if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
-      await tx.store.revokeTokenFamily(family.family_id, at);
-      await announceFamilyEnded(tx, family);
+      await endFamily(tx, family.family_id, at);
     }
     return revoked;
   });

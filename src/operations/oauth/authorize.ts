@@ -7,8 +7,8 @@ import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
 import { type ConsentRequestCreated, ConsentRequestInput, requestConsent } from '../consent/request.ts';
 import type { Deps } from '../deps.ts';
-import { resourceOfUrl, resourceUrl, resourceUrls } from '../resources.ts';
-import { inTransaction } from '../transaction.ts';
+import { OAUTH_DEFAULT_RESOURCE, resourceOfUrl, resourceUrl, resourceUrls } from '../resources.ts';
+import { inTransactionUnlessFailed } from '../transaction.ts';
 import { type DocumentOptions, documentClient, isDocumentClientId } from './client-document.ts';
 import { DEFAULT_SCOPE, DETAIL_TYPE, domainNamespaces, SCOPE_OPERATIONS } from './metadata.ts';
 import { authorizationResponse } from './redirect.ts';
@@ -123,10 +123,9 @@ export async function checkAuthorization(
     return back('invalid_request', 'code_challenge is not a S256 challenge');
 
   // RFC 8707 §2: the resource must be one this server issues tokens for; the MCP one by default.
-  const resource = one('resource') ?? resourceUrl(deps.provider, 'mcp');
+  const resource = one('resource') ?? resourceUrl(deps.provider, OAUTH_DEFAULT_RESOURCE);
   if (resourceOfUrl(deps.provider, resource) === undefined) {
-    const urls = [...resourceUrls(deps.provider)].reverse();
-    return back('invalid_target', `resource must be ${urls.join(' or ')}`);
+    return back('invalid_target', `resource must be one of ${resourceUrls(deps.provider).join(', ')}`);
   }
   const scope = one('scope');
   const scopes = (scope ?? '').split(' ').filter((s) => s !== '');
@@ -268,7 +267,8 @@ export async function startOAuthConsent(
   };
   // Several elements are a grant package: one consent request per element, decided together.
   const packageId = inputs.length > 1 ? `${PACKAGE_PREFIX}${randomToken(16)}` : undefined;
-  return inTransaction(deps, async (tx) => {
+  // All the package's requests, or none: one refused element leaves nothing pending behind.
+  return inTransactionUnlessFailed(deps, async (tx) => {
     let first: ConsentRequestCreated | undefined;
     for (const [index, input] of inputs.entries()) {
       const membership = packageId

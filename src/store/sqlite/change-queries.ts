@@ -1,5 +1,11 @@
 import type { SQLInputValue } from 'node:sqlite';
-import type { ChangeDraft, ChangeEvent, ChangeIds, ChangeKind } from '../../model/change-event.ts';
+import {
+  CHANGE_KINDS,
+  type ChangeDraft,
+  type ChangeEvent,
+  type ChangeIds,
+  type ChangeKind,
+} from '../../model/change-event.ts';
 import type { ChangeQuery } from '../change-store.ts';
 import { integer, type Row, type StatementCache, text, toJson } from './rows.ts';
 import { WritebackQueries } from './writeback-queries.ts';
@@ -42,10 +48,10 @@ export class ChangeQueries extends WritebackQueries {
   appendChange(draft: ChangeDraft): ChangeEvent {
     const row = this.#sql
       .get(
-        `INSERT INTO changes (at, subject_id, kind, ids, grants) VALUES (${NOW}, ?, ?, ?, ?)
+        `INSERT INTO changes (at, subject_id, kind, ids, grants) VALUES (?, ?, ?, ?, ?)
          RETURNING seq, at, subject_id, kind, ids, grants`,
       )
-      .get(draft.subject_id, draft.kind, toJson(draft.ids), toJson(draft.grants));
+      .get(draft.at, draft.subject_id, draft.kind, toJson(draft.ids), toJson(draft.grants));
     if (row === undefined) throw new Error('the change event was not inserted');
     return changeFromRow(row);
   }
@@ -58,12 +64,20 @@ export class ChangeQueries extends WritebackQueries {
   }
 }
 
+const KINDS: ReadonlySet<string> = new Set(CHANGE_KINDS);
+
+/** A stored kind, checked: a row this build does not know is a store failure, not a guess. */
+function changeKind(kind: string): ChangeKind {
+  if (!KINDS.has(kind)) throw new Error(`the outbox holds a change of unknown kind "${kind}"`);
+  return kind as ChangeKind;
+}
+
 function changeFromRow(row: Row): ChangeEvent {
   return {
     seq: integer(row, 'seq'),
     at: text(row, 'at'),
     subject_id: text(row, 'subject_id'),
-    kind: text(row, 'kind') as ChangeKind,
+    kind: changeKind(text(row, 'kind')),
     ids: JSON.parse(text(row, 'ids')) as ChangeIds,
     grants: JSON.parse(text(row, 'grants')) as string[],
   };

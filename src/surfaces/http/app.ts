@@ -9,13 +9,13 @@ import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
 import { jsonText } from '../shared/json-text.ts';
-import { limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
 
 // The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
 // named steps (rate limit -> bearer auth -> query/path/body parse -> operation -> response), and
-// the OpenAPI document is generated from the same table. Mounted by the composition root
+// the OpenAPI document is generated from the same list (route.ts). Mounted by the composition root
 // (src/server.ts).
 
 export interface HttpOptions {
@@ -64,9 +64,7 @@ async function handle(
     });
   const token = readBearer(c.req.header('authorization'));
 
-  const limited = await limitRequest(deps, 'api', () =>
-    limiterKey(token, c.env.incoming?.socket.remoteAddress),
-  );
+  const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
   if (limited) for (const [k, v] of limited.headers) headers.set(k, v);
   if (limited?.allowed === false) return respond(RATE_LIMITED);
 

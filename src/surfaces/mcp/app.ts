@@ -6,7 +6,7 @@ import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
-import { limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { wireText } from './errors.ts';
 import { ServerPool } from './pool.ts';
 import { createMcpServer, type McpRequestContext } from './server.ts';
@@ -69,9 +69,7 @@ export function mountMcp(
     }
     const token = readBearer(c.req.header('authorization'));
     // The HTTP API's budget (one per token, else per address); every answer carries RateLimit-*.
-    const limited = await limitRequest(deps, 'api', () =>
-      limiterKey(token, c.env?.incoming?.socket.remoteAddress),
-    );
+    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
     if (limited) limits.push(...limited.headers);
     if (limited?.allowed === false) return oauthError(429, RATE_LIMITED);
     const caller = token?.ok === false ? token : await authenticate(deps, token?.value);

@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../operations/oauth/metadata.ts';
 import { RESOURCES, resourceMetadataUrl } from '../../operations/resources.ts';
-import { limitRequest } from '../shared/rate-limit.ts';
+import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
 import { BACK_CHANNEL_PATHS, registerOAuthEndpoints } from './endpoints.ts';
 
 // The OAuth 2.1 authorization server's machine-facing side (WIRE-NOTES §3, docs/oauth.md): its
@@ -24,18 +24,15 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
     origin: '*',
     allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version'],
   });
-  for (const path of ['/.well-known/oauth-*', ...BACK_CHANNEL_PATHS]) app.use(path, corsOpen);
+  // Introspection is not among them: it answers only authenticated callers.
+  for (const path of ['/.well-known/oauth-*', ...BACK_CHANNEL_PATHS]) {
+    if (path !== '/oauth/introspect') app.use(path, corsOpen);
+  }
   // The authorization server's budget, per address (the authorization endpoint counts here too).
   for (const path of BACK_CHANNEL_PATHS) {
     app.use(path, async (c, next) => {
-      const address = c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
-      const limited = await limitRequest(deps, 'oauth', () => `oauth:${address}`);
-      if (limited?.allowed !== false) return next();
-      return c.json(
-        { error: 'rate_limited', error_description: 'too many requests' },
-        429,
-        Object.fromEntries(limited.headers),
-      );
+      const limited = await limitRequest(deps, 'oauth', () => `oauth:${clientAddress(c)}`);
+      return limited?.allowed === false ? oauthRateLimited(limited) : next();
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { type RateLimitName, takeRate } from '../../operations/rate-limits.ts';
@@ -33,3 +34,19 @@ export const RATE_LIMITED: PpxFailure = {
   code: 'rate_limited',
   description: 'too many requests; retry after the time in Retry-After',
 };
+
+/** The address a request came from, as the limits count it ('unknown' without Node's socket). */
+export function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** The authorization server's 429 (RFC 6749 §5.2 error shape), with the RateLimit-* headers. */
+export function oauthRateLimited(limited: Limited): Response {
+  const headers = new Headers(limited.headers as [string, string][]);
+  headers.set('Content-Type', 'application/json');
+  return new Response(JSON.stringify({ error: 'rate_limited', error_description: 'too many requests' }), {
+    status: 429,
+    headers,
+  });
+}

@@ -5,8 +5,8 @@ import {
   startOAuthConsent,
 } from '../../operations/oauth/authorize.ts';
 import { authorizationResponse } from '../../operations/oauth/redirect.ts';
-import { limitRequest } from '../shared/rate-limit.ts';
-import { clientAddress, send, type WebContext } from './respond.ts';
+import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
+import { send, type WebContext } from './respond.ts';
 import { currentSession, RETURN_TO_LIMIT } from './session.ts';
 import { messagePage } from './signin.ts';
 
@@ -23,13 +23,7 @@ export function registerAuthorizeRoutes(app: Hono, web: WebContext, allowDevClie
   app.get('/oauth/authorize', async (c) => {
     // The authorization server's budget, per address, as its other endpoints count it.
     const limited = await limitRequest(deps, 'oauth', () => `oauth:${clientAddress(c)}`);
-    if (limited?.allowed === false) {
-      return c.json(
-        { error: 'rate_limited', error_description: 'too many requests' },
-        429,
-        Object.fromEntries(limited.headers),
-      );
-    }
+    if (limited?.allowed === false) return oauthRateLimited(limited);
     // Client and redirect_uri are checked first: until both are verified, any problem is shown
     // here and the browser is never sent to the URI (§4.1.2.1).
     const url = new URL(c.req.url);

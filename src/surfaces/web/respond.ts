@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
-import { limitRequest } from '../shared/rate-limit.ts';
+import { clientAddress, limitRequest } from '../shared/rate-limit.ts';
 import type { SafeHtml } from './escape.ts';
 import { securityHeaders } from './layout.ts';
 import type { CookiePlan } from './session.ts';
@@ -35,12 +35,6 @@ export function send(
 /** 303 See Other: after a form post the browser follows with a GET. */
 export function seeOther(c: Context, location: string): Response {
   return c.body(null, 303, { Location: location, ...securityHeaders() });
-}
-
-/** The address a rate limit counts by. */
-export function clientAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 /** Whether one more sign-in attempt from this address is allowed now (the `signin` limit). */

@@ -71,6 +71,7 @@ export async function watch(p: TestProvider, filter: ChangeFilter = {}): Promise
         kind: filter.kinds?.[0] ?? 'sensitive_keys_changed',
         ids: { namespaces: ['test-marker'] },
         grants: filter.grantIds !== undefined ? [...filter.grantIds] : [],
+        at: new Date().toISOString(),
       });
       assert.deepEqual(await next(1), [marker], 'no event was waiting before the marker');
       from = marker.seq;

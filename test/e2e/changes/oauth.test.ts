@@ -1,8 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { authorizeCode, postForm, publicClient, REDIRECT, signedInCookie } from '../oauth/helpers.ts';
-import { exchangeCode, FRAGRANCE, memberIds, packageTokens, TRAVEL } from '../packages/helpers.ts';
+import {
+  authorizeCode,
+  get,
+  pkce,
+  postForm,
+  publicClient,
+  REDIRECT,
+  signedInCookie,
+} from '../oauth/helpers.ts';
+import {
+  exchangeCode,
+  FRAGRANCE,
+  memberIds,
+  packageRequest,
+  packageTokens,
+  TRAVEL,
+} from '../packages/helpers.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // OAuth 2.1 (authorize, the consent page, token, revocation) and grant packages: each write
@@ -75,6 +90,18 @@ describe('change events of OAuth authorization, token and revocation', () => {
       { kind: 'grant_revoked', ids: { grant_ids: [grantId] }, grants: [grantId] },
       { kind: 'refresh_family_ended', ids: { grant_ids: [grantId] }, grants: [grantId] },
     );
+  });
+
+  it('a package whose second element cannot be granted leaves no request behind and announces nothing', async () => {
+    const before = await p.store.latestChangeSeq();
+    const unknown = { ...TRAVEL, detail_id: 'unknown-area', allowed_namespaces: ['nope'] };
+    const r = await get(packageRequest(p, client, pkce().challenge, [FRAGRANCE, unknown]), cookie);
+    assert.equal(r.status, 302);
+    const back = new URL(r.headers.get('location')!);
+    assert.equal(back.searchParams.get('error'), 'invalid_authorization_details');
+    // The first element's request was rolled back with the second's refusal: nothing committed.
+    assert.deepEqual(await p.store.listChanges({ after: before, limit: 10 }), []);
+    await w.quiet();
   });
 
   it('a wrong verifier fails the exchange and announces nothing', async () => {
