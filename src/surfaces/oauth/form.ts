@@ -30,7 +30,8 @@ export async function readParams(c: Context, limit: number): Promise<Result<Reco
   const text = await readText(c, limit);
   if (!text.ok) return text;
   if (type === 'application/x-www-form-urlencoded') {
-    const out: Record<string, string> = {};
+    // No prototype: `constructor=x` is one parameter, not one that "appears more than once".
+    const out: Record<string, string> = Object.create(null);
     for (const [k, v] of new URLSearchParams(text.value)) {
       if (k in out) return fail('invalid_request', `${k} appears more than once`);
       out[k] = v;

@@ -27,7 +27,8 @@ export function registerAuthorizeRoutes(app: Hono, web: WebContext, allowDevClie
     // Client and redirect_uri are checked first: until both are verified, any problem is shown
     // here and the browser is never sent to the URI (§4.1.2.1).
     const url = new URL(c.req.url);
-    const params: Record<string, string[]> = {};
+    // No prototype: a parameter named `constructor` or `__proto__` is a parameter like any other.
+    const params: Record<string, string[]> = Object.create(null);
     for (const [k, v] of url.searchParams) params[k] = [...(params[k] ?? []), v];
     const check = await checkAuthorization(deps, params, { allowDev: allowDevClientMetadata });
     if (check.kind === 'page') {

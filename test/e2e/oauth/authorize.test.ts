@@ -45,6 +45,18 @@ describe('GET /oauth/authorize', () => {
   });
   after(() => p.close());
 
+  it('parameters named like built-in properties are parameters like any other, not a 500', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const alone = await get(`${p.url}/oauth/authorize?${name}=x`);
+      assertErrorPage(alone);
+      assert.match(await alone.text(), /client_id is missing/, name);
+      const cookie = await signedInCookie(p);
+      const r = await get(codeRequest(p, clientId, challenge, { [name]: 'x' }), cookie);
+      assert.equal(r.status, 302, `${name}: ${r.status}`);
+      assert.match(r.headers.get('location') ?? '', /^\/consent\//, name);
+    }
+  });
+
   it('unknown client: an error page, no redirect', async () => {
     assertErrorPage(await get(codeRequest(p, 'no-such-client', challenge)));
     assertErrorPage(await get(codeRequest(p, clientId, challenge, { client_id: undefined })));

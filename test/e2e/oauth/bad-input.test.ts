@@ -55,6 +55,16 @@ describe('OAuth endpoints refuse bad input', () => {
         assertOAuthError(r, 400, 'invalid_request');
       });
 
+      it('a parameter named like a built-in property is one parameter, not a repeated one', async () => {
+        const r = await api(p.url, path, {
+          method: 'POST',
+          body: 'constructor=x&__proto__=y&client_id=no-such-client&token=t',
+          headers: FORM,
+        });
+        assert.doesNotMatch(r.text, /appears more than once/);
+        assertOAuthError(r, 401, 'invalid_client');
+      });
+
       it('an oversized body is 413 payload_too_large and closes the connection', async () => {
         const r = await api(p.url, path, {
           method: 'POST',
