@@ -7,9 +7,9 @@ import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { rateLimitsOf } from './operations/rate-limits.ts';
-import { MemoryRateCounter } from './store/rate-limits.ts';
+import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
-import type { Store } from './store/store.ts';
+import { readOnlyView, type Store } from './store/store.ts';
 
 /**
  * Builds Deps, what every surface and CLI command shares: opens the store, loads the keys, wires
@@ -27,14 +27,21 @@ export async function openProvider(config: Config, clock: () => Date = () => new
  * transaction()); whoever opened it keeps the full Store (tests set up what no operation writes).
  * The change feed is the store's own: it publishes what the store's transactions commit.
  */
-export async function providerOn(store: Store, config: Config, clock: () => Date): Promise<Deps> {
+export async function providerOn(
+  store: Store,
+  config: Config,
+  clock: () => Date,
+  /** Where rate limits are counted: this instance's memory unless a shared counter is given. */
+  rateCounter: RateCounter = new MemoryRateCounter(),
+): Promise<Deps> {
   const key = await loadSigningKey(store);
   const pairwiseSecret = await store.putSettingIfAbsent(
     'pairwise_secret',
     randomBytes(32).toString('base64url'),
   );
   return {
-    store,
+    // Operations get readers, the audit append and transaction(): writes go through the latter.
+    store: readOnlyView(store),
     changes: store.changes,
     tokens: new TokenService(key, { issuer: config.baseUrl }),
     pairwise: new PairwiseIds(pairwiseSecret),
@@ -45,7 +52,6 @@ export async function providerOn(store: Store, config: Config, clock: () => Date
       tokenTtlSeconds: config.tokenTtlSeconds,
     },
     clock,
-    // One instance's counts (store/rate-limits.ts); a shared store counts across instances.
-    rateLimits: { counter: new MemoryRateCounter(), limits: rateLimitsOf(config) },
+    rateLimits: { counter: rateCounter, limits: rateLimitsOf(config) },
   };
 }

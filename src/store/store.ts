@@ -242,3 +242,56 @@ export interface Store extends StoreTx, ProviderStore {
   /** Committed change events, delivered after commit (change-feed.ts). */
   readonly changes: ChangeFeed;
 }
+
+/**
+ * Every reader method's name: typed as a record over `keyof`, so a reader added to StoreReader
+ * without listing it here fails to compile. Implementations build their reader side from it, and
+ * `readOnlyView` the store operations see.
+ */
+export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
+  getProfileBySubject: true,
+  getProfile: true,
+  listClaims: true,
+  listModifiers: true,
+  listNamespaceChanges: true,
+  getGrant: true,
+  listGrantsBySubject: true,
+  getClient: true,
+  subjectForPairwise: true,
+  listClients: true,
+  listSigningKeys: true,
+  getSetting: true,
+  listAudit: true,
+  countProfiles: true,
+  getSubject: true,
+  getSubjectByUsername: true,
+  getSession: true,
+  getGrantRequest: true,
+  listGrantRequestsByPackage: true,
+  getTokenFamily: true,
+  getRefreshToken: true,
+  listTokenFamiliesByGrant: true,
+  getProposal: true,
+  listProposals: true,
+  listClaimHistory: true,
+  getCrossDomainReview: true,
+  listCrossDomainReviewsByGrant: true,
+  listCrossDomainReviewsBySubject: true,
+  listChanges: true,
+  latestChangeSeq: true,
+};
+
+/**
+ * The store as operations see it (Deps.store): its readers, the audit append, transaction and
+ * close, and nothing else, so that no write can be made outside a transaction even by a cast.
+ */
+export function readOnlyView(store: Store): ProviderStore {
+  const view: Record<string, unknown> = {};
+  for (const name of Object.keys(STORE_READERS)) view[name] = store[name as keyof StoreReader];
+  return {
+    ...(view as unknown as StoreReader),
+    appendAudit: store.appendAudit,
+    transaction: store.transaction,
+    close: store.close,
+  };
+}

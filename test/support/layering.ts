@@ -15,8 +15,11 @@ export interface ImportEdge {
 export type LayerRule =
   | 'surface imports store or policy'
   | 'surface imports another surface'
+  | 'surface imports the composition root or the cli'
   | 'policy/resolve imports store, operations, auth, a surface or I/O'
-  | 'model imports ours outside model';
+  | 'model imports ours outside model, or I/O'
+  | 'operations import a surface, the composition root or the cli'
+  | 'store or auth imports a layer above it';
 
 export interface LayerViolation extends ImportEdge {
   readonly rule: LayerRule;
@@ -74,10 +77,25 @@ function ruleBroken(edge: ImportEdge): LayerRule | undefined {
     : undefined;
   const inLayer = (...names: string[]) => target?.kind === 'layer' && names.includes(target.name);
 
+  // The composition root (server.ts, provider.ts) and the CLI sit above every layer.
+  const top = inLayer('server', 'provider', 'cli');
   if (from.kind === 'surface' || from.kind === 'edge') {
     if (inLayer('store', 'policy')) return 'surface imports store or policy';
     if (target?.kind === 'surface' && (from.kind === 'edge' || target.name !== from.name))
       return 'surface imports another surface';
+    if (top) return 'surface imports the composition root or the cli';
+    return undefined;
+  }
+  if (from.kind === 'layer' && from.name === 'operations') {
+    if (top || target?.kind === 'surface' || target?.kind === 'edge')
+      return 'operations import a surface, the composition root or the cli';
+    return undefined;
+  }
+  if (from.kind === 'layer' && (from.name === 'store' || from.name === 'auth')) {
+    // The store knows the model; auth knows the model and the store it keeps its key in.
+    const allowed = from.name === 'store' ? ['model', 'store'] : ['model', 'store', 'auth'];
+    if (relative && !(target?.kind === 'layer' && allowed.includes(target.name)))
+      return 'store or auth imports a layer above it';
     return undefined;
   }
   if (from.kind === 'layer' && (from.name === 'policy' || from.name === 'resolve')) {
@@ -88,7 +106,9 @@ function ruleBroken(edge: ImportEdge): LayerRule | undefined {
     return undefined;
   }
   if (from.kind === 'layer' && from.name === 'model') {
-    if (relative && !inLayer('model')) return 'model imports ours outside model';
+    if (relative && !inLayer('model')) return 'model imports ours outside model, or I/O';
+    if (!relative && IO_MODULES.has(packageOf(edge.specifier)))
+      return 'model imports ours outside model, or I/O';
   }
   return undefined;
 }

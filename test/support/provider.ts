@@ -11,6 +11,7 @@ import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-t
 import { seedDemo } from '../../src/operations/seed-demo.ts';
 import { providerOn } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
+import type { RateCounter } from '../../src/store/rate-limits.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -46,7 +47,13 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startTestProvider(
-  options: { rateLimit?: number; clock?: () => Date; env?: Record<string, string> } = {},
+  options: {
+    rateLimit?: number;
+    clock?: () => Date;
+    env?: Record<string, string>;
+    /** Counts rate limits here instead of in this provider's own memory (shared by instances). */
+    rateCounter?: RateCounter;
+  } = {},
 ): Promise<TestProvider> {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
   const port = await freePort();
@@ -56,7 +63,12 @@ export async function startTestProvider(
   );
   if (!config.ok) throw new Error(config.error.description);
   const store = await openSqliteStore(config.value.dbPath);
-  const deps = await providerOn(store, config.value, options.clock ?? (() => new Date()));
+  const deps = await providerOn(
+    store,
+    config.value,
+    options.clock ?? (() => new Date()),
+    options.rateCounter,
+  );
   await seedDemo(deps);
   const server = await startServer(deps, config.value, () => undefined);
   const subjectToken = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;

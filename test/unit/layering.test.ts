@@ -73,7 +73,7 @@ describe('layering', () => {
   });
 
   // One edge that breaks each rule and one close to it that does not: the check can fail.
-  const CASES: ReadonlyArray<{ rule: LayerRule; bad: ImportEdge[]; good: ImportEdge[] }> = [
+  const CASES: Array<{ rule: LayerRule; bad: ImportEdge[]; good: ImportEdge[] }> = [
     {
       rule: 'surface imports store or policy',
       bad: [
@@ -127,11 +127,12 @@ describe('layering', () => {
       ],
     },
     {
-      rule: 'model imports ours outside model',
+      rule: 'model imports ours outside model, or I/O',
       bad: [
         { file: 'src/model/grant-record.ts', specifier: '../policy/scope.ts' },
         { file: 'src/model/claim.ts', specifier: '../config.ts' },
         { file: 'src/model/schemas/x.ts', specifier: '../../store/store.ts' },
+        { file: 'src/model/claim.ts', specifier: 'node:fs' },
       ],
       good: [
         { file: 'src/model/grant-record.ts', specifier: './ids.ts' },
@@ -140,6 +141,52 @@ describe('layering', () => {
       ],
     },
   ];
+
+  CASES.push(
+    {
+      rule: 'surface imports the composition root or the cli',
+      bad: [
+        { file: 'src/surfaces/http/app.ts', specifier: '../../server.ts' },
+        { file: 'src/surfaces/web/app.ts', specifier: '../../provider.ts' },
+        { file: 'src/surfaces/shared/errors.ts', specifier: '../../cli/args.ts' },
+      ],
+      good: [
+        { file: 'src/surfaces/mcp/app.ts', specifier: './server.ts' },
+        { file: 'src/surfaces/http/app.ts', specifier: '../../operations/deps.ts' },
+      ],
+    },
+    {
+      rule: 'operations import a surface, the composition root or the cli',
+      bad: [
+        { file: 'src/operations/grants.ts', specifier: '../surfaces/http/app.ts' },
+        { file: 'src/operations/oauth/token.ts', specifier: '../../surfaces/shared/errors.ts' },
+        { file: 'src/operations/grants.ts', specifier: '../server.ts' },
+        { file: 'src/operations/grants.ts', specifier: '../cli/args.ts' },
+      ],
+      good: [
+        { file: 'src/operations/grants.ts', specifier: '../store/store.ts' },
+        { file: 'src/operations/grants.ts', specifier: '../policy/scope.ts' },
+        { file: 'src/operations/catalog/index.ts', specifier: '../grants.ts' },
+      ],
+    },
+    {
+      rule: 'store or auth imports a layer above it',
+      bad: [
+        { file: 'src/store/store.ts', specifier: '../operations/deps.ts' },
+        { file: 'src/store/sqlite/queries.ts', specifier: '../../policy/scope.ts' },
+        { file: 'src/store/store.ts', specifier: '../auth/tokens.ts' },
+        { file: 'src/auth/tokens.ts', specifier: '../operations/deps.ts' },
+        { file: 'src/auth/tokens.ts', specifier: '../surfaces/shared/errors.ts' },
+      ],
+      good: [
+        { file: 'src/store/sqlite/queries.ts', specifier: '../../model/claim.ts' },
+        { file: 'src/store/sqlite/queries.ts', specifier: '../store.ts' },
+        { file: 'src/store/sqlite/queries.ts', specifier: 'node:sqlite' },
+        { file: 'src/auth/signing-keys.ts', specifier: '../store/store.ts' },
+        { file: 'src/auth/tokens.ts', specifier: './signing-keys.ts' },
+      ],
+    },
+  );
 
   for (const { rule, bad, good } of CASES) {
     it(`the check refuses "${rule}" and allows what is near it`, () => {

@@ -3,45 +3,13 @@ import { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeDraft, ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
-import type { Store, StoreReader, StoreTx, StoreWriter } from '../store.ts';
+import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
 import { migrate } from './migrate.ts';
 import { SqliteQueries, type Sync } from './queries.ts';
 
-// Method names per side of the interface. Typed as records over `keyof`, so adding a method to
-// StoreReader/StoreWriter without listing it here fails to compile instead of going missing.
-const READS: { readonly [K in keyof StoreReader]: true } = {
-  getProfileBySubject: true,
-  getProfile: true,
-  listClaims: true,
-  listModifiers: true,
-  listNamespaceChanges: true,
-  getGrant: true,
-  listGrantsBySubject: true,
-  getClient: true,
-  subjectForPairwise: true,
-  listClients: true,
-  listSigningKeys: true,
-  getSetting: true,
-  listAudit: true,
-  countProfiles: true,
-  getSubject: true,
-  getSubjectByUsername: true,
-  getSession: true,
-  getGrantRequest: true,
-  listGrantRequestsByPackage: true,
-  getTokenFamily: true,
-  getRefreshToken: true,
-  listTokenFamiliesByGrant: true,
-  getProposal: true,
-  listProposals: true,
-  listClaimHistory: true,
-  getCrossDomainReview: true,
-  listCrossDomainReviewsByGrant: true,
-  listCrossDomainReviewsBySubject: true,
-  listChanges: true,
-  latestChangeSeq: true,
-};
-
+// Method names of the writer side. Typed as a record over `keyof`, so adding a method to
+// StoreWriter without listing it here fails to compile instead of going missing (the readers'
+// record is STORE_READERS, in store.ts).
 const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   insertProfile: true,
   touchProfile: true,
@@ -237,7 +205,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     };
     const writes = facade<StoreWriter>(WRITES, writeQueries, writeInside);
     return {
-      ...facade<StoreReader>(READS, writeQueries, readInside),
+      ...facade<StoreReader>(STORE_READERS, writeQueries, readInside),
       ...writes,
       // Remembered so that transaction() publishes it after COMMIT, and only then.
       async appendChange(draft: ChangeDraft): Promise<ChangeEvent> {
@@ -295,7 +263,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   };
 
   return {
-    ...facade<StoreReader>(READS, readQueries, readOutside),
+    ...facade<StoreReader>(STORE_READERS, readQueries, readOutside),
     ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
     listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]>,
     latestChangeSeq: () => readCommitted(() => readQueries.latestChangeSeq()) as Promise<number>,

@@ -87,29 +87,58 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
   list_extensions: { prepare: async () => ({ who: PUBLIC, input: {} }) },
   list_granted_access: { prepare: (p) => underGrant(p, {}) },
   get_profile_summary: { prepare: (p) => underGrant(p, {}) },
+  // Each filter removes claims the others keep, so a surface that dropped one would answer otherwise.
   query_claims: {
-    prepare: (p) => underGrant(p, {}, { requested_namespaces: ['fragrance'], min_confidence: 0.5 }),
+    prepare: (p) =>
+      underGrant(
+        p,
+        {},
+        { requested_namespaces: ['fragrance'], provenance: ['user_stated'], min_confidence: 0.75 },
+      ),
   },
   get_effective_profile: {
-    prepare: (p) => underGrant(p, {}, { context: { climate: 'hot_humid', occasion: 'date_night' } }),
+    prepare: (p) =>
+      underGrant(
+        p,
+        {},
+        {
+          context: { climate: 'hot_humid', occasion: 'date_night' },
+          requested_keys: ['novelty_tolerance', 'fragrance.intensity_preference', 'fragrance.note_aversions'],
+          purpose: 'recommendation',
+        },
+      ),
   },
+  // One low-risk claim (applied) and one confident inference (queued): both declared audits.
   propose_updates: {
     changes: true,
     prepare: (p) =>
       underGrant(
         p,
-        { allowed_operations: ['read', 'propose_update'] },
-        { claims: [proposed('fragrance', 'intensity_preference', 0.3)] },
+        { allowed_operations: ['read', 'propose_update'], writeback_policy: 'auto_for_low_risk' },
+        {
+          claims: [
+            proposed('fragrance', 'freshness_preference', 0.3),
+            proposed('core', 'risk_tolerance', 0.9, { confidence: 0.95, source: { kind: 'inferred' } }),
+          ],
+        },
       ),
   },
+  // A confirmation, a rejection and a stored claim confirmed: every declared audit.
   confirm_updates: {
     changes: true,
     prepare: async (p) => {
-      const proposal_id = await pendingProposal(p);
+      const confirmed = await pendingProposal(p);
+      const rejected = await pendingProposal(p);
       return underGrant(
         p,
         { allowed_operations: ['read', 'confirm_update'] },
-        { decisions: [{ proposal_id, action: 'confirm' }] },
+        {
+          decisions: [
+            { proposal_id: confirmed, action: 'confirm' },
+            { proposal_id: rejected, action: 'reject' },
+            { claim_id: 'ppx:claim:demo-frag-intensity', action: 'confirm' },
+          ],
+        },
       );
     },
   },

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
 import type { GrantDraft } from '../../../src/operations/grants.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant } from '../mcp/helpers.ts';
+import { connect, mcpGrant, mcpUrl } from '../mcp/helpers.ts';
 import { proposed } from '../writeback/helpers.ts';
 import { type Watch, watch } from './helpers.ts';
 
@@ -106,6 +107,27 @@ describe('change events of MCP tool calls', () => {
     assert.equal(r.isError, undefined, r.content[0]?.text);
     await w.expect({ kind: 'grant_revoked', ids: { grant_ids: [g.id] }, grants: [g.id] });
     await assert.rejects(g.call('ppx_get_profile_summary'), /401|revoked/);
+    await w.quiet();
+  });
+
+  it('child discovery finding a child past its expiry: grant_expired, announced once', async () => {
+    const active = await p.grant({ expires_at: new Date(now + 30 * 86_400_000).toISOString() });
+    const ending = await p.grant({ expires_at: new Date(now + 60_000).toISOString() });
+    await w.expect({ kind: 'grant_created' }, { kind: 'grant_created' });
+    // The active child first: authenticating the token stops at it, so only the listing finds
+    // the other one ended.
+    const minted = await mintPackage(p.deps, [active.grant.grant_id, ending.grant.grant_id], mcpUrl(p));
+    assert.ok(minted.ok);
+    await w.quiet();
+    now += 120_000;
+    const c = await connect(p, minted.value.access_token);
+    clients.push(c);
+    const listed = (await c.callTool({ name: 'ppx_list_granted_access', arguments: {} })) as ToolResult;
+    const statuses = listed.structuredContent.data.grants.map((g: { status: string }) => g.status);
+    assert.deepEqual(statuses, ['active', 'expired']);
+    const id = ending.grant.grant_id;
+    await w.expect({ kind: 'grant_expired', ids: { grant_ids: [id] }, grants: [id] });
+    await c.callTool({ name: 'ppx_list_granted_access', arguments: {} });
     await w.quiet();
   });
 

@@ -11,6 +11,7 @@ import {
   signedInCookie,
 } from '../oauth/helpers.ts';
 import {
+  decidePackage,
   exchangeCode,
   FRAGRANCE,
   memberIds,
@@ -166,6 +167,21 @@ describe('change events of OAuth authorization, token and revocation', () => {
       { kind: 'grant_revoked', grants: [children[1]!] },
       { kind: 'refresh_family_ended', grants: [...children].sort() },
     );
+  });
+
+  it('a package declined as a whole: one consent_decided naming every element, and no grant', async () => {
+    const { back, fields } = await decidePackage(p, cookie, client, [FRAGRANCE, TRAVEL], (f) => {
+      f.set('e0.choice', 'reject');
+      f.set('e1.choice', 'reject');
+    });
+    assert.equal(back.searchParams.get('error'), 'access_denied');
+    const members = memberIds(fields);
+    await w.expect(
+      { kind: 'consent_requested', ids: { grant_request_ids: [members[0]!] } },
+      { kind: 'consent_requested', ids: { grant_request_ids: [members[1]!] } },
+      { kind: 'consent_decided', ids: { grant_request_ids: members }, grants: [] },
+    );
+    await w.quiet();
   });
 
   it('the package disconnect endpoint: every child revoked, the family ended', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MemoryRateCounter } from '../../../src/store/rate-limits.ts';
 import { testClock } from '../../support/clock.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError } from './helpers.ts';
@@ -80,5 +81,34 @@ describe('HTTP rate limiting (limit 5)', () => {
     assert.equal(fresh.status, 200, fresh.text);
     assert.equal(fresh.headers.get('ratelimit-remaining'), '4');
     assert.equal(fresh.headers.get('ratelimit-reset'), '60');
+  });
+});
+
+describe('a rate counter shared by two instances', () => {
+  // What a shared store does for rate limits (the RateCounter port): two providers, each with its
+  // own database, count one budget. Here the shared counter is one in memory; a PostgreSQL one
+  // plugs in the same way.
+  const time = testClock();
+  const counter = new MemoryRateCounter();
+  let a: TestProvider;
+  let b: TestProvider;
+  before(async () => {
+    a = await startTestProvider({ rateLimit: 5, clock: time.clock, rateCounter: counter });
+    b = await startTestProvider({ rateLimit: 5, clock: time.clock, rateCounter: counter });
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('counts requests to either against one budget per caller', async () => {
+    time.toNextWindow(60_000);
+    const statuses: number[] = [];
+    for (const p of [a, b, a, b, a, b]) statuses.push((await api(p.url, '/v1/extensions')).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+    const r = await api(a.url, '/v1/extensions');
+    assertError(r, 429, 'rate_limited');
+    time.toNextWindow(60_000);
+    assert.equal((await api(b.url, '/v1/extensions')).status, 200);
   });
 });
