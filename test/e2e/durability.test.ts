@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,34 +9,7 @@ import { createGrant } from '../../src/operations/grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
 import { openProvider } from '../../src/provider.ts';
 import { api, freePort } from '../support/provider.ts';
-
-const BIN = new URL('../../bin/ppx.js', import.meta.url).pathname;
-
-/** Starts `ppx serve` as its own process and resolves once it says it is listening. */
-function serve(db: string, port: number, base: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--db', db, '--port', String(port), '--base-url', base, '--seed-demo'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+import { killHard, serveProcess } from '../support/serve-process.ts';
 
 describe('nothing the server accepted is lost when it is killed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-durable-'));
@@ -47,7 +19,7 @@ describe('nothing the server accepted is lost when it is killed', () => {
     const db = join(dir, 'ppx.db');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    let server = await serve(db, port, base);
+    let server = await serveProcess(db, port, base);
 
     // The CLI and the server share the store, as an operator's `ppx mint` would.
     const config = loadConfig({ dbPath: db, baseUrl: base }, {});
@@ -78,7 +50,7 @@ describe('nothing the server accepted is lost when it is killed', () => {
     assert.equal(revoked.status, 200);
     await killHard(server);
 
-    server = await serve(db, port, base);
+    server = await serveProcess(db, port, base);
     try {
       const after = await api(base, '/v1/profile/effective', { token, body: {} });
       assert.equal(after.status, 401);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AuditEvent } from '../../../src/model/audit-event.ts';
 import { Operation } from '../../../src/model/vocabulary.ts';
 import { CATALOG, type CatalogOperation, toolNameOf } from '../../../src/operations/catalog/index.ts';
 import { createGrant } from '../../../src/operations/grants.ts';
 import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { auditAfter, auditMark } from '../../support/audit.ts';
 import { type ApiResponse, api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { importSecondSubject } from '../derived-views/helpers.ts';
 import { connect, mcpUrl } from '../mcp/helpers.ts';
@@ -46,13 +46,13 @@ describe('the operation catalog on every surface', () => {
           const { p, done } = await provider();
           try {
             const call = await fixture.prepare(p);
-            const before = await auditIds(p);
+            const before = await auditMark(p);
             const r = await overHttp(p, op, call);
             const accepted = op.http?.acceptedWhen?.(r.json) === true;
             assert.equal(r.status, accepted ? 202 : (op.http?.successStatus ?? 200), r.text);
             const parsed = op.output.safeParse(r.json);
             assert.ok(parsed.success, `output: ${JSON.stringify(parsed.error?.issues)}`);
-            const added = (await newEvents(p, before)).filter((e) => e.outcome === 'ok');
+            const added = (await auditAfter(p, before)).filter((e) => e.outcome === 'ok');
             const actions = [...new Set(added.map((e) => e.action))];
             // Exactly the declared actions: none undeclared, none declared and never recorded.
             assert.deepEqual(actions.sort(), [...op.audit].sort(), 'the audit actions recorded');
@@ -192,28 +192,4 @@ function comparable(value: unknown, twin = false): unknown {
     return v;
   };
   return walk(value);
-}
-
-/** Every audit event id of the demo subject now. */
-async function auditIds(p: TestProvider): Promise<Set<string>> {
-  return new Set((await allEvents(p)).map((e) => e.event_id));
-}
-
-async function newEvents(p: TestProvider, before: Set<string>): Promise<AuditEvent[]> {
-  return (await allEvents(p)).filter((e) => !before.has(e.event_id));
-}
-
-async function allEvents(p: TestProvider): Promise<AuditEvent[]> {
-  const out: AuditEvent[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await p.deps.store.listAudit({
-      subject_id: p.subjectId,
-      limit: 500,
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
-    out.push(...page.events);
-    cursor = page.next_cursor;
-  } while (cursor !== undefined);
-  return out;
 }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,36 +11,12 @@ import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
 import { openProvider } from '../../../src/provider.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import { api, freePort } from '../../support/provider.ts';
+import { killHard, serveProcess } from '../../support/serve-process.ts';
 import { proposed } from '../writeback/helpers.ts';
 
 // The outbox row is written in the write's own transaction, so a write the server acknowledged
 // has its change event in the database even if the process dies right after answering: kill
 // `ppx serve` with SIGKILL and every acknowledged write's event is in the file.
-
-const BIN = new URL('../../../bin/ppx.js', import.meta.url).pathname;
-
-function serve(db: string, port: number, base: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--db', db, '--port', String(port), '--base-url', base, '--seed-demo'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('no acknowledged change event is lost when the server is killed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-changes-durable-'));
@@ -51,7 +26,7 @@ describe('no acknowledged change event is lost when the server is killed', () =>
     const db = join(dir, 'ppx.db');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await serve(db, port, base);
+    const server = await serveProcess(db, port, base);
     let killed = false;
     try {
       const config = loadConfig({ dbPath: db, baseUrl: base }, {});

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { childId } from '../../../src/operations/child-ids.ts';
+import { auditAfter, auditMark } from '../../support/audit.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
-import { assertNoSubjectId, auditAfter, auditMark, Caller, mcpPackage } from './helpers.ts';
+import { assertNoSubjectId, Caller, mcpPackage } from './helpers.ts';
 
 // Read profile §3: with a package token every data-disclosing tool requires grant_id; a missing,
 // malformed, repeated or unknown one is a tool error before any read, even for one child. A child

@@ -122,37 +122,6 @@ export function assertNoSubjectId(p: TestProvider, texts: readonly string[]): vo
     assert.ok(!text.includes(p.subjectId), `internal subject id in: ${text.slice(0, 200)}`);
 }
 
-/** Every audit event about the demo subject so far, oldest first (all pages). */
-async function auditLog(p: TestProvider) {
-  const events = [];
-  let cursor: string | undefined;
-  do {
-    const page = await p.deps.store.listAudit({
-      subject_id: p.subjectId,
-      limit: 500,
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
-    events.push(...page.events);
-    cursor = page.next_cursor;
-  } while (cursor !== undefined);
-  return events;
-}
-
-/**
- * A point in the demo subject's audit log: the ids of every event written so far. Bounding by
- * event ids rather than by a timestamp is exact: an event written in the same millisecond as a
- * `new Date()` taken just after it (a grant created right before the call under test) is not
- * counted as the call's, and no event is missed when the provider's clock differs from the test's.
- */
-export async function auditMark(p: TestProvider): Promise<ReadonlySet<string>> {
-  return new Set((await auditLog(p)).map((e) => e.event_id));
-}
-
-/** Audit events about the demo subject written after `mark`, oldest first: reads are audited, so none means nothing was read. */
-export async function auditAfter(p: TestProvider, mark: ReadonlySet<string>) {
-  return (await auditLog(p)).filter((e) => !mark.has(e.event_id));
-}
-
 /**
  * The real authorization-server flow for a package bound to the MCP resource: authorize with
  * several authorization_details and `resource=${base}/mcp`, approve on the consent page, exchange.

@@ -3,18 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
+import { auditAfter, auditMark } from '../../support/audit.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, rawPost, toolCall } from '../mcp/helpers.ts';
-import {
-  assertNoSubjectId,
-  auditAfter,
-  auditMark,
-  Caller,
-  ENDED,
-  expire,
-  mcpPackage,
-  revoke,
-} from './helpers.ts';
+import { assertNoSubjectId, Caller, ENDED, expire, mcpPackage, revoke } from './helpers.ts';
 
 // Read profile §3 / WIRE-NOTES §5, package rows: an inactive named child is a tool result
 // `package_child_inactive` (never HTTP 401/403, never another child); scope and cross-domain
