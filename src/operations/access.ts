@@ -1,8 +1,9 @@
-import type { Result } from '../model/errors.ts';
+import { ok, type Result } from '../model/errors.ts';
+import { checkRequirement, type OperationRequirement } from '../policy/requirement.ts';
 import { type AccessRequest, evaluateAccess, type Scope } from '../policy/scope.ts';
 import { recordCallerAudit } from './audit.ts';
 import type { Caller } from './caller.ts';
-import type { Deps } from './deps.ts';
+import type { AnyDeps, Deps } from './deps.ts';
 
 /**
  * evaluateAccess for a grant's caller, with every refusal audited as a denial (`outcome:
@@ -27,4 +28,30 @@ export async function evaluateOrDeny(
     );
   }
   return scope;
+}
+
+/**
+ * WIRE-NOTES §2.7: what a grantee's grant refuses for an operation whatever its input holds,
+ * checked by every surface after the token and before reading the input; a refusal is audited as
+ * a denial, labelled with the operation's name. The subject is bound by no grant.
+ */
+export async function precheckGrant(
+  deps: AnyDeps,
+  caller: Caller,
+  requirement: OperationRequirement | undefined,
+  operation: string,
+): Promise<Result<true>> {
+  if (caller.kind !== 'grant' || requirement === undefined) return ok(true);
+  const now = deps.clock();
+  const checked = checkRequirement(caller.grant, requirement, now);
+  if (!checked.ok) {
+    await recordCallerAudit(
+      deps,
+      caller,
+      caller.grant.subject_id,
+      { action: 'denied', outcome: 'denied', detail: `${operation}: ${checked.error.code}` },
+      now,
+    );
+  }
+  return checked;
 }

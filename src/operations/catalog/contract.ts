@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AuditAction } from '../../model/audit-event.ts';
 import type { PpxErrorCode, PpxFailure, Result } from '../../model/errors.ts';
-import type { Operation } from '../../model/vocabulary.ts';
+import type { OperationRequirement } from '../../policy/requirement.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenCaller } from '../mcp-caller.ts';
@@ -29,12 +29,11 @@ export type CallerOf<C extends CallerNeed> = C extends 'public'
     ? Caller
     : TokenCaller;
 
-/** What a grant must allow for a grantee to call the operation (SPEC §6.4 `allowed_operations`). */
-export interface GrantRequirement {
-  readonly operation: Operation;
-  /** Grants that allow one of these may call it too (a `read` grant may `query`). */
-  readonly alsoPermittedBy?: readonly Operation[];
-}
+/**
+ * What a grant must allow for a grantee to call the operation, whatever its input holds: every
+ * surface checks it after the token and before the input (WIRE-NOTES §2.7).
+ */
+export type GrantRequirement = OperationRequirement;
 
 /** Where the HTTP binding reads the input from. */
 export type HttpInput = 'body' | 'query' | 'path' | 'none';

@@ -31,7 +31,7 @@ function viewOperation(kind: DerivedViewKind): CatalogOperation {
     description: `${kind.summary} Returns signals, basis keys and explanations, never a claim value.`,
     caller: 'caller',
     // A view is less than a full read: `query`, or a `read` grant (operations/derived-views.ts).
-    grant: { operation: 'query', alsoPermittedBy: ['read'] },
+    grant: { operation: 'query', alsoPermittedBy: ['read'], purposes: kind.purposes },
     audit: ['derived_view'],
     input: kind.body,
     output: DerivedView,

@@ -37,7 +37,7 @@ export const proposeUpdatesOperation = defineOperation({
   description:
     'Proposes new or changed preference claims (each a PPX claim: namespace, key, type, value, confidence, source). The grant\'s writeback policy decides: applied at once (writeback "applied"), queued for the owner to review (writeback "proposal_created": do not resend, the owner will decide), or refused. Only propose what the user actually said or clearly implied.',
   caller: 'caller',
-  grant: { operation: 'propose_update' },
+  grant: { operation: 'propose_update', writes: true },
   audit: ['proposal_created', 'proposal_applied'],
   input: ProposeInput,
   output: WritebackResponse,

@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
+import { precheckGrant } from '../../operations/access.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
@@ -14,7 +15,8 @@ import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
 
 // The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
-// named steps (rate limit -> bearer auth -> query/path/body parse -> operation -> response), and
+// named steps (rate limit -> bearer auth -> what the grant refuses -> query/path/body parse ->
+// operation -> response), and
 // the OpenAPI document is generated from the same list (route.ts). Mounted by the composition root
 // (src/server.ts).
 
@@ -80,10 +82,16 @@ async function handle(
     caller = auth.value;
   }
 
+  const { operation, http } = route;
+  // WIRE-NOTES §2.7: the token, then what the grant refuses whatever the body holds, then the body.
+  if (caller) {
+    const allowed = await precheckGrant(deps, caller, operation.grant, operation.name);
+    if (!allowed.ok) return respond(allowed.error);
+  }
+
   const input = await readInput(c, route, options.bodyLimitBytes, headers);
   if (!input.ok) return respond(input.error);
 
-  const { operation, http } = route;
   const result = await operation.run(deps, caller, input.value);
   if (!result.ok) return respond(uniform(route, result.error, false));
   headers.set('Content-Type', 'application/json');

@@ -10,12 +10,14 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
+import type { PpxFailure, Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
+import { precheckGrant } from '../../operations/access.ts';
 import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import {
   callerFor,
+  type GrantCaller,
   type GrantIdArg,
   resolveGrantIds,
   type TokenCaller,
@@ -103,51 +105,97 @@ async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `there is no tool named "${name}"`);
   const token = context.caller.kind;
-  const parsed = parseInput(tool.arguments, args ?? {}, 'the tool input');
-  if (!parsed.ok) return toolError(parsed.error, token);
   if (tool.kind === 'discovery') {
+    const parsed = parseInput(tool.arguments, args ?? {}, 'the tool input');
+    if (!parsed.ok) return toolError(parsed.error, token);
     const listed = await tool.operation.run(deps, context.caller, parsed.value);
     return listed.ok ? toolSuccess(listed.value) : toolError(listed.error, token);
   }
-  const { grant_id, ...input } = parsed.value as { grant_id?: GrantIdArg } & Record<string, unknown>;
-  // Every grant_id check happens here, before any read (read profile §3).
-  const named = resolveGrantIds(context.caller, grant_id, tool.kind === 'write');
+  // Which grant(s) first: every grant_id check happens before any read (read profile §3).
+  const grantArg = parseInput(tool.grantIdArgument, pickGrantId(args), 'the tool input');
+  if (!grantArg.ok) return toolError(grantArg.error, token);
+  const named = resolveGrantIds(
+    context.caller,
+    grantArg.value.grant_id as GrantIdArg | undefined,
+    tool.kind === 'write',
+  );
   if (!named.ok) return toolError(named.error, token);
+  // Then what each grant refuses whatever the arguments hold, then the arguments (WIRE-NOTES §2.7).
+  const under: Under[] = [];
+  for (const id of named.value.ids)
+    under.push({ id, caller: await allowedUnder(deps, context.caller, tool, id) });
   if (!named.value.fanOut) {
-    const result = await runUnder(deps, context.caller, tool, named.value.ids[0]!, input);
-    if (result.ok) return toolSuccess(result.value);
-    return failed(context, result.error);
+    const only = under[0]!;
+    if (!only.caller.ok) return failed(context, only.caller.error);
+    const result = await runUnder(deps, tool, only.id, only.caller.value, args);
+    if (result.kind === 'input') return toolError(result.error, token);
+    return result.kind === 'ok' ? toolSuccess(result.value) : failed(context, result.error);
   }
   // Fan-out: one sub-call per named grant, each on its own; never a result across them.
   const results: FanOutEntry[] = [];
-  for (const id of named.value.ids) {
-    const result = await runUnder(deps, context.caller, tool, id, input);
-    if (result.ok) {
-      results.push({ grant_id: childId(id), data: result.value });
+  for (const entry of under) {
+    const result = entry.caller.ok
+      ? await runUnder(deps, tool, entry.id, entry.caller.value, args)
+      : fault(entry.caller.error);
+    if (result.kind === 'input') return toolError(result.error, token);
+    if (result.kind === 'ok') {
+      results.push({ grant_id: childId(entry.id), data: result.value });
     } else if (token === 'grant' && answerFailure(result.error).kind === 'transport') {
       return failed(context, result.error);
     } else {
-      results.push({ grant_id: childId(id), error: errorObject(result.error, token) });
+      results.push({ grant_id: childId(entry.id), error: errorObject(result.error, token) });
     }
   }
   return fanOutResult(results);
 }
 
-/** One sub-call: the named grant's caller, re-read now, runs the tool; results with claims are presented for MCP. */
-async function runUnder(
+/** One named grant of a call: its caller, re-read now and past what its grant refuses, or why not. */
+interface Under {
+  readonly id: string;
+  readonly caller: Result<GrantCaller>;
+}
+
+type SubResult =
+  | { readonly kind: 'ok'; readonly value: unknown }
+  | { readonly kind: 'input'; readonly error: PpxFailure }
+  | { readonly kind: 'fault'; readonly error: PpxFailure };
+
+const fault = (error: PpxFailure): SubResult => ({ kind: 'fault', error });
+
+/** `grant_id` alone, as the arguments carry it (absent stays absent). */
+function pickGrantId(args: Record<string, unknown> | undefined): Record<string, unknown> {
+  return args !== undefined && 'grant_id' in args ? { grant_id: args['grant_id'] } : {};
+}
+
+/** The named grant's caller, re-read now, if its grant allows the operation whatever the input. */
+async function allowedUnder(
   deps: Deps,
   mcp: TokenCaller,
   tool: McpTool,
   grantId: string,
-  input: Record<string, unknown>,
-): Promise<Result<unknown>> {
+): Promise<Result<GrantCaller>> {
   const caller = await callerFor(deps, mcp, grantId);
   if (!caller.ok) return caller;
+  const allowed = await precheckGrant(deps, caller.value, tool.operation.grant, tool.operation.name);
+  return allowed.ok ? caller : allowed;
+}
+
+/** One sub-call past its grant's checks: the arguments, then the operation; claims presented for MCP. */
+async function runUnder(
+  deps: Deps,
+  tool: McpTool,
+  grantId: string,
+  caller: GrantCaller,
+  args: Record<string, unknown> | undefined,
+): Promise<SubResult> {
+  const parsed = parseInput(tool.arguments, args ?? {}, 'the tool input');
+  if (!parsed.ok) return { kind: 'input', error: parsed.error };
+  const { grant_id: _named, ...input } = parsed.value as Record<string, unknown>;
   // An operation that names the grant it acts on gets the one this call acts under (tools.ts).
   const own = tool.mcp.grantIdIsTheCallsGrant ? { ...input, grant_id: grantId } : input;
-  const result = await tool.operation.run(deps, caller.value, own);
-  if (!result.ok) return result;
-  return ok(await presentResult(deps, caller.value, result.value));
+  const result = await tool.operation.run(deps, caller, own);
+  if (!result.ok) return fault(result.error);
+  return { kind: 'ok', value: await presentResult(deps, caller, result.value) };
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */

@@ -26,6 +26,8 @@ export interface McpTool {
   readonly kind: 'read' | 'write' | 'discovery';
   /** The full argument schema: the operation's input plus `grant_id` (none for discovery). */
   readonly arguments: z.ZodObject;
+  /** `grant_id` alone, checked before anything else (an empty object for discovery). */
+  readonly grantIdArgument: z.ZodObject;
 }
 
 /** A tool's failure as it appears in `structuredContent.error` (WIRE-NOTES §5). */
@@ -56,14 +58,24 @@ function toolOf(operation: CatalogOperation, mcp: McpBinding): McpTool {
   if (!(input instanceof z.ZodObject))
     throw new Error(`${name}: an MCP tool's input must be an object schema`);
   if (operation.description === undefined) throw new Error(`${name}: an MCP tool needs a description`);
-  if (operation.caller === 'token') return { name, operation, mcp, kind: 'discovery', arguments: input };
+  if (operation.caller === 'token') {
+    return { name, operation, mcp, kind: 'discovery', arguments: input, grantIdArgument: z.strictObject({}) };
+  }
   if (operation.caller !== 'caller' || mcp.grantIds === undefined) {
     throw new Error(`${name}: a tool acting under a grant must say how it takes grant_id`);
   }
   // The tool's grant_id is the operation's own when the operation names the grant it acts on.
   const own = mcp.grantIdIsTheCallsGrant ? input.omit({ grant_id: true }) : input;
   const kind = mcp.grantIds;
-  return { name, operation, mcp, kind, arguments: own.extend({ grant_id: grantIdArgument(kind) }) };
+  const grantId = grantIdArgument(kind);
+  return {
+    name,
+    operation,
+    mcp,
+    kind,
+    arguments: own.extend({ grant_id: grantId }),
+    grantIdArgument: z.object({ grant_id: grantId }),
+  };
 }
 
 export const TOOLS: readonly McpTool[] = CATALOG.flatMap((op) => (op.mcp ? [toolOf(op, op.mcp)] : []));

@@ -88,13 +88,25 @@ describe('the operation catalog on every surface', () => {
             'operator',
           );
           assert.ok(lacking.ok);
-          const r = await overHttp(shared, op, {
-            who: { kind: 'grant', grant: lacking.value },
-            input: call.input,
-          });
-          assert.equal(r.status, 403, r.text);
-          assert.equal(r.json.error, 'insufficient_scope');
+          const who = { kind: 'grant', grant: lacking.value } as const;
+          // WIRE-NOTES §2.7: what the grant refuses comes before the input, so an input the schema
+          // refuses gets the same 403 as a good one (and the same description).
+          const good = await overHttp(shared, op, { who, input: call.input });
+          const bad = await overHttp(shared, op, { who, input: { ...call.input, not_a_member: [{}] } });
+          for (const r of [good, bad]) {
+            assert.equal(r.status, 403, r.text);
+            assert.equal(r.json.error, 'insufficient_scope');
+          }
+          assert.equal(bad.json.error_description, good.json.error_description);
           assert.ok(op.errors.includes('insufficient_scope'), 'the refusal is among the declared errors');
+          if (!op.mcp) return;
+          // The same order on MCP: a single-grant token's refusal is an HTTP 403, arguments or not.
+          for (const input of [call.input, { ...call.input, not_a_member: [{}] }]) {
+            await assert.rejects(
+              overMcp(shared, op, { who, input }),
+              (e: { code?: number }) => e.code === 403,
+            );
+          }
         });
       }
 

@@ -78,7 +78,11 @@ describe('change events of MCP tool calls', () => {
       g.call('ppx_propose_updates', { claims: [proposed('fragrance', 'freshness_preference', 0.1)] }),
       /writeback_forbidden/,
     );
-    const invalid = await g.call('ppx_propose_updates', { claims: [] });
+    // Under that grant even an empty list is refused by the grant first (WIRE-NOTES §2.7)…
+    await assert.rejects(g.call('ppx_propose_updates', { claims: [] }), /writeback_forbidden/);
+    // …and under one that may write, it is the input's problem: a tool error.
+    const writer = await client({ client_id: 'travel-demo' });
+    const invalid = await writer.call('ppx_propose_updates', { claims: [] });
     assert.equal(invalid.structuredContent.error?.code, 'invalid_request');
     await w.quiet();
   });

@@ -126,7 +126,8 @@ describe('derived views under a partial grant', () => {
     });
     const denied = events.json.events.filter((e: { action: string }) => e.action === 'denied');
     assert.equal(denied.length, 1);
-    assert.match(denied[0].detail, /^derived_view: insufficient_scope/);
+    // Refused by what the grant allows, before the body (WIRE-NOTES §2.7): labelled by operation.
+    assert.match(denied[0].detail, /^derive_recommendation_basis: insufficient_scope/);
   });
 
   it('the grant must allow read or query', async () => {

@@ -153,6 +153,21 @@ describe('MCP package tokens: grant_id', () => {
     assert.equal((await p.deps.store.getGrant(outside.grant.grant_id))?.status, 'active');
   });
 
+  it('a child whose grant lacks the operation is refused before its arguments are read (WIRE-NOTES §2.7)', async () => {
+    const { token, grants } = await mcpPackage(p, [{}, { allowed_operations: ['read', 'propose_update'] }]);
+    const c = new Caller(await connect(p, token));
+    await c.init();
+    const reader = grants[0]!.grant_id;
+    for (const args of [{ claims: [] }, { claims: 'x' }, { not_a_member: 1 }]) {
+      const r = await c.call('ppx_propose_updates', { grant_id: reader, ...args });
+      assert.equal(r.isError, true, JSON.stringify(r));
+      assert.equal(r.structuredContent.error.code, 'insufficient_scope', JSON.stringify(args));
+    }
+    // The child that may propose reads its arguments: an empty list is its input's problem.
+    const writer = await c.call('ppx_propose_updates', { grant_id: grants[1]!.grant_id, claims: [] });
+    assert.equal(writer.structuredContent.error.code, 'invalid_request');
+  });
+
   it('write tools take exactly one grant_id, not a list', async () => {
     const { token, grants } = await mcpPackage(p, [{ allowed_operations: ['read', 'propose_update'] }]);
     const c = new Caller(await connect(p, token));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EffectiveProfile } from '../../../src/model/effective-profile.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, assertNoInternalId } from '../http/helpers.ts';
 import {
   auditActions,
@@ -32,6 +32,19 @@ describe('propose-updates: writeback policies', () => {
     assert.deepEqual(await proposalsOf(p), []);
     const denied = await auditActions(p, 'denied');
     assert.ok(denied.some((e) => e.detail === 'propose_updates: writeback_forbidden'));
+  });
+
+  it('forbidden refuses whatever the body holds (WIRE-NOTES §2.7): an empty or malformed one too', async () => {
+    const { token } = await p.grant({ ...WRITE_GRANT, writeback_policy: 'forbidden' });
+    for (const body of [{ claims: [] }, { claims: 'x' }, { unknown: true }, '{not json', '']) {
+      const r = await api(p.url, '/v1/profile/propose-updates', {
+        token,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      assertError(r, 403, 'writeback_forbidden');
+      assert.equal(r.json.error_description, 'the grant does not allow this grantee to write to the profile');
+    }
   });
 
   it('a grant without propose_update: 403 insufficient_scope', async () => {
