@@ -22,6 +22,13 @@ export const PPX_OBJECTS = {
   'effective-profile': EffectiveProfile,
 } as const;
 
+export type PpxObjectName = keyof typeof PPX_OBJECTS;
+
+/** The `$id` of a PPX object's official schema (the PPX repository's `schemas/core/`). */
+export function officialSchemaId(name: PpxObjectName): string {
+  return `https://ppx.dev/schemas/core/${name}.schema.json`;
+}
+
 /** JSON Schema 2020-12 for a model schema, as published to clients (OpenAPI 3.1, MCP tools). */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AuditAction } from '../../model/audit-event.ts';
 import type { PpxErrorCode, PpxFailure, Result } from '../../model/errors.ts';
+import type { PpxObjectName } from '../../model/json-schema.ts';
 import type { OperationRequirement } from '../../policy/requirement.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
@@ -69,8 +70,21 @@ export interface ToolAnnotations {
   readonly openWorldHint: false;
 }
 
+/** Which official PPX schema an output follows: the output itself, or one of its members. */
+export interface Follows {
+  readonly object: PpxObjectName;
+  /** The member that holds it (a list's items, or one object); absent: the output is one. */
+  readonly at?: string;
+}
+
 export interface McpBinding {
   readonly annotations: ToolAnnotations;
+  /**
+   * The members of the output the tool's published schema declares: what an agent relies on
+   * (tools/list is paid for in every session). The others are still allowed, and the official
+   * schema the output follows (`follows`) describes them.
+   */
+  readonly shows: readonly string[];
   /**
    * How the tool takes `grant_id` (`caller` operations only): `read` tools take one id or a list
    * (a list fans out: one call per named grant); `write` tools take exactly one.
@@ -120,6 +134,8 @@ export interface OperationSpec<C extends CallerNeed, I extends z.ZodType, O exte
   readonly output: O;
   /** The failures of the operation itself; each surface adds those of its transport and auth. */
   readonly errors: readonly PpxErrorCode[];
+  /** The official PPX schema the output follows, named where a surface describes its output. */
+  readonly follows?: Follows;
   run(deps: Deps, caller: CallerOf<C>, input: z.output<I>): Promise<Result<OutputOf<z.output<O>>>>;
   readonly http?: HttpBinding<OutputOf<z.output<O>>>;
   readonly mcp?: McpBinding;
@@ -142,6 +158,7 @@ export interface CatalogOperation {
   readonly input: z.ZodType;
   readonly output: z.ZodType;
   readonly errors: readonly PpxErrorCode[];
+  readonly follows?: Follows;
   run(deps: Deps, caller: Caller | TokenCaller | undefined, input: unknown): Promise<Result<unknown>>;
   readonly http?: HttpBinding;
   readonly mcp?: McpBinding;

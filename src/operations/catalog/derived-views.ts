@@ -35,6 +35,7 @@ function viewOperation(kind: DerivedViewKind): CatalogOperation {
     audit: ['derived_view'],
     input: kind.body,
     output: DerivedView,
+    follows: { object: 'derived-view' },
     errors: READ_ERRORS,
     run: (deps, caller, input) => createDerivedView(deps, caller, kind.kind, input),
     http: { method: 'POST', path: `/v1/derived-views/${kind.kind}`, tag: 'derived-views', input: 'body' },

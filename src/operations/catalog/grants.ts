@@ -15,14 +15,14 @@ export const listGrantedAccessOperation = defineOperation({
   title: 'Granted access',
   summary: 'Every grant the presented token covers, as it stands now',
   description:
-    'Lists every grant your token covers, as it stands now: grant_id, source, purposes, processing permissions (allowed operations), namespaces with the profile handles (instance_ids) they cover, access mode and status. Takes no grant_id. Call it first, then pass one of the active grant_ids to the other tools; an ended grant stays ended.',
+    'Every grant your token covers, as it stands now: grant_id, purposes, operations, namespaces, status. Call it first; pass an active grant_id to the other tools.',
   caller: 'token',
   audit: [],
   input: EMPTY_INPUT,
   output: GrantedAccessList,
   errors: [],
   run: (deps, token) => listGrantedAccess(deps, token),
-  mcp: { annotations: READ_ONLY },
+  mcp: { annotations: READ_ONLY, shows: ['grants'] },
 });
 
 export const listConsentGrantsOperation = defineOperation({
@@ -30,16 +30,17 @@ export const listConsentGrantsOperation = defineOperation({
   title: 'Your consent grant',
   summary: "The subject's grants (subject token) or the caller's own grant (grant token)",
   description:
-    'Returns the consent grant you act under: its purposes, allowed domains, namespaces, keys and operations, writeback and cross-domain policy, expiry and status. Check it before asking for data or proposing updates, so you only ask for what it covers.',
+    'The consent grant you act under: purposes, domains, namespaces, keys, operations, policies, expiry, status. Check it so you only ask for what it covers.',
   caller: 'caller',
   // A grantee reads its own grant whatever it allows; listing it is audited, the subject's is not.
   audit: ['list_grants'],
   input: EMPTY_INPUT,
   output: GrantList,
+  follows: { object: 'consent-grant', at: 'grants' },
   errors: [],
   run: (deps, caller) => listConsentGrants(deps, caller),
   http: { method: 'GET', path: '/v1/consent/grants', tag: 'consent', input: 'none' },
-  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['grants'] },
 });
 
 export const revokeConsentGrantOperation = defineOperation({
@@ -47,11 +48,12 @@ export const revokeConsentGrantOperation = defineOperation({
   title: 'Give up this grant',
   summary: 'Revoke a grant; every token bound to it fails on its next request',
   description:
-    'Ends the consent grant you act under, at once and for good: every token bound to it stops working, and only the owner can grant access again. Call it only when the user asks you to disconnect or stop using their profile.',
+    'Ends the grant you act under, at once and for good. Call it only when the user asks you to disconnect.',
   caller: 'caller',
   audit: ['revoke'],
   input: RevokeInput,
   output: z.strictObject({ grant: ConsentGrant }),
+  follows: { object: 'consent-grant', at: 'grant' },
   errors: ['invalid_request', 'not_found'],
   run: (deps, caller, input) => revokeConsentGrant(deps, caller, input),
   http: { method: 'POST', path: '/v1/consent/revoke', tag: 'consent', input: 'body' },
@@ -59,5 +61,6 @@ export const revokeConsentGrantOperation = defineOperation({
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     grantIds: 'write',
     grantIdIsTheCallsGrant: true,
+    shows: ['grant'],
   },
 });

@@ -21,7 +21,7 @@ export const getProfileSummaryOperation = defineOperation({
   summary:
     'Redacted summary of the claims visible to the caller: keys, provenance, confidence band, no values',
   description:
-    'Lists which preference claims this grant lets you see, without their values: namespace, key, type, provenance and a confidence band per claim, plus claim counts per namespace. Call it first to learn what exists, then read values with ppx_get_effective_profile or ppx_query_claims.',
+    'Which claims this grant lets you see, without values: key, provenance, confidence band. Call it first, then read values with ppx_get_effective_profile.',
   caller: 'caller',
   grant: { operation: 'read' },
   audit: ['summary'],
@@ -30,7 +30,7 @@ export const getProfileSummaryOperation = defineOperation({
   errors: READ_ERRORS,
   run: (deps, caller) => getProfileSummary(deps, caller),
   http: { method: 'GET', path: '/v1/profile/summary', tag: 'profile', input: 'none' },
-  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['namespaces', 'claims'] },
 });
 
 export const queryClaimsOperation = defineOperation({
@@ -38,16 +38,17 @@ export const queryClaimsOperation = defineOperation({
   title: 'Query claims',
   summary: 'Query visible claims by namespace, key, domain, provenance or confidence',
   description:
-    'Returns the claims (with values) that match filters: requested_namespaces, requested_keys ("namespace.key"), requested_domain, provenance kinds and min_confidence (0–1), resolved under an optional context such as {"occasion": "work"}. Filters only narrow what the grant allows; asking for a namespace or key outside the grant is refused.',
+    'The claims, with values, matching filters (namespaces, "namespace.key" keys, domain, provenance, min_confidence 0–1), under an optional context.',
   caller: 'caller',
   grant: { operation: 'query', alsoPermittedBy: ['read'] },
   audit: ['query'],
   input: QueryInput,
   output: EffectiveProfile,
+  follows: { object: 'effective-profile' },
   errors: READ_ERRORS,
   run: (deps, caller, input) => queryClaims(deps, caller, input),
   http: { method: 'POST', path: '/v1/profile/query', tag: 'profile', input: 'body' },
-  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['claims', 'applied_modifiers'] },
   a2a: {
     skill: 'scoped_query',
     tags: ['ppx', 'profile', 'query'],
@@ -60,16 +61,17 @@ export const getEffectiveProfileOperation = defineOperation({
   title: 'Effective profile',
   summary: 'Visible claims with the context modifiers that match the supplied context applied',
   description:
-    'Returns every claim this grant lets you see, with the context modifiers that match the given context applied (for example {"occasion": "evening", "season": "winter"}). Use it to personalize for the current situation; optionally narrow with requested_namespaces, requested_keys or requested_domain, and state your purpose.',
+    'Every claim this grant lets you see, adjusted for a context such as {"occasion": "evening"}. Use it to personalize for the situation at hand.',
   caller: 'caller',
   grant: { operation: 'read' },
   audit: ['effective'],
   input: EffectiveInput,
   output: EffectiveProfile,
+  follows: { object: 'effective-profile' },
   errors: READ_ERRORS,
   run: (deps, caller, input) => getEffectiveProfile(deps, caller, input),
   http: { method: 'POST', path: '/v1/profile/effective', tag: 'profile', input: 'body' },
-  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['claims', 'applied_modifiers'] },
   a2a: {
     skill: 'get_effective_profile',
     tags: ['ppx', 'profile', 'preference'],
@@ -82,14 +84,15 @@ export const exportProfileOperation = defineOperation({
   title: 'Export profile',
   summary: "The profile in PPX format: all of it for the subject, the grant's scope for an export grant",
   description:
-    'Returns the part of the profile this grant covers as a complete PPX profile document (claims, context modifiers, the grant itself), under ids that are specific to your app. Needs a grant with the export operation; one-time grants never allow it.',
+    'The part of the profile this grant covers as a PPX profile document (claims, context modifiers, the grant). Needs the export operation.',
   caller: 'caller',
   grant: { operation: 'export' },
   audit: ['export'],
   input: EMPTY_INPUT,
   output: Profile,
+  follows: { object: 'profile' },
   errors: ['insufficient_scope', 'not_found', 'invalid_request'],
   run: (deps, caller) => exportProfile(deps, caller),
   http: { method: 'POST', path: '/v1/export', tag: 'export', input: 'body' },
-  mcp: { annotations: READ_ONLY, grantIds: 'read' },
+  mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['claims'] },
 });

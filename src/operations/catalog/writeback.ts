@@ -35,12 +35,13 @@ export const proposeUpdatesOperation = defineOperation({
   summary:
     "Propose new or changed claims; the grant's writeback policy applies them, queues them for the subject (202) or refuses",
   description:
-    'Proposes new or changed preference claims (each a PPX claim: namespace, key, type, value, confidence, source). The grant\'s writeback policy decides: applied at once (writeback "applied"), queued for the owner to review (writeback "proposal_created": do not resend, the owner will decide), or refused. Only propose what the user actually said or clearly implied.',
+    'Proposes new or changed claims (namespace, key, type, value, confidence, source). The grant applies them, or queues them for the owner (writeback "proposal_created": do not resend), or refuses.',
   caller: 'caller',
   grant: { operation: 'propose_update', writes: true },
   audit: ['proposal_created', 'proposal_applied'],
   input: ProposeInput,
   output: WritebackResponse,
+  follows: { object: 'claim', at: 'claims' },
   errors: ['invalid_request', 'insufficient_scope', 'writeback_forbidden', 'not_found'],
   run: (deps, caller, input) => proposeUpdates(deps, caller, input),
   http: {
@@ -55,6 +56,7 @@ export const proposeUpdatesOperation = defineOperation({
   mcp: {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     grantIds: 'write',
+    shows: ['claims', 'writeback', 'proposals'],
   },
   a2a: {
     skill: 'propose_update',
@@ -69,12 +71,13 @@ export const confirmUpdatesOperation = defineOperation({
   summary:
     'The subject (or a grant with confirm_update) confirms, edits or rejects pending proposals, or confirms a claim',
   description:
-    'Confirms, edits or rejects pending proposals of this profile, or confirms a stored claim, when the grant allows confirm_update and the user has explicitly agreed in this conversation. Each proposal is decided once; a second decision is a conflict.',
+    'Confirms, edits or rejects pending proposals, or confirms a stored claim, when the user has explicitly agreed. Each proposal is decided once.',
   caller: 'caller',
   grant: { operation: 'confirm_update' },
   audit: ['proposal_confirmed', 'proposal_rejected', 'claim_confirmed'],
   input: ConfirmInput,
   output: WritebackResponse,
+  follows: { object: 'claim', at: 'claims' },
   errors: ['invalid_request', 'insufficient_scope', 'not_found', 'conflict'],
   run: (deps, caller, input) => confirmUpdates(deps, caller, input),
   http: { method: 'POST', path: '/v1/profile/confirm-updates', tag: 'profile', input: 'body' },
@@ -82,6 +85,7 @@ export const confirmUpdatesOperation = defineOperation({
   mcp: {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     grantIds: 'write',
+    shows: ['claims', 'decisions'],
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toJsonSchema } from '../../model/json-schema.ts';
+import { officialSchemaId, toJsonSchema } from '../../model/json-schema.ts';
 import {
   CATALOG,
   type CatalogOperation,
@@ -7,6 +7,7 @@ import {
   toolNameOf,
 } from '../../operations/catalog/index.ts';
 import { GrantIdArg } from '../../operations/mcp-caller.ts';
+import { compactInput, compactOutput } from './compact-schema.ts';
 import { presentationSchema } from './presentation.ts';
 
 // The MCP tools, generated from the operation catalog (bindings/mcp.md "Tool mapping", WIRE-NOTES
@@ -39,16 +40,13 @@ export const ToolError = z.strictObject({
 
 const SingleGrantId = z.string().min(1).max(300);
 
-const GRANT_ID_HELP =
-  'Grant to act under, from ppx_list_granted_access; required when the token covers several.';
+const GRANT_ID_HELP = 'From ppx_list_granted_access.';
 
 function grantIdArgument(kind: 'read' | 'write'): z.ZodType {
   const arg = kind === 'read' ? GrantIdArg : SingleGrantId;
   return arg
     .optional()
-    .describe(
-      kind === 'read' ? `${GRANT_ID_HELP} A list reads under each separately (results).` : GRANT_ID_HELP,
-    );
+    .describe(kind === 'read' ? `${GRANT_ID_HELP} A list reads under each.` : GRANT_ID_HELP);
 }
 
 function toolOf(operation: CatalogOperation, mcp: McpBinding): McpTool {
@@ -92,29 +90,52 @@ const FAN_OUT_RESULTS = {
       data: { $ref: '#/properties/data' },
       error: { $ref: '#/properties/error' },
     },
-    required: ['grant_id'],
-    minProperties: 2,
-    maxProperties: 2,
-    additionalProperties: false,
   },
 };
+
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** `structuredContent.error`, as compact as the results it stands in for. */
+const ERROR_SCHEMA = compactOutput(toJsonSchema(ToolError), ['code', 'message', 'grant_id']);
 
 /** The tools/list entry, JSON Schema 2020-12 for both schemas, computed once at start. */
 export function listing(tool: McpTool): Record<string, unknown> {
   const { operation } = tool;
-  const data = presentationSchema(operation.output);
-  const output = toJsonSchema(z.strictObject({ data: data.optional(), error: ToolError.optional() }));
-  if (tool.kind === 'read') {
-    output['properties'] = { ...(output['properties'] as object), results: FAN_OUT_RESULTS };
-  }
+  const { $schema: _full, ...full } = toJsonSchema(presentationSchema(operation.output));
+  // What the tool declares, and the read profile's presentation wherever claims are listed.
+  const presented = tool.mcp.shows.includes('claims') ? ['claim_instances', 'freshness'] : [];
+  const members = [...tool.mcp.shows, ...presented];
+  const description = describeOutput(operation);
+  const data = { ...compactOutput(full, members), ...(description ? { description } : {}) };
   return {
     name: tool.name,
     title: operation.title,
     description: operation.description,
-    annotations: { title: operation.title, ...tool.mcp.annotations },
-    inputSchema: toJsonSchema(tool.arguments, 'input'),
-    // Exactly one of `data` (success), `error` (a tool error) or `results` (a fan-out): SDK
-    // clients validate structuredContent, even on isError results.
-    outputSchema: { ...output, minProperties: 1, maxProperties: 1 },
+    // `title` is the tool's own (MCP 2025-06-18); repeating it in the annotations costs every session.
+    annotations: tool.mcp.annotations,
+    // MCP 2025-11-25 takes 2020-12 as the dialect of a schema without `$schema` (SEP-1613); the
+    // output schema, which clients compile to validate results, still names it.
+    inputSchema: compactInput(toJsonSchema(tool.arguments, 'input')),
+    // One of `data` (success), `error` (a tool error) or `results` (a fan-out): SDK clients
+    // validate structuredContent, even on isError results.
+    outputSchema: {
+      $schema: DRAFT_2020,
+      type: 'object',
+      properties: {
+        data,
+        error: ERROR_SCHEMA,
+        ...(tool.kind === 'read' ? { results: FAN_OUT_RESULTS } : {}),
+      },
+    },
   };
+}
+
+/**
+ * What `data` is, naming the official schema it follows by its URL (bindings/mcp.md): a client
+ * that wants the whole contract has it, and the listing does not carry it nine times over.
+ */
+function describeOutput(operation: McpTool['operation']): string {
+  if (!operation.follows) return '';
+  const { object, at } = operation.follows;
+  return `${at === undefined ? '' : `${at}: `}PPX ${object}, ${officialSchemaId(object)}`;
 }

@@ -65,6 +65,13 @@ describe('MCP Inspector CLI', { skip: !existsSync(LAUNCHER) && 'the Inspector is
     for (const name of TOOLS) assert.ok(names.includes(name), `${name} missing from ${names.join(', ')}`);
   });
 
+  it('tools/list passes the schema lint of --strict: no finding, error or warning, on any tool', async () => {
+    const r = await inspector(home, [...common(), '--method', 'tools/list', '--strict']);
+    assert.equal(r.code, 0, `exit ${r.code}\n${r.stderr}`);
+    // The lint writes its findings (and a summary of them) to stderr, and nothing when there are none.
+    assert.doesNotMatch(r.stderr, /Warning:|Error:|Schema portability/, r.stderr);
+  });
+
   it('tools/call ppx_get_profile_summary answers a summary', async () => {
     const r = await inspector(home, [
       ...common(),

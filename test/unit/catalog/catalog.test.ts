@@ -41,6 +41,11 @@ describe('the operation catalog', () => {
       assert.notEqual(o.caller, 'public', o.name);
       if (o.caller === 'caller') assert.ok(o.mcp?.grantIds, `${o.name} says how it takes grant_id`);
       if (o.mcp?.grantIdIsTheCallsGrant) assert.ok('grant_id' in (o.input as z.ZodObject).shape, o.name);
+      // What the published output declares are members of the output.
+      const shape = (o.output as z.ZodObject).shape;
+      for (const member of o.mcp?.shows ?? []) assert.ok(member in shape, `${o.name} shows ${member}`);
+      if (o.follows?.at !== undefined)
+        assert.ok(o.follows.at in shape, `${o.name} follows at ${o.follows.at}`);
     }
   });
 
