@@ -247,6 +247,19 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   {
+    id: 'consent-v2.redirect-uri-absent',
+    source: 'WIRE-NOTES §2.1, RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1',
+    rule: 'without redirect_uri the only registered URI is used; several: 400; none: a back-channel client whose decision ends on the provider page',
+    tests: [
+      ['test/e2e/consent/redirect-uri.test.ts', 'a client with one registered URI: that URI is used'],
+      ['test/e2e/consent/redirect-uri.test.ts', 'a client with several registered URIs must name one'],
+      ['test/e2e/consent/redirect-uri.test.ts', 'back-channel, decided on the page'],
+      ['test/e2e/web/consent-browser.test.ts', 'a back-channel client (no redirect URI)'],
+      ['test/e2e/oauth/redirect-uri.test.ts', 'one registered URI: it is used'],
+      ['test/e2e/oauth/redirect-uri.test.ts', 'a client registered with none cannot use the code flow'],
+    ],
+  },
+  {
     id: 'consent-v2.pkce-s256',
     source: 'WIRE-NOTES §2.1, §3',
     rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',
