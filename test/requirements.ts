@@ -260,6 +260,16 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   {
+    id: 'tokens.one-spelling',
+    source: 'RFC 4648 §3.5, RFC 7515 §2, issue 10 item 6',
+    rule: 'only the canonical base64url spelling of a token is accepted, and all its spellings share one rate-limit budget',
+    tests: [
+      ['test/e2e/http/token-spellings.test.ts', 'the canonical spelling is accepted, the 15 others are 401'],
+      ['test/e2e/http/token-spellings.test.ts', 'at most 5 requests get through, whatever the spellings'],
+      ['test/unit/auth/tokens.test.ts', 'a non-canonical spelling of the header or the payload is refused'],
+    ],
+  },
+  {
     id: 'consent-v2.pkce-s256',
     source: 'WIRE-NOTES §2.1, §3',
     rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',
