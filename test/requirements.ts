@@ -270,6 +270,16 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   {
+    id: 'http.response-headers',
+    source: 'issue 10 item 8, RFC 6797, RFC 9111 §5.2.2.5',
+    rule: 'nosniff on every answer, no-store on every /mcp answer, HSTS on every answer under an https base URL',
+    tests: [
+      ['test/e2e/http/response-headers.test.ts', 'X-Content-Type-Options: nosniff on every answer'],
+      ['test/e2e/http/response-headers.test.ts', 'Cache-Control: no-store on every /mcp answer'],
+      ['test/e2e/http/response-headers.test.ts', 'Strict-Transport-Security (one year) on every answer'],
+    ],
+  },
+  {
     id: 'consent-v2.pkce-s256',
     source: 'WIRE-NOTES §2.1, §3',
     rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',
