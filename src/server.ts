@@ -7,6 +7,7 @@ import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
 import { mountMcp } from './surfaces/mcp/app.ts';
 import { mountOAuth } from './surfaces/oauth/mount.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
+import { responseHeaders } from './surfaces/shared/response-headers.ts';
 import { mountWebPages } from './surfaces/web/app.ts';
 
 // The composition root: every surface mounted on one listener. Surfaces never import each
@@ -26,6 +27,7 @@ type Env = { Bindings: HttpBindings };
 
 export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   const app = new Hono<Env>();
+  app.use(responseHeaders(deps.provider.baseUrl));
   const bodyLimitBytes = options.bodyLimitBytes;
   mountOAuth(app, deps, { bodyLimitBytes });
   mountMcp(app, deps, { bodyLimitBytes });

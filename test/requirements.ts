@@ -247,6 +247,39 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   {
+    id: 'consent-v2.redirect-uri-absent',
+    source: 'WIRE-NOTES §2.1, RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1',
+    rule: 'without redirect_uri the only registered URI is used; several: 400; none: a back-channel client whose decision ends on the provider page',
+    tests: [
+      ['test/e2e/consent/redirect-uri.test.ts', 'a client with one registered URI: that URI is used'],
+      ['test/e2e/consent/redirect-uri.test.ts', 'a client with several registered URIs must name one'],
+      ['test/e2e/consent/redirect-uri.test.ts', 'back-channel, decided on the page'],
+      ['test/e2e/web/consent-browser.test.ts', 'a back-channel client (no redirect URI)'],
+      ['test/e2e/oauth/redirect-uri.test.ts', 'one registered URI: it is used'],
+      ['test/e2e/oauth/redirect-uri.test.ts', 'a client registered with none cannot use the code flow'],
+    ],
+  },
+  {
+    id: 'tokens.one-spelling',
+    source: 'RFC 4648 §3.5, RFC 7515 §2, issue 10 item 6',
+    rule: 'only the canonical base64url spelling of a token is accepted, and all its spellings share one rate-limit budget',
+    tests: [
+      ['test/e2e/http/token-spellings.test.ts', 'the canonical spelling is accepted, the 15 others are 401'],
+      ['test/e2e/http/token-spellings.test.ts', 'at most 5 requests get through, whatever the spellings'],
+      ['test/unit/auth/tokens.test.ts', 'a non-canonical spelling of the header or the payload is refused'],
+    ],
+  },
+  {
+    id: 'http.response-headers',
+    source: 'issue 10 item 8, RFC 6797, RFC 9111 §5.2.2.5',
+    rule: 'nosniff on every answer, no-store on every /mcp answer, HSTS on every answer under an https base URL',
+    tests: [
+      ['test/e2e/http/response-headers.test.ts', 'X-Content-Type-Options: nosniff on every answer'],
+      ['test/e2e/http/response-headers.test.ts', 'Cache-Control: no-store on every /mcp answer'],
+      ['test/e2e/http/response-headers.test.ts', 'Strict-Transport-Security (one year) on every answer'],
+    ],
+  },
+  {
     id: 'consent-v2.pkce-s256',
     source: 'WIRE-NOTES §2.1, §3',
     rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',

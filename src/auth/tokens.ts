@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { fail, ok, type Result } from '../model/errors.ts';
+import { canonicalJwt } from './jwt-format.ts';
 import type { SigningKey } from './signing-keys.ts';
 import { TOKEN_ALG } from './signing-keys.ts';
 
@@ -37,7 +38,10 @@ const CACHE_LIMIT = 10_000;
 export class TokenService {
   readonly #key: SigningKey;
   readonly #options: TokenOptions;
-  /** Verified signatures, by token, until the token's own expiry; bounded, safe to lose. */
+  /**
+   * Verified signatures, by token, until the token's own expiry; bounded, safe to lose. Keyed by
+   * the string, which is one per token because only the canonical spelling is ever verified.
+   */
   readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(key: SigningKey, options: TokenOptions) {
@@ -76,9 +80,8 @@ export class TokenService {
       this.#verified.delete(token);
       return fail('invalid_token', 'the access token has expired');
     }
-    if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
-      return fail('invalid_token', 'the access token is malformed');
-    }
+    // Only canonical spellings are verified, hence cached: a hit above is always the one spelling.
+    if (canonicalJwt(token) !== token) return fail('invalid_token', 'the access token is malformed');
     try {
       const { payload } = await jwtVerify(token, this.#key.publicKey, {
         issuer: this.#options.issuer,

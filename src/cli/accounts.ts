@@ -7,10 +7,12 @@ export const SUBJECT_HELP = `ppx subject add --username U [--password P] [--subj
   has none). The password comes from --password, else PPX_PASSWORD, else one line of stdin
   (prefer the last two: a flag shows up in the process list). --subject defaults to a new id.`;
 
-export const CLIENT_HELP = `ppx client add --id ID --name NAME --redirect-uri URL [--redirect-uri URL…]
-               [--confidential --secret S]
+export const CLIENT_HELP = `ppx client add --id ID --name NAME [--redirect-uri URL…] [--confidential --secret S]
   Registers (or updates) a client that may ask subjects for consent. Redirect URIs are matched
-  exactly. A confidential client needs a secret of at least 16 characters.`;
+  exactly. Without any, the client is a back-channel client: it asks over /v1/consent/request,
+  the consent page ends on this provider's own page, and the client learns the outcome at
+  /v1/consent/token (it cannot use /oauth/authorize). A confidential client needs a secret of at
+  least 16 characters.`;
 
 /** `ppx subject add …` */
 export async function subjectCommand(argv: string[]): Promise<number> {
@@ -67,7 +69,6 @@ export async function clientCommand(argv: string[]): Promise<number> {
   if (!v.id) return usage('client', CLIENT_HELP, '--id is required');
   if (!v.name) return usage('client', CLIENT_HELP, '--name is required');
   const redirects = v['redirect-uri'] ?? [];
-  if (redirects.length === 0) return usage('client', CLIENT_HELP, 'give at least one --redirect-uri');
   const problem = redirects.map(redirectUriProblem).find((p) => p !== undefined);
   if (problem !== undefined) return usage('client', CLIENT_HELP, problem);
   if (v.secret !== undefined && !v.confidential) {
@@ -87,9 +88,11 @@ export async function clientCommand(argv: string[]): Promise<number> {
       ...(v.secret !== undefined ? { secret: v.secret } : {}),
     });
     if (!r.ok) return fatal('client', r.error.description);
-    console.log(
-      `registered ${r.value.kind} client ${r.value.client_id} ("${r.value.name}") with redirect URIs ${r.value.redirect_uris.join(', ')}`,
-    );
+    const uris =
+      r.value.redirect_uris.length > 0
+        ? `with redirect URIs ${r.value.redirect_uris.join(', ')}`
+        : "with no redirect URI (a back-channel client: its consent ends on this provider's page, and it learns the outcome at /v1/consent/token)";
+    console.log(`registered ${r.value.kind} client ${r.value.client_id} ("${r.value.name}") ${uris}`);
     return 0;
   });
 }

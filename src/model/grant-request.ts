@@ -21,6 +21,11 @@ export interface OAuthRequestFacts {
   /** The resource the tokens are for (RFC 8707); their audience. */
   readonly resource: string;
   readonly scope?: string;
+  /**
+   * Set when the authorization request named no redirect_uri and the client's only registered
+   * one was used (OAuth 2.1 §4.1.1): the token request may then leave it out (RFC 6749 §4.1.3).
+   */
+  readonly redirect_uri_omitted?: true;
   /** SHA-256 of the authorization code, set when the subject approves. */
   readonly code_hash?: string;
 }
@@ -35,7 +40,12 @@ export interface GrantRequestRecord {
   readonly client_id: string;
   readonly subject_id: string;
   readonly draft: GrantRequestDraft;
-  readonly redirect_uri: string;
+  /**
+   * Where the browser goes after the decision: a registered URI of the client. Absent for a
+   * back-channel client (registered with none, WIRE-NOTES §2.1): the decision then ends on the
+   * provider's own page and the client learns the outcome at the exchange.
+   */
+  readonly redirect_uri?: string;
   readonly code_challenge: string;
   readonly status: GrantRequestStatus;
   /** The grant the approval created. */

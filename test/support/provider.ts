@@ -53,6 +53,8 @@ export async function startTestProvider(
     env?: Record<string, string>;
     /** Counts rate limits here instead of in this provider's own memory (shared by instances). */
     rateCounter?: RateCounter;
+    /** Receives the server's log lines (dropped by default). */
+    log?: (msg: string) => void;
   } = {},
 ): Promise<TestProvider> {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
@@ -70,7 +72,7 @@ export async function startTestProvider(
     options.rateCounter,
   );
   await seedDemo(deps);
-  const server = await startServer(deps, config.value, () => undefined);
+  const server = await startServer(deps, config.value, options.log ?? (() => undefined));
   const subjectToken = (await issueSubjectToken(deps, DEMO_SUBJECT)).access_token;
   return {
     url: server.url,

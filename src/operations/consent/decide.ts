@@ -11,6 +11,7 @@ import type { Deps, TxDeps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
+import { decidedUrl } from './request.ts';
 
 const Names = z.array(z.string().min(1).max(200)).max(100);
 
@@ -192,7 +193,8 @@ export async function pendingRequestFor(
 /**
  * Where the browser goes after a decision. consent-v2: `?grant_request_id=…&decision=…`
  * (WIRE-NOTES §2.2). OAuth: `?code=…&state=…&iss=…` or `?error=access_denied&state=…&iss=…`
- * (RFC 6749 §4.1.2, RFC 9207).
+ * (RFC 6749 §4.1.2, RFC 9207). A back-channel client (no redirect URI, WIRE-NOTES §2.1): the
+ * provider's own page; the client learns the outcome at the exchange.
  */
 export function redirectTo(
   deps: Deps,
@@ -200,6 +202,7 @@ export function redirectTo(
   decision: 'approve' | 'reject',
   code?: string,
 ): string {
+  if (request.redirect_uri === undefined) return decidedUrl(deps, request.grant_request_id);
   const url = new URL(request.redirect_uri);
   if (!request.oauth) {
     url.searchParams.set('grant_request_id', request.grant_request_id);

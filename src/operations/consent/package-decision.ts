@@ -15,6 +15,7 @@ import {
   NarrowInput,
   pendingRequestFor,
 } from './decide.ts';
+import { decidedUrl } from './request.ts';
 
 // A grant package (WIRE-NOTES §4): one OAuth authorization with several authorization_details
 // is one consent request per detail. The subject approves or declines each element on its own,
@@ -130,8 +131,13 @@ export async function decidePackage(
   });
 }
 
-/** The package's answer goes where its first element's redirect URI says, with its state. */
+/**
+ * The package's answer goes where its first element's redirect URI says, with its state. A
+ * package always has one (only /oauth/authorize makes packages, and it requires one); without it
+ * the page would end on the provider's own page, as a back-channel request does.
+ */
 function packageRedirect(deps: Deps, first: GrantRequestRecord, code: string | undefined): string {
+  if (first.redirect_uri === undefined) return decidedUrl(deps, first.grant_request_id);
   return authorizationResponse(
     deps,
     first.redirect_uri,

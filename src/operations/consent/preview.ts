@@ -21,7 +21,10 @@ const READING_OPERATIONS = ['read', 'query', 'export'] as const;
 export interface ConsentView {
   readonly request: GrantRequestRecord;
   readonly client: ClientRecord | undefined;
-  /** The registered redirect URI the browser returns to, still registered for the client. */
+  /**
+   * The redirect URI the browser returns to is still registered for the client. A back-channel
+   * request (no redirect URI) sends the browser nowhere: verified while the client is known.
+   */
   readonly redirectVerified: boolean;
   /**
    * Set when the request is one element of a grant package: every element, in the order of
@@ -44,13 +47,38 @@ export async function loadConsentView(
   const view = {
     request,
     client,
-    redirectVerified: client?.redirect_uris.includes(request.redirect_uri) === true,
+    redirectVerified:
+      client !== undefined &&
+      (request.redirect_uri === undefined || client.redirect_uris.includes(request.redirect_uri)),
   };
   if (!request.package) return ok(view);
   const members = await pendingPackageFor(deps, caller, request.package.package_id);
   if (!members.ok) return members;
   const order = (m: GrantRequestRecord) => m.package?.index ?? 0;
   return ok({ ...view, members: [...members.value].sort((a, b) => order(a) - order(b)) });
+}
+
+/** What the provider's closing page tells the subject about a request it decided. */
+export interface DecisionOutcome {
+  readonly outcome: 'pending' | 'allowed' | 'refused';
+  readonly clientName: string;
+}
+
+/**
+ * The outcome of a request, for the subject it names only (anyone else learns nothing, not even
+ * that it exists). A back-channel request's decision ends on the page that shows it.
+ */
+export async function decisionOutcomeFor(
+  deps: Deps,
+  subjectId: string,
+  grantRequestId: string,
+): Promise<DecisionOutcome | undefined> {
+  const request = await deps.store.getGrantRequest(grantRequestId);
+  if (!request || request.subject_id !== subjectId) return undefined;
+  const client = await deps.store.getClient(request.client_id);
+  const outcome =
+    request.status === 'pending' ? 'pending' : request.status === 'rejected' ? 'refused' : 'allowed';
+  return { outcome, clientName: client?.name ?? request.client_id };
 }
 
 export interface Exposure {

@@ -3,6 +3,7 @@ import { PAIRWISE_SUBJECT_PREFIX } from '../../auth/pairwise.ts';
 import { S256_CHALLENGE } from '../../auth/pkce.ts';
 import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { AccessMode } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
@@ -36,7 +37,7 @@ export const ConsentRequestInput = z.strictObject({
   writeback_policy: WritebackPolicy.default('review_required'),
   requested_duration_days: z.int().min(1).max(365).default(30),
   access_mode: AccessMode.default('continuous'),
-  redirect_uri: z.url().max(2000),
+  redirect_uri: z.url().max(2000).optional(),
   code_challenge: z.string().max(200).optional(),
   code_challenge_method: z.string().max(20).optional(),
 });
@@ -65,10 +66,8 @@ export async function requestConsent(
   const client = await deps.store.getClient(input.client_id);
   if (!client)
     return fail('unknown_client', `client "${input.client_id}" is not registered with this provider`);
-  // OAuth 2.1 §4.1.1: redirect URIs are compared as exact strings.
-  if (!client.redirect_uris.includes(input.redirect_uri)) {
-    return fail('invalid_redirect_uri', 'redirect_uri does not match any registered for this client');
-  }
+  const redirect = registeredRedirect(client, input.redirect_uri);
+  if (!redirect.ok) return redirect;
   if (input.code_challenge === undefined)
     return fail('invalid_request', 'code_challenge is required (PKCE S256)');
   if (input.code_challenge_method !== 'S256') {
@@ -91,7 +90,7 @@ export async function requestConsent(
     client_id: input.client_id,
     subject_id: await subjectNamed(deps, input.client_id, input.subject_id),
     draft: draftOf(input, now),
-    redirect_uri: input.redirect_uri,
+    ...(redirect.value !== undefined ? { redirect_uri: redirect.value } : {}),
     code_challenge: input.code_challenge,
     status: 'pending',
     ...(membership ? { package: membership } : {}),
@@ -114,6 +113,31 @@ export async function requestConsent(
 }
 
 /**
+ * The redirect URI a request returns to (WIRE-NOTES §2.1). Named: it must be one the client
+ * registered, compared as an exact string (OAuth 2.1 §4.1.1). Not named: the client's only
+ * registered URI (RFC 6749 §3.1.2.3; OAuth 2.1 §4.1.1 makes it optional exactly then); none when
+ * the client registered none (a back-channel client: undefined); several must be told apart.
+ */
+export function registeredRedirect(
+  client: Pick<ClientRecord, 'redirect_uris'>,
+  named: string | undefined,
+): Result<string | undefined> {
+  const registered = client.redirect_uris;
+  if (named !== undefined) {
+    return registered.includes(named)
+      ? ok(named)
+      : fail('invalid_redirect_uri', 'redirect_uri does not match any registered for this client');
+  }
+  if (registered.length > 1) {
+    return fail(
+      'invalid_request',
+      'redirect_uri is required: this client has several redirect URIs registered; name one',
+    );
+  }
+  return ok(registered[0]);
+}
+
+/**
  * The subject a request names: its own id, or the pairwise id this client was shown under an
  * earlier grant (a client never learns the internal id). A pairwise id this client was not shown
  * (another client's, or made up) stays as given: like an unknown subject id, it makes a request
@@ -126,6 +150,14 @@ async function subjectNamed(deps: AnyDeps, clientId: string, named: string): Pro
 
 export function consentUrl(deps: AnyDeps, grantRequestId: string): string {
   return `${deps.provider.baseUrl}/consent/${encodeURIComponent(grantRequestId)}`;
+}
+
+/**
+ * Where the consent page ends for a request without a redirect URI (a back-channel client): the
+ * provider's own page saying the decision is made and the person may close it.
+ */
+export function decidedUrl(deps: AnyDeps, grantRequestId: string): string {
+  return `${consentUrl(deps, grantRequestId)}/done`;
 }
 
 function checkScope(input: z.output<typeof ConsentRequestInput>): Result<true> {

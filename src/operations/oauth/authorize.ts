@@ -5,7 +5,12 @@ import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
-import { type ConsentRequestCreated, ConsentRequestInput, requestConsent } from '../consent/request.ts';
+import {
+  type ConsentRequestCreated,
+  ConsentRequestInput,
+  registeredRedirect,
+  requestConsent,
+} from '../consent/request.ts';
 import type { Deps } from '../deps.ts';
 import { OAUTH_DEFAULT_RESOURCE, resourceOfUrl, resourceUrl, resourceUrls } from '../resources.ts';
 import { inTransactionUnlessFailed } from '../transaction.ts';
@@ -33,7 +38,9 @@ export type AuthorizeCheck =
 
 export interface AuthorizationRequest {
   readonly client: ClientRecord;
+  /** The redirect URI named, or the client's only registered one when none was (OAuth 2.1 §4.1.1). */
   readonly redirect_uri: string;
+  readonly redirect_uri_omitted: boolean;
   readonly state?: string;
   readonly code_challenge: string;
   readonly resource: string;
@@ -95,12 +102,26 @@ export async function checkAuthorization(
     ? await documentClient(deps, clientId, options)
     : await known(deps, clientId);
   if (!client.ok) return page('invalid_client', client.error.description);
-  const redirectUri = one('redirect_uri');
-  if (redirectUri === undefined) return page('invalid_request', 'redirect_uri is required');
-  // OAuth 2.1 §4.1.1: exact string comparison with a registered URI.
-  if (!client.value.redirect_uris.includes(redirectUri)) {
-    return page('invalid_request', 'redirect_uri is not registered for this client');
+  const named = one('redirect_uri');
+  // RFC 6749 §3.1.2.2 / OAuth 2.1 §2.3: the code flow answers at a registered redirect URI, so a
+  // client registered with none (a consent-v2 back-channel client) cannot use it at all.
+  if (client.value.redirect_uris.length === 0) {
+    return page(
+      'invalid_request',
+      'this app has no redirect URI registered, so it cannot use this sign-in link (the authorization code flow needs one)',
+    );
   }
+  // OAuth 2.1 §4.1.1: exact string comparison with a registered URI; optional only when the client
+  // registered exactly one (RFC 6749 §3.1.2.3), which is then used.
+  const resolved = registeredRedirect(client.value, named);
+  if (!resolved.ok || resolved.value === undefined) {
+    const why =
+      named === undefined
+        ? 'redirect_uri is required: this app has several redirect URIs registered'
+        : 'redirect_uri is not registered for this client';
+    return page('invalid_request', why);
+  }
+  const redirectUri = resolved.value;
 
   const state = one('state');
   const back = (error: string, description: string): AuthorizeCheck => ({
@@ -177,6 +198,7 @@ export async function checkAuthorization(
     request: {
       client: client.value,
       redirect_uri: redirectUri,
+      redirect_uri_omitted: named === undefined,
       ...(state !== undefined ? { state } : {}),
       code_challenge: challenge,
       resource,
@@ -262,6 +284,7 @@ export async function startOAuthConsent(
   }
   const oauth = {
     resource: request.resource,
+    ...(request.redirect_uri_omitted ? { redirect_uri_omitted: true as const } : {}),
     ...(request.state !== undefined ? { state: request.state } : {}),
     ...(request.scope !== '' ? { scope: request.scope } : {}),
   };

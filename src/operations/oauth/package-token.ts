@@ -10,6 +10,7 @@ import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { invalidGrant, issueFamily } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
+import { sameRedirect } from './redirect.ts';
 import { type CodeExchange, type OAuthTokenResponse, withGrantFacts } from './token.ts';
 
 /** What the first token response of a package adds (WIRE-NOTES §4). */
@@ -56,7 +57,7 @@ export async function exchangePackageCode(
     });
     return invalidGrant();
   }
-  if (input.redirect_uri !== first.redirect_uri) return invalidGrant();
+  if (!sameRedirect(input.redirect_uri, first)) return invalidGrant();
   if (!verifyS256(verifier, first.code_challenge)) return invalidGrant();
   const resource = first.oauth!.resource;
   if (input.resource !== undefined && input.resource !== resource) return invalidGrant();

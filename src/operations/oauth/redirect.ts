@@ -1,3 +1,4 @@
+import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { Deps } from '../deps.ts';
 
 /**
@@ -20,4 +21,14 @@ export function authorizationResponse(
   if (state !== undefined) url.searchParams.set('state', state);
   url.searchParams.set('iss', deps.provider.baseUrl);
   return url.href;
+}
+
+/**
+ * RFC 6749 §4.1.3: a redirect_uri the authorization request named must be sent again, identical.
+ * One it left out (the client's only registered URI was used, OAuth 2.1 §4.1.1) may be left out
+ * here too; sent anyway, it must be that URI.
+ */
+export function sameRedirect(sent: string | undefined, request: GrantRequestRecord): boolean {
+  if (sent === undefined) return request.oauth?.redirect_uri_omitted === true;
+  return sent === request.redirect_uri;
 }

@@ -13,6 +13,7 @@ import { resourceUrl } from '../resources.ts';
 import { inTransaction } from '../transaction.ts';
 import { DETAIL_TYPE, scopeOf } from './metadata.ts';
 import { exchangePackageCode } from './package-token.ts';
+import { sameRedirect } from './redirect.ts';
 
 /** Package ids (and so package codes) start with this; request ids with `gr_`. */
 export const PACKAGE_PREFIX = 'pkg_';
@@ -79,8 +80,7 @@ export async function exchangeCode(
     });
     return invalidGrant();
   }
-  // OAuth 2.1 §4.1.3: redirect_uri was sent with the authorization request, so it must match.
-  if (input.redirect_uri !== request.redirect_uri) return invalidGrant();
+  if (!sameRedirect(input.redirect_uri, request)) return invalidGrant();
   if (!verifyS256(verifier, request.code_challenge)) return invalidGrant();
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
   const grant = await markExchanged(deps, request, now);

@@ -51,9 +51,11 @@ export function mountMcp(
   app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
     const limits: (readonly [string, string])[] = [];
     const response = await answer(c, limits);
-    if (limits.length === 0) return response;
     const out = new Response(response.body, response); // headers of a Response may be immutable
     for (const [k, v] of limits) out.headers.set(k, v);
+    // Every answer here is about a caller's grants and claims, or refuses a caller: none may be
+    // kept by a cache (docs/mcp.md, "Caching").
+    out.headers.set('Cache-Control', 'no-store');
     return out;
   });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJwt } from '../../auth/jwt-format.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 
 // The bearer token of a request (RFC 6750 §2.1), as every surface that takes one reads it: the
@@ -11,9 +12,18 @@ export function readBearer(header: string | undefined): Result<string> | undefin
   return m ? ok(m[1]!) : fail('invalid_token', 'the Authorization header must be "Bearer <token>"');
 }
 
-/** Rate-limit callers apart by token when they present one, else by address. */
+/**
+ * Rate-limit callers apart by token when they present one, else by address (docs/http-api.md,
+ * "Rate limits"). A token counts by its decoded bytes, its canonical spelling
+ * (auth/jwt-format.ts): every spelling of one token draws on one budget, and only the holder of
+ * those exact bytes can spend it. No signature is checked here; a string that cannot be a token
+ * at all counts against its address, so that made-up strings do not each get a budget.
+ */
 export function limiterKey(token: Result<string> | undefined, remoteAddress: string | undefined): string {
-  return token?.ok
-    ? createHash('sha256').update(token.value).digest('base64url').slice(0, 16)
-    : (remoteAddress ?? 'unknown');
+  const address = remoteAddress ?? 'unknown';
+  if (!token?.ok) return address;
+  const canonical = canonicalJwt(token.value);
+  return canonical === undefined
+    ? address
+    : createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

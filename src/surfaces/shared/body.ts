@@ -12,27 +12,41 @@ export interface BodySource {
 }
 
 /**
- * Reads a request body as UTF-8 text with a hard size limit, without trusting Content-Length
- * alone. Every surface that reads a body (the JSON API, the OAuth endpoints, the web forms)
- * goes through here.
+ * Reads a request body with a hard size limit, without trusting Content-Length alone. Every
+ * surface that reads a body (the JSON API, the OAuth endpoints, the web forms) goes through here.
  */
-export async function readBodyText(source: BodySource, limit: number): Promise<Result<string>> {
+export async function readBodyBytes(source: BodySource, limit: number): Promise<Result<Uint8Array>> {
   const declared = source.contentLength;
   if (declared !== undefined && Number(declared) > limit) return tooLarge(limit);
-  if (declared === '0' || source.stream === null) return ok('');
+  if (declared === '0' || source.stream === null) return ok(new Uint8Array(0));
 
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of source.stream) {
-    size += chunk.byteLength;
-    if (size <= limit) chunks.push(chunk);
-    // Past the limit, keep reading (and dropping) a while so the client sees the 413 rather than a
-    // reset; past a few times the limit, leaving the loop destroys the stream and the connection.
-    else if (size > DRAIN_FACTOR * limit) break;
+  try {
+    for await (const chunk of source.stream) {
+      size += chunk.byteLength;
+      if (size <= limit) chunks.push(chunk);
+      // Past the limit, keep reading (and dropping) a while so the client sees the 413 rather than
+      // a reset; past a few times the limit, leaving the loop destroys the stream and the connection.
+      else if (size > DRAIN_FACTOR * limit) break;
+    }
+  } catch {
+    // The request stream fails only when the client's side of the upload does: the connection
+    // closed before the declared length arrived, or the HTTP parser refused a chunked body (Node
+    // has then answered 400 itself). The client's failure, not the provider's: no 500, and no log
+    // line, since anyone could cause one per connection.
+    return fail('invalid_request', 'the request body ended before it was complete');
   }
   if (size > limit) return tooLarge(limit);
+  return ok(Buffer.concat(chunks));
+}
+
+/** readBodyBytes, as UTF-8 text. */
+export async function readBodyText(source: BodySource, limit: number): Promise<Result<string>> {
+  const bytes = await readBodyBytes(source, limit);
+  if (!bytes.ok) return bytes;
   try {
-    return ok(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+    return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes.value));
   } catch {
     return fail('invalid_request', 'the request body is not valid UTF-8');
   }

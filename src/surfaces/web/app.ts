@@ -1,6 +1,6 @@
-import { type Env, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { type Env, Hono, type MiddlewareHandler } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
+import { readBodyBytes } from '../shared/body.ts';
 import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
@@ -36,12 +36,8 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
     log: options.log,
   };
   const app = new Hono();
-  const limit = bodyLimit({
-    maxSize: FORM_LIMIT_BYTES,
-    onError: (c) =>
-      send(c, messagePage(providerName(web), 'Form too large', 'That form was too large to accept.'), 413),
-  });
-  for (const path of ['/signin', '/signout', '/signup', '/consent/:id/decision']) app.post(path, limit);
+  const form = formBody(web);
+  for (const path of ['/signin', '/signout', '/signup', '/consent/:id/decision']) app.post(path, form);
 
   app.get(STYLESHEET_PATH, (c) =>
     c.body(STYLESHEET, 200, {
@@ -69,6 +65,38 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
     );
   });
   return app;
+}
+
+/**
+ * Reads a form post through the shared body reader before its handler: at most 64 KiB, and an
+ * upload the client cut off (or a chunked body Node's parser refused) is the client's failure,
+ * answered with a page and never logged. The handler then reads the form from the bytes read here.
+ */
+function formBody(web: WebContext): MiddlewareHandler {
+  return async (c, next) => {
+    const env = c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined;
+    const body = await readBodyBytes(
+      {
+        stream: env?.incoming ?? c.req.raw.body,
+        contentLength: c.req.header('content-length'),
+        contentType: c.req.header('content-type'),
+      },
+      FORM_LIMIT_BYTES,
+    );
+    if (!body.ok) {
+      const tooLarge = body.error.code === 'payload_too_large';
+      const page = tooLarge
+        ? messagePage(providerName(web), 'Form too large', 'That form was too large to accept.')
+        : messagePage(
+            providerName(web),
+            'The form did not arrive',
+            'The form was cut off on its way here. Try again.',
+          );
+      return send(c, page, tooLarge ? 413 : 400);
+    }
+    c.req.raw = new Request(c.req.raw, { body: body.value });
+    return next();
+  };
 }
 
 /** Mounts the pages on the root app (src/server.ts). */

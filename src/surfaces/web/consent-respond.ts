@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
-import { html } from './escape.ts';
+import type { DecisionOutcome } from '../../operations/consent/preview.ts';
+import { html, type SafeHtml } from './escape.ts';
 import type { PageContext } from './grant-sections.ts';
 import { providerName, send, type WebContext } from './respond.ts';
 import type { WebSession } from './session.ts';
@@ -17,11 +18,13 @@ export function consentPath(id: string): string {
  * The decision 303-redirects to the request's redirect URI (checked against the registration
  * when the request was made), and Chromium checks `form-action` against a form's redirects too:
  * without this source the browser would stop after the decision was already recorded. An origin,
- * or the scheme alone for a native app's private-use scheme (whose origin is opaque).
+ * or the scheme alone for a native app's private-use scheme (whose origin is opaque). None for a
+ * back-channel request: its decision ends on this provider's own page ('self').
  */
-export function formTarget(redirectUri: string): string {
+export function formTargets(redirectUri: string | undefined): readonly string[] {
+  if (redirectUri === undefined) return [];
   const url = new URL(redirectUri);
-  return url.origin !== 'null' ? url.origin : url.protocol;
+  return [url.origin !== 'null' ? url.origin : url.protocol];
 }
 
 /** A request the signed-in subject cannot decide on: another account's (or none), decided, expired. */
@@ -47,6 +50,33 @@ export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, sessio
     );
   }
   return send(c, messagePage(name, 'Request refused', capitalize(failure.description)), 403);
+}
+
+/**
+ * The provider's own last page, where a back-channel request's decision ends (WIRE-NOTES §2.1):
+ * the app learns the answer from the provider, so the person only needs to know they are done.
+ * Only the request's own subject is told what was decided.
+ */
+export function closingPage(name: string, decided: DecisionOutcome | undefined): SafeHtml {
+  if (decided?.outcome === 'allowed') {
+    return messagePage(
+      name,
+      `You allowed ${decided.clientName}`,
+      `${decided.clientName} can now use the preferences you chose. It gets its access from us directly, so there is nothing more to do here: you may close this page.`,
+    );
+  }
+  if (decided?.outcome === 'refused') {
+    return messagePage(
+      name,
+      `You said no to ${decided.clientName}`,
+      `Nothing was shared with ${decided.clientName}. There is nothing more to do here: you may close this page.`,
+    );
+  }
+  return messagePage(
+    name,
+    'Nothing more to do here',
+    'If you have just answered an app that asked to use your preferences, your answer is saved. You may close this page.',
+  );
 }
 
 const FIELD_WORDS: Record<string, string> = {

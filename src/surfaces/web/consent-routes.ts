@@ -4,15 +4,16 @@ import type { Caller } from '../../operations/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../operations/consent/decide.ts';
 import {
   type ConsentView,
+  decisionOutcomeFor,
   exposureOf,
   loadConsentView,
   previewNarrowing,
 } from '../../operations/consent/preview.ts';
 import { consentPage } from './consent-page.ts';
-import { consentPath, deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
+import { closingPage, consentPath, deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { decidePackageForm, showPackage } from './package-decision.ts';
-import { seeOther, send, type WebContext } from './respond.ts';
+import { providerName, seeOther, send, type WebContext } from './respond.ts';
 import { crossSiteProblem, currentSession, field, readForm, sameToken, type WebSession } from './session.ts';
 import { refused, showSignIn } from './signin-routes.ts';
 
@@ -29,6 +30,15 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
     if (!view.ok) return deadEnd(c, web, view.error, session);
     if (view.value.members) return showPackage(c, web, session, view.value);
     return render(c, web, session, view.value, { selection: selectionAsAsked(view.value.request.draft) });
+  });
+
+  // Where a back-channel request's decision ends (WIRE-NOTES §2.1): the provider's own page.
+  app.get('/consent/:id/done', async (c) => {
+    const id = c.req.param('id');
+    const session = await currentSession(c, web.deps, web.plan);
+    const decided = session ? await decisionOutcomeFor(web.deps, session.record.subject_id, id) : undefined;
+    if (decided?.outcome === 'pending') return seeOther(c, consentPath(id));
+    return send(c, closingPage(providerName(web), decided));
   });
 
   app.post('/consent/:id/decision', async (c) => {
@@ -101,5 +111,5 @@ async function render(
     previewed: state.previewed === true,
     error: state.error,
   });
-  return send(c, body, status, [formTarget(view.request.redirect_uri)]);
+  return send(c, body, status, formTargets(view.request.redirect_uri));
 }

@@ -51,11 +51,16 @@ export function accountLine(username: string, csrf: string): SafeHtml {
 }
 
 export function clientLine(view: ConsentView): SafeHtml {
+  const name = view.client?.name ?? view.request.client_id;
+  if (view.request.redirect_uri === undefined) {
+    // A back-channel client (WIRE-NOTES §2.1): it gets the answer from the provider directly.
+    return html`<p class="client">App: <strong>${name}</strong> <span class="hint">After you decide, you stay here: you will not be sent anywhere, and the app gets your answer from us directly.</span></p>`;
+  }
   const host = new URL(view.request.redirect_uri).host;
   const verified = view.redirectVerified
     ? html`<span class="verified">✓ verified</span> <span class="hint">This is the address registered for this app; you will be sent back there.</span>`
     : html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
-  return html`<p class="client">App: <strong>${view.client?.name ?? view.request.client_id}</strong> at <span class="host">${host}</span> ${verified}</p>`;
+  return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${verified}</p>`;
 }
 
 /** Purposes, areas, preferences, operations, expiry, rules and what it would see. */

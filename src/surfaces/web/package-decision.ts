@@ -4,7 +4,7 @@ import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-re
 import type { Caller } from '../../operations/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
-import { deadEnd, formTarget, friendly, pageContext } from './consent-respond.ts';
+import { deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { elementPrefix, elementTitle, type PackageElement, packagePage } from './package-page.ts';
 import { seeOther, send, type WebContext } from './respond.ts';
@@ -118,7 +118,7 @@ async function renderPackage(
     previewed: state.previewed === true,
     error: state.error,
   });
-  return send(c, body, status, [formTarget(view.request.redirect_uri)]);
+  return send(c, body, status, formTargets(view.request.redirect_uri));
 }
 
 /** decidePackage names an element by its detail_id; the page names it by its position. */

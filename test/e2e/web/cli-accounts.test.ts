@@ -96,8 +96,6 @@ describe('CLI accounts for the web pages', () => {
       '--confidential',
     ]);
     assert.equal(noSecret.code, 2, show(noSecret));
-    const noUri = await box.run(['client', 'add', '--id', 'x', '--name', 'X']);
-    assert.equal(noUri.code, 2, show(noUri));
     const badUri = await box.run([
       'client',
       'add',
@@ -109,6 +107,21 @@ describe('CLI accounts for the web pages', () => {
       'not a url',
     ]);
     assert.equal(badUri.code, 2, show(badUri));
+  });
+
+  it('client add without --redirect-uri registers a back-channel client (WIRE-NOTES §2.1)', async () => {
+    const r = await box.run(['client', 'add', '--id', 'kiosk', '--name', 'Kiosk']);
+    assert.equal(r.code, 0, show(r));
+    assert.match(r.stdout, /public client kiosk \("Kiosk"\) with no redirect URI/);
+    assert.match(r.stdout, /\/v1\/consent\/token/);
+    const config = loadConfig({ dbPath: box.db }, {});
+    assert.ok(config.ok);
+    const deps = await openProvider(config.value);
+    try {
+      assert.deepEqual((await deps.store.getClient('kiosk'))?.redirect_uris, []);
+    } finally {
+      await deps.store.close();
+    }
   });
 
   it('seed --demo creates the demo login once', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
+import { registerClient } from '../../../src/operations/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
@@ -137,6 +138,35 @@ describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
     const tokens = await exchange(p, req);
     assert.equal(tokens.status, 400);
     assert.equal(tokens.json.error, 'invalid_grant');
+    await page.close();
+  });
+
+  it('a back-channel client (no redirect URI): the decision ends on the provider page, in plain words', async () => {
+    const registered = await registerClient(p.deps, { client_id: 'kiosk', name: 'Kiosk App' });
+    assert.ok(registered.ok);
+    const req = await requestConsent(p, { client_id: 'kiosk', redirect_uri: undefined });
+    const page = await ctx.newPage();
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(p.url)) elsewhere.push(r.url());
+    });
+    await page.goto(req.consent_url);
+    await signIn(page, USER);
+    const asked = await shown(page);
+    assert.match(asked, /Kiosk App wants to use your preferences/);
+    assert.match(asked, /you will not be sent anywhere/);
+    await Promise.all([
+      page.waitForURL(`${p.url}/consent/${req.grant_request_id}/done`),
+      page.click('button[value="approve"]'),
+    ]);
+    const done = await shown(page);
+    assert.match(done, /You allowed Kiosk App/);
+    assert.match(done, /you may close this page/);
+    assert.doesNotMatch(done, /grant_request|redirect|token|\bOAuth\b/i, 'plain words, no protocol terms');
+    assert.deepEqual(elsewhere, [], 'the browser went nowhere but the provider');
+    await page.screenshot({ path: '/tmp/consent-done.png', fullPage: true });
+    const tokens = await exchange(p, req, 'kiosk');
+    assert.equal(tokens.status, 200, tokens.text);
     await page.close();
   });
 

@@ -77,14 +77,14 @@ export async function requestConsent(
   return { ...r.json, verifier };
 }
 
-/** POST /v1/consent/token for a request made by `requestConsent`. */
-export function exchange(p: TestProvider, req: CreatedRequest) {
+/** POST /v1/consent/token for a request made by `requestConsent` (by `clientId`). */
+export function exchange(p: TestProvider, req: CreatedRequest, clientId = 'fragrance-demo') {
   return api(p.url, '/v1/consent/token', {
     body: {
       grant_request_id: req.grant_request_id,
       request_token: req.request_token,
       code_verifier: req.verifier,
-      client_id: 'fragrance-demo',
+      client_id: clientId,
     },
   });
 }

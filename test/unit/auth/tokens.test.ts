@@ -4,6 +4,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jos
 import type { SigningKey } from '../../../src/auth/signing-keys.ts';
 import { TokenService, type TokenSubject } from '../../../src/auth/tokens.ts';
 import type { Result } from '../../../src/model/errors.ts';
+import { segmentSpellings } from '../../support/spellings.ts';
 
 const ISS = 'https://ppx.example.test';
 const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -243,5 +244,49 @@ describe('TokenService cache', () => {
     const token = await s.mint({ kind: 'subject', subjectId: 's' }, 60, NOW);
     assertInvalid(await s.verify(token, new Date(NOW.getTime() + 120_000)));
     assert.equal((await s.verify(token, NOW)).ok, true);
+  });
+});
+
+describe('TokenService: one token, one spelling (issue 10 item 6)', () => {
+  /** The token with segment `i` spelled otherwise, when that segment has padding bits. */
+  function respelled(token: string, i: number): string[] {
+    const parts = token.split('.');
+    return segmentSpellings(parts[i]!)
+      .slice(1)
+      .map((s) => parts.map((p, j) => (j === i ? s : p)).join('.'));
+  }
+
+  it('a non-canonical spelling of the signature is refused, before and after the canonical one is cached', async () => {
+    const s = service();
+    const token = await s.mint({ kind: 'subject', subjectId: 's' }, 60, NOW);
+    const others = respelled(token, 2);
+    assert.equal(others.length, 15);
+    for (const t of others) assertInvalid(await s.verify(t, NOW), 'the access token is malformed');
+    assert.equal((await s.verify(token, NOW)).ok, true); // now cached
+    for (const t of others) assertInvalid(await s.verify(t, NOW), 'the access token is malformed');
+  });
+
+  it('a non-canonical spelling of the header or the payload is refused', async () => {
+    const s = service();
+    // Subjects of several lengths, so that the payload's length leaves padding bits in some.
+    let tried = 0;
+    for (const subjectId of ['s', 'su', 'sub', 'subj']) {
+      const token = await s.mint({ kind: 'subject', subjectId }, 60, NOW);
+      for (const i of [0, 1]) {
+        for (const t of respelled(token, i)) {
+          tried++;
+          assertInvalid(await s.verify(t, NOW), 'the access token is malformed');
+        }
+      }
+      assert.equal((await s.verify(token, NOW)).ok, true);
+    }
+    assert.ok(tried > 0, 'some header or payload had padding bits to vary');
+  });
+
+  it('a segment of an impossible length (4n+1 characters) is refused', async () => {
+    const token = await service().mint({ kind: 'subject', subjectId: 's' }, 60, NOW);
+    const [h, p, sig] = token.split('.') as [string, string, string];
+    assert.equal((sig.length + 3) % 4, 1);
+    assertInvalid(await service().verify(`${h}.${p}.${sig}AAA`, NOW), 'the access token is malformed');
   });
 });

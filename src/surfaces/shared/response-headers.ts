@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+
+// Headers every answer carries, whatever the surface, set once by the composition root
+// (src/server.ts) around every mount, its 404, 405 and 500 answers included.
+
+/** One year, the usual HSTS max-age (RFC 6797 §6.1.1); no includeSubDomains, no preload. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * `X-Content-Type-Options: nosniff` on every answer: a JSON body (a claim value, an error
+ * description) is never sniffed into HTML or script. When the base URL is https,
+ * `Strict-Transport-Security` too: the provider then sits behind TLS (often a proxy that
+ * terminates it, so the header is sent whatever this listener sees; browsers ignore it over
+ * plain http, RFC 6797 §8.1), and a browser that has seen it never again goes there over http.
+ */
+export function responseHeaders(baseUrl: string): MiddlewareHandler {
+  const headers: [string, string][] = [['X-Content-Type-Options', 'nosniff']];
+  if (new URL(baseUrl).protocol === 'https:') {
+    headers.push(['Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`]);
+  }
+  return async (c, next) => {
+    await next();
+    try {
+      for (const [k, v] of headers) c.res.headers.set(k, v);
+    } catch {
+      // A Response built with immutable headers (Response.redirect, a fetched one): copy it.
+      const copy = new Response(c.res.body, c.res);
+      for (const [k, v] of headers) copy.headers.set(k, v);
+      c.res = copy;
+    }
+  };
+}
