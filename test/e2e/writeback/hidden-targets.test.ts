@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { comparableRun } from '../../support/compare.ts';
 import { type ApiResponse, api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { confirm, propose, proposed, storedClaims } from './helpers.ts';
 
@@ -51,29 +52,9 @@ async function world(withHidden: boolean, clock: () => Date): Promise<TestProvid
   return p;
 }
 
-/** Status and body, with generated_at dropped and the ids a call minted numbered by first appearance. */
+/** Status and body of each answer, as comparableRun compares them. */
 function comparable(responses: readonly ApiResponse[]): unknown {
-  const minted = new Map<string, string>();
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const kind = /^ppx:(claim|proposal|grant|subject):[0-9a-f-]{36}$|^ppx:(subject):[^:]+$/.exec(v);
-      if (kind) {
-        if (!minted.has(v)) minted.set(v, `<${kind[1] ?? kind[2]} ${minted.size}>`);
-        return minted.get(v);
-      }
-      return v;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(
-        Object.entries(v)
-          .filter(([k]) => k !== 'generated_at')
-          .map(([k, x]) => [k, walk(x)]),
-      );
-    }
-    return v;
-  };
-  return responses.map((r) => ({ status: r.status, body: walk(r.json) }));
+  return comparableRun(responses.map((r) => ({ status: r.status, body: r.json })));
 }
 
 describe('write-back never finds a claim hidden from the grant', () => {
