@@ -50,6 +50,37 @@ export const Claim = z.strictObject({
 export type Claim = z.infer<typeof Claim>;
 
 /**
+ * What of a claim decides who may see it: everything policy/visibility.ts reads, nothing else. A
+ * Claim is one; so is the store's record of when claims of one shape last changed
+ * (migration 0010), which is why visibility takes this and not the whole claim. Two claims with
+ * equal shapes are visible under exactly the same scopes. Keep it in step with visibility.ts.
+ */
+export interface ClaimShape {
+  readonly namespace: string;
+  readonly key: string;
+  readonly applicability?: { readonly domains?: readonly string[] | undefined } | undefined;
+  readonly source: { readonly kind: ProvenanceKind };
+  readonly review?: { readonly review_status?: ReviewStatus | undefined } | undefined;
+}
+
+/**
+ * A claim's shape as the store keeps it: the domains only of a core claim that names some (a
+ * domain namespace's claims belong to their namespace whatever they name), the review only when
+ * it has a status.
+ */
+export function claimShape(claim: ClaimShape): ClaimShape {
+  const domains = claim.namespace === 'core' ? claim.applicability?.domains : undefined;
+  const status = claim.review?.review_status;
+  return {
+    namespace: claim.namespace,
+    key: claim.key,
+    ...(domains !== undefined && domains.length > 0 ? { applicability: { domains } } : {}),
+    source: { kind: claim.source.kind },
+    ...(status !== undefined ? { review: { review_status: status } } : {}),
+  };
+}
+
+/**
  * The key a grant names a claim by: core keys are unprefixed (`novelty_tolerance`), domain keys
  * are `namespace.key` (`fragrance.family_preference`) — WIRE-NOTES §1.
  */

@@ -34,6 +34,7 @@ export const ValueType = z.enum([
 export type ValueType = z.infer<typeof ValueType>;
 export const Stability = z.enum(['low', 'medium', 'high']);
 export const ReviewStatus = z.enum(['unreviewed', 'pending_confirmation', 'confirmed', 'rejected']);
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
 export const DecayPolicy = z.enum(['none', 'linear', 'exponential']);
 export const Polarity = z.enum(['positive', 'negative', 'neutral']);
 

@@ -1,6 +1,7 @@
 import { qualifiedKey } from '../model/claim.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { SUPPORTED_EXTENSIONS } from '../model/extensions/index.ts';
+import type { GrantRecord } from '../model/grant-record.ts';
 import type { Profile } from '../model/profile.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import { PPX_VERSION } from '../model/vocabulary.ts';
@@ -73,7 +74,7 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
     subject_id: shown,
     provider_id: deps.provider.providerId,
     created_at: profile.created_at,
-    updated_at: await projectionUpdatedAt(deps, profile, scope.value.namespaces),
+    updated_at: await projectionUpdatedAt(deps, grant, profile),
     claims,
     // Context modifiers describe the subject beyond any one key; a grantee's export leaves them out.
     context_modifiers: [],
@@ -83,15 +84,12 @@ export async function exportProfile(deps: Deps, caller: Caller): Promise<Result<
 }
 
 /**
- * When the claims of the grant's namespaces last changed, at the freshness granularity (as MCP
+ * When the claims the grant can see last changed, at the freshness granularity (as MCP
  * `freshness` states it), never before `created_at`. The profile's own `updated_at` would tell
  * the grantee when anything changed, including outside its grant, which must look like nothing.
  */
-async function projectionUpdatedAt(
-  deps: Deps,
-  profile: ProfileRecord,
-  namespaces: ReadonlySet<string>,
-): Promise<string> {
-  const last = [...(await changeTimes(deps, profile.profile_id, namespaces)).values()].sort().at(-1);
+async function projectionUpdatedAt(deps: Deps, grant: GrantRecord, profile: ProfileRecord): Promise<string> {
+  const times = await changeTimes(deps, grant, grant.allowed_namespaces);
+  const last = [...times.values()].sort().at(-1);
   return last !== undefined && Date.parse(last) > Date.parse(profile.created_at) ? last : profile.created_at;
 }

@@ -97,6 +97,22 @@ export function evaluateAccess(grant: GrantRecord, request: AccessRequest, now: 
   });
 }
 
+/**
+ * A grant's whole scope, nothing narrowed: every claim the grant can see under any request is
+ * visible under it. Not an authorization (no status, operation or purpose check): it says what
+ * the grant covers, for what a grantee is told about all it can read (its freshness,
+ * operations/freshness.ts). evaluateAccess gives the same scope to a request that narrows nothing.
+ */
+export function grantScope(grant: GrantRecord): Scope {
+  return {
+    grant,
+    namespaces: new Set(grant.allowed_namespaces),
+    keys: grant.allowed_claim_keys ? new Set(grant.allowed_claim_keys.map(normalizeKey)) : undefined,
+    useDomains: grant.allowed_domains,
+    crossDomain: grant.cross_domain_transfer,
+  };
+}
+
 function narrowNamespaces(
   granted: ReadonlySet<string>,
   requested: readonly string[] | undefined,

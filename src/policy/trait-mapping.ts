@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Claim, qualifiedKey } from '../model/claim.ts';
+import { type Claim, namespaceOfKey, qualifiedKey } from '../model/claim.ts';
 import type { CrossDomainReviewStatus } from '../model/cross-domain-review.ts';
 import { applyLifecycle } from '../resolve/lifecycle.ts';
 import { round4 } from '../resolve/round.ts';
@@ -151,28 +151,59 @@ export function mapToCoreTraits(claims: readonly Claim[], now: Date): Claim[] {
 
 /** What a read under `allow_with_review` could receive once reviewed, per source domain. */
 export interface TransferPlan {
-  /** Sorted source domains that would contribute at least one mapped trait. */
+  /**
+   * Sorted source domains the scope could draw mapped traits from (transferableDomains): what a
+   * review is asked for, whatever the profile holds.
+   */
   readonly domains: readonly string[];
+  /** Per source domain, the core keys its mapped traits would have (sorted). */
+  readonly keys: ReadonlyMap<string, readonly string[]>;
+  /** Per source domain, the mapped traits the profile's claims give now. */
   readonly mapped: ReadonlyMap<string, readonly Claim[]>;
   /** The domain(s) the claims would be used in, sorted and comma-joined. */
   readonly target: string;
 }
 
 /**
- * The transfer a read would need: the cross-domain claims the scope withholds, mapped, keeping
- * only traits whose core key the scope itself allows. Empty unless the grant says
- * `allow_with_review` and some withheld claim has a mapping.
+ * Whether the scope lets mapping `m` carry a claim across: its source namespace (and key, when
+ * keys are limited) is in scope and is another domain than the ones the scope uses, and its core
+ * key is in scope too. The source must be in the grant: a review lets data cross domains, it never
+ * widens what the grant covers.
+ */
+function mappingAllowed(scope: Scope, m: TraitMapping): boolean {
+  const domain = namespaceOfKey(m.source);
+  if (!scope.namespaces.has(domain) || !scope.namespaces.has('core')) return false;
+  if (scope.keys !== undefined && !(scope.keys.has(m.source) && scope.keys.has(m.target))) return false;
+  // A domain namespace's claims belong to that domain (policy/visibility.ts#homeDomains).
+  return !scope.useDomains.includes(domain);
+}
+
+/**
+ * The transfer a read would need. Its domains and keys come from the scope and the mapping table
+ * alone, never from the claims, so whether a review is asked (and what the grantee is told about
+ * it) says nothing about what the profile holds (issue 10, leak 3); the mapped traits are those
+ * the cross-domain claims the scope withholds give now. Empty unless the grant says
+ * `allow_with_review` and its scope allows some mapping.
  */
 export function planTransfer(scope: Scope, claims: readonly Claim[], now: Date): TransferPlan {
+  const keys = new Map<string, string[]>();
+  if (scope.crossDomain === 'allow_with_review') {
+    for (const m of TRAIT_MAPPINGS) {
+      if (!mappingAllowed(scope, m)) continue;
+      const domain = namespaceOfKey(m.source);
+      keys.set(domain, [...new Set([...(keys.get(domain) ?? []), m.target])].sort());
+    }
+  }
   const mapped = new Map<string, Claim[]>();
   for (const source of reviewableCrossDomainClaims(scope, claims)) {
     if (source.namespace === 'core') continue; // core claims travel as they are or not at all
+    const m = mappingFor(qualifiedKey(source));
+    if (m === undefined || !mappingAllowed(scope, m)) continue;
     const trait = mapClaim(source, now);
     if (trait === undefined) continue;
-    if (!scope.namespaces.has('core') || (scope.keys !== undefined && !scope.keys.has(trait.key))) continue;
     mapped.set(source.namespace, [...(mapped.get(source.namespace) ?? []), trait]);
   }
-  return { domains: [...mapped.keys()].sort(), mapped, target: [...scope.useDomains].sort().join(',') };
+  return { domains: [...keys.keys()].sort(), keys, mapped, target: [...scope.useDomains].sort().join(',') };
 }
 
 export interface ReviewFact {

@@ -1,18 +1,20 @@
-import { type Claim, qualifiedKey } from '../model/claim.ts';
+import { type Claim, type ClaimShape, qualifiedKey } from '../model/claim.ts';
 import type { Scope } from './scope.ts';
 
 /**
  * Whether a claim may be shown under a scope. Claims that fail are omitted silently: the caller
- * must not be able to tell them from claims that do not exist (bindings/http.md).
+ * must not be able to tell them from claims that do not exist (bindings/http.md). It reads the
+ * claim's shape only (model/claim.ts#ClaimShape): the store keeps change times per shape, and a
+ * grant's freshness is computed with this same function (operations/freshness.ts).
  */
-export function isClaimVisible(scope: Scope, claim: Claim): boolean {
+export function isClaimVisible(scope: Scope, claim: ClaimShape): boolean {
   if (!isInScope(scope, claim)) return false;
   if (isCrossDomain(claim, scope.useDomains)) return crossDomainAllows(scope, claim);
   return true;
 }
 
 /** Namespace, key and review checks, before any cross-domain rule. */
-function isInScope(scope: Scope, claim: Claim): boolean {
+function isInScope(scope: Scope, claim: ClaimShape): boolean {
   if (!scope.namespaces.has(claim.namespace)) return false;
   if (scope.keys !== undefined && !scope.keys.has(qualifiedKey(claim))) return false;
   // A claim the subject rejected is not part of their profile.
@@ -51,19 +53,19 @@ export function visibleClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
  * claim belongs to the domains in its `applicability`, or to every domain when it names none
  * (core keys are designed to travel, extensions/core.schema.json).
  */
-export function homeDomains(claim: Claim): readonly string[] | 'any' {
+export function homeDomains(claim: ClaimShape): readonly string[] | 'any' {
   if (claim.namespace !== 'core') return [claim.namespace];
   const domains = claim.applicability?.domains;
   return domains && domains.length > 0 ? domains : 'any';
 }
 
-export function isCrossDomain(claim: Claim, useDomains: readonly string[]): boolean {
+export function isCrossDomain(claim: ClaimShape, useDomains: readonly string[]): boolean {
   const home = homeDomains(claim);
   return home !== 'any' && !home.some((d) => useDomains.includes(d));
 }
 
 /** SPEC §6.5: what each `cross_domain_transfer` value lets through for a cross-domain claim. */
-function crossDomainAllows(scope: Scope, claim: Claim): boolean {
+function crossDomainAllows(scope: Scope, claim: ClaimShape): boolean {
   switch (scope.crossDomain) {
     case 'deny':
       return false;

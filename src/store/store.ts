@@ -1,6 +1,6 @@
 import type { SessionRecord, SubjectRecord } from '../model/account.ts';
 import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
-import type { Claim } from '../model/claim.ts';
+import type { Claim, ClaimShape } from '../model/claim.ts';
 import type { ClientRecord } from '../model/client.ts';
 import type { ContextModifier } from '../model/context-modifier.ts';
 import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../model/cross-domain-review.ts';
@@ -68,9 +68,13 @@ export interface AuditPage {
 }
 
 /** Proposals and claim history (getProposal, listProposals, listClaimHistory): writeback-store.ts. */
-/** When the claims of one namespace of a profile last changed (RFC 3339, UTC). */
-export interface NamespaceChange {
-  readonly namespace: string;
+/**
+ * When claims of one shape (model/claim.ts#ClaimShape: what decides who may see a claim) last
+ * changed in a profile: a claim of that shape was inserted, updated from or to it, or deleted
+ * (RFC 3339, UTC). The shape is exactly `claimShape` of the claim: domains only for a core claim
+ * that names some, a review only with a status.
+ */
+export interface ClaimChange extends ClaimShape {
   readonly changed_at: string;
 }
 
@@ -82,10 +86,12 @@ export interface StoreReader extends WritebackReader, ChangeReader {
   /** Every stored claim of a profile, ordered by namespace, key, claim_id. */
   listClaims(profileId: string): Promise<readonly Claim[]>;
   /**
-   * When the claims of each namespace of a profile last changed (insert, update or delete),
-   * ordered by namespace; a namespace that never held a claim is absent.
+   * When claims of each shape a profile ever held last changed (insert, update — the shape before
+   * and the shape after — or delete: a deleted claim's shape stays), ordered by namespace and key;
+   * empty for a missing profile, and once it is deleted. Shared between callers (never written
+   * to): the same array while the profile's version holds, where the store caches reads.
    */
-  listNamespaceChanges(profileId: string): Promise<readonly NamespaceChange[]>;
+  listClaimChanges(profileId: string): Promise<readonly ClaimChange[]>;
   /** Every context modifier of a profile, ordered by modifier_id. */
   listModifiers(profileId: string): Promise<readonly ContextModifier[]>;
   /**
@@ -253,7 +259,7 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   getProfile: true,
   listClaims: true,
   listModifiers: true,
-  listNamespaceChanges: true,
+  listClaimChanges: true,
   getGrant: true,
   listGrantsBySubject: true,
   getClient: true,

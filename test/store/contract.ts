@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
+import { claimShape } from '../../src/model/claim.ts';
 import type { Store } from '../../src/store/store.ts';
 import { auditContract } from './contract-audit.ts';
 import { changesContract } from './contract-changes.ts';
@@ -151,36 +153,89 @@ function profileContract(open: () => Promise<Store>): void {
 function claimAndModifierContract(open: () => Promise<Store>): void {
   describe('claims and modifiers', () => {
     it(
-      'listNamespaceChanges moves only the namespace whose claims changed, and goes with the profile',
+      'listClaimChanges keeps one time per claim shape: moved by every write to or from it, kept after a delete, gone with the profile',
       withStore(open, async (store) => {
         const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
         const profile = profileRecord();
         await store.insertProfile(profile);
-        assert.deepEqual(await store.listNamespaceChanges(profile.profile_id), []);
-        const core = minimalClaim({ namespace: 'core' });
-        const travel = minimalClaim({ namespace: 'travel' });
+        assert.deepEqual(await store.listClaimChanges(profile.profile_id), []);
+        const core = minimalClaim({ namespace: 'core', review: { user_visible: true } });
+        const travel = minimalClaim({
+          namespace: 'travel',
+          key: 'pace_preference',
+          // A domain claim belongs to its namespace: the domains it names are not part of its shape.
+          applicability: { domains: ['fragrance'], contexts: ['default'] },
+          review: { review_status: 'confirmed' },
+        });
         await store.putClaims(profile.profile_id, [core, travel]);
-        const first = await store.listNamespaceChanges(profile.profile_id);
-        assert.deepEqual(
-          first.map((c) => c.namespace),
-          ['core', 'travel'],
-        );
-        for (const c of first) assert.ok(!Number.isNaN(Date.parse(c.changed_at)), c.changed_at);
-        const timeOf = async (ns: string) =>
-          (await store.listNamespaceChanges(profile.profile_id)).find((c) => c.namespace === ns)?.changed_at;
-        const [core0, travel0] = [await timeOf('core'), await timeOf('travel')];
+        const shapes = async () =>
+          (await store.listClaimChanges(profile.profile_id)).map(({ changed_at: _, ...shape }) => shape);
+        assert.deepEqual(await shapes(), [claimShape(core), claimShape(travel)]);
+        assert.deepEqual(claimShape(travel), {
+          namespace: 'travel',
+          key: 'pace_preference',
+          source: { kind: 'user_stated' },
+          review: { review_status: 'confirmed' },
+        });
+        for (const c of await store.listClaimChanges(profile.profile_id)) {
+          assert.ok(!Number.isNaN(Date.parse(c.changed_at)), c.changed_at);
+        }
+        const timeOf = async (shape: object) =>
+          (await store.listClaimChanges(profile.profile_id)).find(
+            ({ changed_at: _, ...s }) => JSON.stringify(s) === JSON.stringify(shape),
+          )?.changed_at;
+        const [core0, travel0] = [await timeOf(claimShape(core)), await timeOf(claimShape(travel))];
         await tick();
+        // A value change keeps the shape and moves its time, and no other.
         await store.putClaims(profile.profile_id, [{ ...core, confidence: 0.1 }]);
-        const core1 = await timeOf('core');
+        const core1 = await timeOf(claimShape(core));
         assert.ok(core1 && core0 && core1 > core0, `${core1} after ${core0}`);
-        assert.equal(await timeOf('travel'), travel0);
+        assert.equal(await timeOf(claimShape(travel)), travel0);
         await tick();
+        // A change of shape moves the shape it left and the one it took.
+        const moved = { ...core, applicability: { domains: ['travel', 'media'] } };
+        await store.putClaims(profile.profile_id, [moved]);
+        const core2 = await timeOf(claimShape(core));
+        assert.ok(core2 && core1 && core2 > core1, 'the shape it left');
+        assert.equal(await timeOf(claimShape(moved)), core2, 'the shape it took');
+        assert.deepEqual(claimShape(moved).applicability, { domains: ['travel', 'media'] });
+        await tick();
+        // A deletion moves the shape the claim had, which stays.
         await store.deleteClaims(profile.profile_id, [travel.claim_id]);
-        const travel1 = await timeOf('travel');
-        assert.ok(travel1 && travel0 && travel1 > travel0, 'a deletion changes its namespace');
-        assert.equal(await timeOf('core'), core1);
+        const travel1 = await timeOf(claimShape(travel));
+        assert.ok(travel1 && travel0 && travel1 > travel0, 'a deletion moves its shape');
+        assert.equal(await timeOf(claimShape(moved)), core2);
+        assert.equal((await shapes()).length, 3);
         await store.deleteProfile(profile.profile_id);
-        assert.deepEqual(await store.listNamespaceChanges(profile.profile_id), []);
+        assert.deepEqual(await store.listClaimChanges(profile.profile_id), []);
+      }),
+    );
+
+    it(
+      'listClaimChanges stores each claim as claimShape shapes it',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const claims = [
+          minimalClaim({ key: 'risk_tolerance', applicability: { domains: [] } }),
+          minimalClaim({ key: 'budget_sensitivity', applicability: { contexts: ['default'] } }),
+          minimalClaim({ applicability: { domains: ['travel', 'fragrance'] }, source: { kind: 'imported' } }),
+          minimalClaim({ key: 'ambiguity_tolerance', review: { review_status: 'pending_confirmation' } }),
+          fullClaim(),
+          minimalClaim({
+            namespace: 'travel',
+            key: 'pace_preference',
+            source: { kind: 'inferred', origin: 'x' },
+          }),
+        ];
+        await store.putClaims(profile.profile_id, claims);
+        const shapes = (await store.listClaimChanges(profile.profile_id)).map(({ changed_at: _, ...s }) => s);
+        assert.equal(shapes.length, claims.length);
+        for (const c of claims)
+          assert.ok(
+            shapes.some((s) => isDeepStrictEqual(s, claimShape(c))),
+            c.claim_id,
+          );
       }),
     );
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuditEvent } from '../../src/model/audit-event.ts';
-import { Claim } from '../../src/model/claim.ts';
+import { Claim, claimShape } from '../../src/model/claim.ts';
 import { ConsentGrant } from '../../src/model/consent-grant.ts';
 import { ContextModifier } from '../../src/model/context-modifier.ts';
 import { listMigrations } from '../../src/store/sqlite/migrate.ts';
@@ -247,6 +248,72 @@ describe('sqlite store', () => {
       assert.deepEqual(statuses('refresh_tokens'), ['current', 'rotated']);
     } finally {
       raw.close();
+    }
+  });
+
+  it('migration 0010 gives each stored claim its shape at its namespace’s last change, and drops namespace_changes', async () => {
+    const path = freshPath();
+    const raw = new DatabaseSync(path);
+    const profile = profileRecord({ updated_at: '2026-02-01T00:00:00.000Z' });
+    const core = minimalClaim({ applicability: { domains: ['travel'] } });
+    const fragrance = fullClaim({ review: { review_status: 'rejected' } });
+    try {
+      raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT)');
+      for (const { version, file } of listMigrations().filter((m) => m.version < 10)) {
+        raw.exec(readFileSync(new URL(`../../src/store/sqlite/migrations/${file}`, import.meta.url), 'utf8'));
+        raw.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, 'then');
+      }
+      raw
+        .prepare('INSERT INTO profiles (profile_id, subject_id, created_at, updated_at) VALUES (?, ?, ?, ?)')
+        .run(profile.profile_id, profile.subject_id, profile.created_at, profile.updated_at);
+      const insert = raw.prepare(
+        'INSERT INTO claims (claim_id, profile_id, namespace, key, body) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const c of [core, fragrance])
+        insert.run(c.claim_id, profile.profile_id, c.namespace, c.key, JSON.stringify(c));
+      raw
+        .prepare('UPDATE namespace_changes SET changed_at = ? WHERE namespace = ?')
+        .run('2026-03-01T10:00:00.000Z', 'core');
+      raw.prepare('DELETE FROM namespace_changes WHERE namespace = ?').run('fragrance');
+    } finally {
+      raw.close();
+    }
+    const store = await openSqliteStore(path);
+    try {
+      assert.deepEqual(await store.listClaimChanges(profile.profile_id), [
+        { ...claimShape(core), changed_at: '2026-03-01T10:00:00.000Z' },
+        // No time known for its namespace: the profile's last update.
+        { ...claimShape(fragrance), changed_at: '2026-02-01T00:00:00.000Z' },
+      ]);
+    } finally {
+      await store.close();
+    }
+    const after_ = new DatabaseSync(path, { readOnly: true });
+    try {
+      const table = after_
+        .prepare("SELECT name FROM sqlite_master WHERE name LIKE '%namespace_change%'")
+        .all();
+      assert.deepEqual(table, []);
+    } finally {
+      after_.close();
+    }
+  });
+
+  it('hands out the same change list while the profile version holds, a new one after a claim write', async () => {
+    const store = await openSqliteStore(freshPath());
+    try {
+      const profile = profileRecord();
+      await store.insertProfile(profile);
+      await store.putClaims(profile.profile_id, [minimalClaim()]);
+      const first = await store.listClaimChanges(profile.profile_id);
+      assert.equal(await store.listClaimChanges(profile.profile_id), first);
+      await store.putClaims(profile.profile_id, [minimalClaim({ key: 'risk_tolerance' })]);
+      const second = await store.listClaimChanges(profile.profile_id);
+      assert.notEqual(second, first);
+      assert.equal(second.length, 2);
+      assert.deepEqual(await store.listClaimChanges('ppx:profile:missing'), []);
+    } finally {
+      await store.close();
     }
   });
 });

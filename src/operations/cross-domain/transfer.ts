@@ -29,9 +29,11 @@ export function newReviewId(): string {
 
 /**
  * SPEC §13.2 at request time, for a grantee's read under `allow_with_review`: policy decides which
- * withheld cross-domain claims could be mapped and whether the subject's reviews let the mapped
+ * source domains the grant's scope could map from and whether the subject's reviews let the mapped
  * traits through; this loads the reviews and, for source domains no review covers yet, creates a
- * pending one for the subject to decide. Raw cross-domain claims are never returned here.
+ * pending one for the subject to decide. Which domains those are depends on the scope alone, never
+ * on the claims, so the review (and the notice) is the same whether or not claims of another
+ * domain exist (docs/cross-domain.md). Raw cross-domain claims are never returned here.
  */
 export async function crossDomainTransfer(
   deps: Deps,
@@ -74,7 +76,7 @@ async function requestReview(
       const id = again.notice?.review_id;
       return id === undefined ? undefined : tx.store.getCrossDomainReview(id);
     }
-    const mappedKeys = new Set(again.uncovered.flatMap((d) => (plan.mapped.get(d) ?? []).map((c) => c.key)));
+    const mappedKeys = new Set(again.uncovered.flatMap((d) => plan.keys.get(d) ?? []));
     const review: CrossDomainReviewRecord = {
       review_id: newReviewId(),
       grant_id: grant.grant_id,

@@ -13,7 +13,7 @@ import { announceClaims, announceProposalsDecided } from '../changes.ts';
 import type { AnyDeps, Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { inTransaction } from '../transaction.ts';
-import { confirmedClaim, findTarget, Refusal, writeClaims } from './apply.ts';
+import { confirmedClaim, Refusal, writeClaims } from './apply.ts';
 import { type DecisionOutcome, envelope, type WritebackResponse } from './envelope.ts';
 import { checkOne } from './validate.ts';
 
@@ -138,7 +138,16 @@ async function decide(
       description: `no proposal "${decision.proposal_id}" that you can decide`,
     });
   }
-  if (proposal.status !== 'pending') {
+  // The claim the proposal updates: the one it targeted when it was made (a claim its grant could
+  // see), if it is still there. Otherwise it writes a new claim, under the id its grantee was told,
+  // beside any other claim of the key: a claim hidden from that grant is never matched by key.
+  const target =
+    proposal.target_claim_id === undefined
+      ? undefined
+      : stored.find((c) => c.claim_id === proposal.target_claim_id);
+  // A grantee never overwrites a claim its grant cannot see. To it, such a target is as good as
+  // deleted, and deleting the target closes the proposal (writeback/delete.ts): the same answer.
+  if (proposal.status !== 'pending' || (scope && target && !isClaimVisible(scope, target))) {
     throw conflict(proposal);
   }
   const decided = { decided_at: now.toISOString(), decided_by: prov.actor };
@@ -172,8 +181,8 @@ async function decide(
     }
     base = { ...edited.value, claim_id: proposal.claim.claim_id };
   }
-  // The claim the proposal updates now, which may have changed (or gone) since it was made.
-  const target = findTarget(stored, base, proposal.target_claim_id ?? base.claim_id);
+  // A target gone since (only a replaced profile does that: a deletion closes the proposal) is
+  // never reused: the claim gets a fresh id.
   const claimId =
     target?.claim_id ?? (proposal.target_claim_id === undefined ? base.claim_id : newId('claim'));
   const claim = confirmedClaim({ ...base, claim_id: claimId }, now);

@@ -5,6 +5,7 @@ import type { GrantRecord } from '../../model/grant-record.ts';
 import { newId } from '../../model/ids.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import { Purpose } from '../../model/vocabulary.ts';
+import { visibleClaims } from '../../policy/visibility.ts';
 import { decideWriteback, type WritebackDecision } from '../../policy/writeback.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
@@ -62,9 +63,11 @@ export async function proposeUpdates(
   if (!profile) return fail('not_found', 'the profile behind this grant no longer exists');
 
   const outcome = await inTransaction(deps, async (tx) => {
-    const stored = await tx.store.listClaims(profile.profile_id);
+    // A proposal finds only what its grant can see (the read path's visibility, cross-domain
+    // rules included): for a claim hidden from the grant it behaves as if no claim existed.
+    const visible = visibleClaims(scope.value, await tx.store.listClaims(profile.profile_id));
     const sensitive = await sensitiveKeys(tx.store, profile.profile_id);
-    const planned = claims.map((proposed) => plan(grant, proposed, stored, sensitive));
+    const planned = claims.map((proposed) => plan(grant, proposed, visible, sensitive));
     if (planned.some((p) => p.decision.kind === 'refuse')) return undefined;
     return writeProposals(tx, grant, profile.profile_id, planned, input.purpose, now);
   });
@@ -89,13 +92,18 @@ interface Planned {
   readonly decision: WritebackDecision;
 }
 
+/**
+ * What becomes of one proposed claim. `visible` is what the grant can see of the stored claims:
+ * a claim hidden from it is never a target, so it decides nothing here (not the id, not the
+ * policy: a hidden `user_stated` claim queues nothing) and is never overwritten.
+ */
 function plan(
   grant: GrantRecord,
   proposed: ProposedClaim,
-  stored: readonly Claim[],
+  visible: readonly Claim[],
   sensitive: ReadonlySet<string>,
 ): Planned {
-  const target = findTarget(stored, proposed, proposed.claim_id);
+  const target = findTarget(visible, proposed, proposed.claim_id);
   // A new claim always gets an id of ours: a grantee never picks (or reuses) a stored id.
   const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
   let decision = decideWriteback(grant.writeback_policy, claim, {

@@ -10,7 +10,7 @@ import type { ChangeQuery } from '../change-store.ts';
 import { integer, type Row, type StatementCache, text, toJson } from './rows.ts';
 import { WritebackQueries } from './writeback-queries.ts';
 
-/** The database's clock, as RFC 3339 UTC with milliseconds (like namespace_changes). */
+/** The database's clock, as RFC 3339 UTC with milliseconds (like claim_changes). */
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /**

@@ -1,8 +1,9 @@
 import type { Row } from './rows.ts';
 
 /**
- * Parsed claims (or modifiers) of a profile, kept for as long as the profile's `version` stays
- * the same (migration 0002 bumps it on every change, from a counter that never repeats). Parsing
+ * Parsed claims (or modifiers, or claim change times) of a profile, kept for as long as the
+ * profile's `version` stays the same (migration 0002 bumps it on every change to claims or
+ * modifiers, from a counter that never repeats; change times move only with a claim write). Parsing
  * the JSON bodies was the largest cost of a read; with the cache a read costs one indexed
  * version lookup. Entries are deep-frozen because every reader shares them (objects only: V8's
  * fast JSON.stringify path refuses frozen arrays, see resolve/identity-memo.ts#share; the arrays

@@ -7,16 +7,27 @@ import type { GrantRecord } from '../../model/grant-record.ts';
 import type { DefaultPolicy } from '../../model/profile.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
+import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
 import {
   type AuditFilter,
   type AuditPage,
+  type ClaimChange,
   IdConflictError,
-  type NamespaceChange,
   type StoreTx,
 } from '../store.ts';
 import { ChangeQueries } from './change-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
-import { body, instant, integer, profileFromRow, StatementCache, seqPage, text, toJson } from './rows.ts';
+import {
+  body,
+  instant,
+  integer,
+  profileFromRow,
+  type Row,
+  StatementCache,
+  seqPage,
+  text,
+  toJson,
+} from './rows.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
 export type Sync<T> = {
@@ -35,6 +46,7 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   /** Present only on the read connection (see ContentCache). */
   readonly #claims: ContentCache<Claim> | undefined;
   readonly #modifiers: ContentCache<ContextModifier> | undefined;
+  readonly #claimChanges: ContentCache<ClaimChange> | undefined;
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
     // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; cross-domain
     // reviews from ReviewQueries, which extends it; proposals and claim history from
@@ -46,6 +58,7 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
     if (options.cacheContent) {
       this.#claims = new ContentCache();
       this.#modifiers = new ContentCache();
+      this.#claimChanges = new ContentCache();
     }
   }
 
@@ -72,11 +85,36 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
     return this.#listContent<ContextModifier>(profileId, this.#modifiers, 'modifiers', 'modifier_id');
   }
 
-  listNamespaceChanges(profileId: string): NamespaceChange[] {
-    return this.#sql
-      .get('SELECT namespace, changed_at FROM namespace_changes WHERE profile_id = ? ORDER BY namespace')
-      .all(profileId)
-      .map((row) => ({ namespace: text(row, 'namespace'), changed_at: text(row, 'changed_at') }));
+  listClaimChanges(profileId: string): readonly ClaimChange[] {
+    const columns = 'c.namespace, c.key, c.domains, c.source_kind, c.review_status, c.changed_at';
+    const order = 'ORDER BY c.namespace, c.key, c.domains, c.source_kind, c.review_status';
+    const cache = this.#claimChanges;
+    if (cache === undefined) {
+      return this.#sql
+        .get(`SELECT ${columns} FROM claim_changes c WHERE c.profile_id = ? ${order}`)
+        .all(profileId)
+        .map(claimChangeFromRow);
+    }
+    // Migration 0010's triggers move these rows only with a claim write, which moves the profile's
+    // version too: the version read in the same statement says whether the cached list holds.
+    const version = this.#version(profileId);
+    if (version === undefined) return [];
+    const hit = cache.get(profileId, version);
+    if (hit !== undefined) return hit;
+    const rows = this.#sql
+      .get(
+        `SELECT p.version AS version, ${columns} FROM profiles p
+         LEFT JOIN claim_changes c ON c.profile_id = p.profile_id
+         WHERE p.profile_id = ? ${order}`,
+      )
+      .all(profileId);
+    const first = rows[0];
+    if (first === undefined) return [];
+    return cache.set(
+      profileId,
+      integer(first, 'version'),
+      rows.filter((row) => row['namespace'] !== null).map(claimChangeFromRow),
+    );
   }
 
   /** A profile's rows of `table`, through the version-keyed cache when this connection has one. */
@@ -328,4 +366,18 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
       );
     }
   }
+}
+
+/** A claim_changes row as the shape it stands for (migration 0010: '' for no domains, no review). */
+function claimChangeFromRow(row: Row): ClaimChange {
+  const domains = text(row, 'domains');
+  const status = text(row, 'review_status');
+  return {
+    namespace: text(row, 'namespace'),
+    key: text(row, 'key'),
+    ...(domains !== '' ? { applicability: { domains: JSON.parse(domains) as string[] } } : {}),
+    source: { kind: text(row, 'source_kind') as ProvenanceKind },
+    ...(status !== '' ? { review: { review_status: status as ReviewStatus } } : {}),
+    changed_at: text(row, 'changed_at'),
+  };
 }

@@ -14,9 +14,9 @@ import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 //   `claims`, in their order, then any other claim id a write result names (proposals,
 //   decisions). `instance_id` is the pairwise handle of the profile (instance) the claim is in;
 // - `freshness`: one `{stream, instance_id, last_success_at}` per namespace of those claims:
-//   when the claims of that namespace last changed (the store keeps it per namespace), truncated
-//   to the granularity declared in the protected resource metadata. A change in a namespace
-//   outside the grant never moves a time the grantee sees.
+//   when the claims of that namespace the grant can see last changed (operations/freshness.ts),
+//   truncated to the granularity declared in the protected resource metadata. A change to a claim
+//   hidden from the grant never moves a time the grantee sees.
 
 export const ClaimInstance = z.strictObject({ id: z.string(), instance_id: z.string() });
 export const Freshness = z.strictObject({
@@ -58,7 +58,7 @@ export async function presentResult(deps: Deps, caller: GrantCaller, data: unkno
   const result = data as Presentable;
   const instanceId = deps.pairwise.profile(caller.grant.profile_id, caller.clientId);
   const streams = [...new Set(result.claims.map((c) => c.namespace))].sort();
-  const changed = await changeTimes(deps, caller.grant.profile_id, streams);
+  const changed = await changeTimes(deps, caller.grant, streams);
   const freshness = streams.flatMap((stream) => {
     const at = changed.get(stream);
     return at === undefined ? [] : [{ stream, instance_id: instanceId, last_success_at: at }];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
+import { setChangeTimes } from '../../support/change-times.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, prmUrl } from '../mcp/helpers.ts';
 import { Caller, mcpPackage } from './helpers.ts';
@@ -56,13 +56,18 @@ describe('MCP package tokens: instance ids and freshness', () => {
   it('freshness: per stream and instance, last_success_at = when claims there last changed, truncated to the hour', async () => {
     const r = await c.call('ppx_get_effective_profile', { grant_id: grant.grant_id });
     const data = r.structuredContent.data;
-    const changes = await p.deps.store.listNamespaceChanges(grant.profile_id);
+    // Every stored claim of core and fragrance is visible to this grant (fragrance domain, no keys).
+    const changes = await p.deps.store.listClaimChanges(grant.profile_id);
     const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / 3_600_000) * 3_600_000).toISOString();
     const streams = [...new Set(data.claims.map((x: { namespace: string }) => x.namespace))].sort();
     assert.deepEqual(
       data.freshness,
       streams.map((stream) => {
-        const at = changes.find((ch) => ch.namespace === stream)?.changed_at;
+        const at = changes
+          .filter((ch) => ch.namespace === stream)
+          .map((ch) => ch.changed_at)
+          .sort()
+          .at(-1);
         assert.ok(at, `the store knows when ${stream} last changed`);
         return { stream, instance_id: handle, last_success_at: hourOf(at) };
       }),
@@ -73,12 +78,7 @@ describe('MCP package tokens: instance ids and freshness', () => {
 
   it('freshness: a write moves its own stream only', async () => {
     // Every stream last changed long ago (no API sets that: the store's table, directly).
-    const db = new DatabaseSync(p.dbPath);
-    db.prepare('UPDATE namespace_changes SET changed_at = ? WHERE profile_id = ?').run(
-      '2026-01-01T05:30:00.000Z',
-      grant.profile_id,
-    );
-    db.close();
+    setChangeTimes(p.dbPath, grant.profile_id, '2026-01-01T05:30:00.000Z');
     const stamps = async () =>
       Object.fromEntries(
         (

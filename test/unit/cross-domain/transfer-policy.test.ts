@@ -96,6 +96,22 @@ describe('planTransfer', () => {
     assert.deepEqual(planTransfer(withTarget, CLAIMS, NOW).domains, ['fragrance']);
   });
 
+  it('takes its domains and keys from the scope, never from the claims', () => {
+    const scope = travelScope('allow_with_review');
+    const empty = planTransfer(scope, [], NOW);
+    const full = planTransfer(scope, CLAIMS, NOW);
+    assert.deepEqual(empty.domains, ['fragrance']);
+    assert.deepEqual(empty.domains, full.domains);
+    assert.deepEqual([...empty.keys], [...full.keys]);
+    assert.deepEqual(empty.keys.get('fragrance'), [
+      'novelty_tolerance',
+      'sensory_intensity_preference',
+      'social_energy_preference',
+    ]);
+    assert.deepEqual([...empty.mapped], []);
+    assert.equal(decideTransfer(empty, []).uncovered.length, 1, 'an empty profile asks for the review too');
+  });
+
   it('names every domain the request uses as the target', () => {
     const scope = travelScope('allow_with_review', { allowed_domains: ['travel', 'media'] });
     assert.equal(planTransfer(scope, CLAIMS, NOW).target, 'media,travel');

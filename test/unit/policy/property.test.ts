@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Claim, normalizeKey, qualifiedKey } from '../../../src/model/claim.ts';
+import { type Claim, claimShape, normalizeKey, qualifiedKey } from '../../../src/model/claim.ts';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { CrossDomainTransfer, Operation, Purpose } from '../../../src/model/vocabulary.ts';
 import { grantStatusAt } from '../../../src/policy/grant-status.ts';
-import { type AccessRequest, evaluateAccess } from '../../../src/policy/scope.ts';
-import { homeDomains, visibleClaims } from '../../../src/policy/visibility.ts';
+import { type AccessRequest, evaluateAccess, grantScope } from '../../../src/policy/scope.ts';
+import { homeDomains, isClaimVisible, visibleClaims } from '../../../src/policy/visibility.ts';
 import { claim, grant, NOW, pick, prng, subset } from './helpers.ts';
 
 // Randomized, seeded: for random grants, requests and claims, nothing outside the grant or the
@@ -122,6 +122,18 @@ describe('policy property (seeded)', () => {
       if (grantKeys) assert.notEqual(scope.keys, undefined, `grant keys lost; ${ctx}`);
       for (const d of scope.useDomains) assert.ok(g.allowed_domains.includes(d), `use domain ${d}; ${ctx}`);
 
+      // The store keeps change times per claim shape (migration 0010): the shape alone must decide
+      // visibility, as the claim does; and the grant's whole scope sees whatever a request sees.
+      const whole = grantScope(g);
+      for (const c of claims) {
+        assert.equal(
+          isClaimVisible(scope, claimShape(c)),
+          isClaimVisible(scope, c),
+          `shape of ${c.claim_id}; ${ctx}`,
+        );
+        if (isClaimVisible(scope, c))
+          assert.ok(isClaimVisible(whole, c), `grantScope hides ${c.claim_id}; ${ctx}`);
+      }
       for (const c of visibleClaims(scope, claims)) {
         visibleCount++;
         const key = qualifiedKey(c);
