@@ -24,6 +24,11 @@ export interface Config {
   readonly devAllowHttpClientMetadata: boolean;
   /** Lets people create their own account on the web pages (`/signup`). Off by default. */
   readonly signupEnabled: boolean;
+  /**
+   * Audit events older than this many days are pruned (docs/audit.md), with the key lists they
+   * leave unused and spent refresh tokens; undefined (the default) keeps every event.
+   */
+  readonly auditRetentionDays?: number;
 }
 
 export const DEFAULTS = {
@@ -48,6 +53,7 @@ export interface ConfigInput {
   readonly seedDemo?: boolean | undefined;
   readonly devAllowHttpClientMetadata?: boolean | undefined;
   readonly signupEnabled?: boolean | undefined;
+  readonly auditRetentionDays?: string | undefined;
 }
 
 /** Reads flags first, then PPX_* environment variables, then defaults. */
@@ -66,6 +72,11 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
   if (!/^ppx:provider:[A-Za-z0-9_.:-]+$/.test(providerId)) {
     return fail('invalid_request', 'provider id must look like ppx:provider:<id>');
   }
+  const retentionRaw = flags.auditRetentionDays ?? env['PPX_AUDIT_RETENTION_DAYS'];
+  const auditRetentionDays = retentionRaw === undefined ? undefined : (intOf(retentionRaw, 0) ?? -1);
+  if (auditRetentionDays !== undefined && auditRetentionDays < 1) {
+    return fail('invalid_request', 'audit retention must be a whole number of days, 1 or more');
+  }
   return ok({
     host,
     port,
@@ -81,6 +92,7 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     devAllowHttpClientMetadata:
       flags.devAllowHttpClientMetadata ?? env['PPX_DEV_ALLOW_HTTP_CLIENT_METADATA'] === '1',
     signupEnabled: flags.signupEnabled ?? env['PPX_ENABLE_SIGNUP'] === '1',
+    ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
   });
 }
 

@@ -33,6 +33,7 @@ export function configFrom(
     rateLimit?: string;
     devAllowHttpClientMetadata?: boolean;
     signupEnabled?: boolean;
+    auditRetentionDays?: string;
   } = {},
 ): Config | string {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
@@ -47,6 +48,7 @@ export function configFrom(
       rateLimit: extra.rateLimit,
       devAllowHttpClientMetadata: extra.devAllowHttpClientMetadata,
       signupEnabled: extra.signupEnabled,
+      auditRetentionDays: extra.auditRetentionDays,
     },
     process.env,
   );

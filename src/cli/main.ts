@@ -1,4 +1,5 @@
 import { CLIENT_HELP, clientCommand, SUBJECT_HELP, subjectCommand } from './accounts.ts';
+import { AUDIT_HELP, auditCommand } from './audit.ts';
 import { MINT_HELP, mintCommand } from './mint.ts';
 import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
 import { SERVE_HELP, serveCommand } from './serve.ts';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   import: importCommand,
   subject: subjectCommand,
   client: clientCommand,
+  audit: auditCommand,
 };
 
 /** `ppx <command> …`; returns the process exit code. */
@@ -21,9 +23,20 @@ export async function main(argv: string[]): Promise<number> {
     if (name !== undefined && name !== 'help' && name !== '--help' && name !== '-h')
       console.error(`ppx: unknown command "${name}"`);
     console.log(
-      ['PPX provider', '', SERVE_HELP, '', MINT_HELP, '', FILES_HELP, '', SUBJECT_HELP, CLIENT_HELP].join(
-        '\n',
-      ),
+      [
+        'PPX provider',
+        '',
+        SERVE_HELP,
+        '',
+        MINT_HELP,
+        '',
+        FILES_HELP,
+        '',
+        SUBJECT_HELP,
+        CLIENT_HELP,
+        '',
+        AUDIT_HELP,
+      ].join('\n'),
     );
     return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 // Identifiers are URN-style `ppx:<type>:<id>` (SPEC §5). Fresh ids are random UUIDs, so an id
 // is never reused across distinct objects; the store's unique constraints back that up.
@@ -18,6 +18,22 @@ export const ID_BODY = '[A-Za-z0-9_.:-]+';
 
 export function newId(type: IdType): string {
   return `ppx:${type}:${randomUUID()}`;
+}
+
+/**
+ * A fresh id that sorts by creation time: a UUIDv7 (RFC 9562), 48 bits of Unix milliseconds then
+ * 74 random bits. For audit events, whose time is part of the event anyway: the unique index on
+ * their ids then grows at its end instead of at a random page (issue 10: random ids made each
+ * insert touch a cold page of a large index). Not for ids whose creation time is not already told.
+ */
+export function newTimeOrderedId(type: IdType, ms: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(Math.max(0, Math.trunc(ms)) % 2 ** 48, 0, 6);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `ppx:${type}:${uuid}`;
 }
 
 export function idPattern(type: IdType): RegExp {

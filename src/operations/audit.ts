@@ -1,6 +1,6 @@
 import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
-import { newId } from '../model/ids.ts';
+import { newTimeOrderedId } from '../model/ids.ts';
 import type { AuditFilter, AuditPage } from '../store/store.ts';
 import { actorOf, type Caller } from './caller.ts';
 import type { AnyDeps, Deps } from './deps.ts';
@@ -27,7 +27,7 @@ export async function recordAudit(
   at: Date,
 ): Promise<void> {
   const event: AuditEvent = {
-    event_id: newId('event'),
+    event_id: newTimeOrderedId('event', at.getTime()),
     at: at.toISOString(),
     subject_id: subjectId,
     actor,
@@ -62,6 +62,8 @@ export interface AuditQuery {
   readonly until?: string | undefined;
   readonly cursor?: string | undefined;
   readonly limit?: number | undefined;
+  /** `oldest` (default) or `newest` first. */
+  readonly order?: 'oldest' | 'newest' | undefined;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function listAuditEvents(
     ...(query.since !== undefined ? { since: query.since } : {}),
     ...(query.until !== undefined ? { until: query.until } : {}),
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+    ...(query.order !== undefined ? { order: query.order } : {}),
     limit,
   };
   if (query.cursor !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(query.cursor)) {

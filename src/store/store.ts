@@ -58,12 +58,18 @@ export interface AuditFilter {
   readonly cursor?: string;
   /** Page size, 1..500. */
   readonly limit: number;
+  /** `oldest` (the default) pages from the first event on; `newest` from the latest back. */
+  readonly order?: 'oldest' | 'newest';
 }
 
 export interface AuditPage {
-  /** Oldest first. */
+  /** In the order asked for (oldest first by default). */
   readonly events: AuditEvent[];
-  /** Present when more events follow. */
+  /**
+   * Present when more events may follow. A listing reads a bounded number of rows
+   * (sqlite/audit-queries.ts#AUDIT_MAX_EXAMINED), so a page may be short, even empty, and still
+   * have one.
+   */
   readonly next_cursor?: string;
 }
 
@@ -170,8 +176,23 @@ export interface StoreWriter extends WritebackWriter, ChangeWriter {
   putSetting(name: string, value: string): Promise<void>;
   /** Removes a setting; false when it was not there. */
   deleteSetting(name: string): Promise<boolean>;
-  /** Appends audit events; they can never be changed or removed afterwards. */
+  /**
+   * Appends audit events; they can never be changed afterwards, and removed only by pruning
+   * (`pruneAudit`): oldest first, everything before a horizon that only moves forward.
+   */
   appendAudit(events: readonly AuditEvent[]): Promise<void>;
+  /**
+   * Moves the prune horizon to `before` (never back) and removes up to `limit` of the events from
+   * before it, oldest first. Returns how many went; fewer than `limit` means none are left.
+   */
+  pruneAudit(before: string, limit: number): Promise<number>;
+  /** Removes the claim-key lists no event refers to any more; returns how many. */
+  pruneAuditKeySets(): Promise<number>;
+  /**
+   * Removes the refresh tokens that can never be exchanged again: expired at `now`, or of a
+   * revoked family. Returns how many.
+   */
+  pruneRefreshTokens(now: string): Promise<number>;
   /** Inserts a subject; a taken subject_id or username throws IdConflictError. */
   insertSubject(subject: SubjectRecord): Promise<void>;
   insertSession(session: SessionRecord): Promise<void>;

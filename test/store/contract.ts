@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { claimShape } from '../../src/model/claim.ts';
 import type { Store } from '../../src/store/store.ts';
 import { auditContract } from './contract-audit.ts';
+import { auditLogContract } from './contract-audit-log.ts';
 import { changesContract } from './contract-changes.ts';
 import { consentContract } from './contract-consent.ts';
 import { recordsContract } from './contract-records.ts';
@@ -31,6 +32,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     claimAndModifierContract(open);
     recordsContract(open);
     auditContract(open);
+    auditLogContract(open);
     consentContract(open);
     reviewContract(open);
     transactionContract(open);

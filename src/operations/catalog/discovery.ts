@@ -48,12 +48,17 @@ const AuditQuery = z.strictObject({
   until: DateTime.optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  order: z.enum(['oldest', 'newest']).optional(),
 });
 
 export const listAuditEventsOperation = defineOperation({
   name: 'list_audit_events',
   title: 'Audit log',
   summary: "Audit log: all of the subject's events, or a grantee's own",
+  description:
+    'Oldest first, or newest first with `order=newest`. Each listing reads a bounded number of ' +
+    'events, so a page may hold fewer than `limit` (even none) and still carry `next_cursor`: ' +
+    'follow it until it is absent.',
   caller: 'caller',
   // Reading the log is not itself logged.
   audit: [],

@@ -197,8 +197,25 @@ export class ConsentQueries {
 
   insertRefreshToken(token: RefreshTokenRecord): void {
     this.#sql
-      .get('INSERT INTO refresh_tokens (token_hash, family_id, status, body) VALUES (?, ?, ?, ?)')
-      .run(token.token_hash, token.family_id, token.status, toJson(token));
+      .get(
+        `INSERT INTO refresh_tokens (token_hash, family_id, status, expires_at, body)
+         VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(token.token_hash, token.family_id, token.status, token.expires_at, toJson(token));
+  }
+
+  /**
+   * Removes the refresh tokens that can never be exchanged again: expired at `now`, or of a revoked
+   * family. Presenting one afterwards gets the same invalid_grant it got before (docs/audit.md).
+   */
+  pruneRefreshTokens(now: string): number {
+    const result = this.#sql
+      .get(
+        `DELETE FROM refresh_tokens WHERE expires_at <= ? OR family_id IN (
+           SELECT family_id FROM token_families WHERE status = 'revoked')`,
+      )
+      .run(now);
+    return Number(result.changes);
   }
 
   rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): boolean {

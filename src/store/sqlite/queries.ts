@@ -1,5 +1,4 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { AuditEvent } from '../../model/audit-event.ts';
 import type { Claim } from '../../model/claim.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
@@ -8,26 +7,10 @@ import type { DefaultPolicy } from '../../model/profile.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
-import {
-  type AuditFilter,
-  type AuditPage,
-  type ClaimChange,
-  IdConflictError,
-  type StoreTx,
-} from '../store.ts';
+import { type ClaimChange, IdConflictError, type StoreTx } from '../store.ts';
 import { ChangeQueries } from './change-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
-import {
-  body,
-  instant,
-  integer,
-  profileFromRow,
-  type Row,
-  StatementCache,
-  seqPage,
-  text,
-  toJson,
-} from './rows.ts';
+import { body, integer, profileFromRow, type Row, StatementCache, text, toJson } from './rows.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
 export type Sync<T> = {
@@ -48,8 +31,8 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   readonly #modifiers: ContentCache<ContextModifier> | undefined;
   readonly #claimChanges: ContentCache<ClaimChange> | undefined;
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
-    // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; cross-domain
-    // reviews from ReviewQueries, which extends it; proposals and claim history from
+    // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; the audit log
+    // from AuditQueries, which extends it; cross-domain reviews from ReviewQueries, which extends that; proposals and claim history from
     // WritebackQueries, which extends ReviewQueries; the change outbox from ChangeQueries, which
     // extends WritebackQueries.
     const sql = new StatementCache(db);
@@ -191,26 +174,6 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
     return row === undefined ? undefined : text(row, 'value');
   }
 
-  listAudit(filter: AuditFilter): AuditPage {
-    const { rows, next_cursor } = seqPage(
-      this.#sql,
-      'audit_events',
-      'audit',
-      [
-        ['subject_id = ?', filter.subject_id],
-        ['grant_id = ?', filter.grant_id],
-        ['actor_id = ?', filter.actor_id],
-        ['action = ?', filter.action],
-        ['at_ms >= ?', filter.since === undefined ? undefined : instant(filter.since)],
-        ['at_ms < ?', filter.until === undefined ? undefined : instant(filter.until)],
-      ],
-      filter.cursor,
-      filter.limit,
-    );
-    const events = rows.map((row) => body<AuditEvent>(row));
-    return next_cursor !== undefined ? { events, next_cursor } : { events };
-  }
-
   countProfiles(): number {
     const row = this.#sql.get('SELECT count(*) AS n FROM profiles').get();
     return row === undefined ? 0 : integer(row, 'n');
@@ -346,25 +309,6 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
 
   deleteSetting(name: string): boolean {
     return Number(this.#sql.get('DELETE FROM settings WHERE name = ?').run(name).changes) > 0;
-  }
-
-  appendAudit(events: readonly AuditEvent[]): void {
-    const insert = this.#sql.get(
-      `INSERT INTO audit_events (event_id, subject_id, grant_id, actor_id, action, at, at_ms, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const event of events) {
-      insert.run(
-        event.event_id,
-        event.subject_id,
-        event.grant_id ?? null,
-        event.actor.id,
-        event.action,
-        event.at,
-        instant(event.at),
-        toJson(event),
-      );
-    }
   }
 }
 

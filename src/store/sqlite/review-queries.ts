@@ -1,7 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { CrossDomainReviewRecord, CrossDomainReviewStatus } from '../../model/cross-domain-review.ts';
 import { IdConflictError } from '../store.ts';
-import { ConsentQueries } from './consent-queries.ts';
+import { AuditQueries } from './audit-queries.ts';
 import { body, type StatementCache, toJson } from './rows.ts';
 
 const ORDER = 'ORDER BY created_at, review_id';
@@ -12,7 +12,7 @@ const ORDER = 'ORDER BY created_at, review_id';
  * correct without the in-process write mutex, and rewrites `body` with json_set in the same
  * statement so the record never disagrees with its columns.
  */
-export class ReviewQueries extends ConsentQueries {
+export class ReviewQueries extends AuditQueries {
   readonly #sql: StatementCache;
 
   constructor(sql: StatementCache) {

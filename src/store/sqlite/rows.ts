@@ -65,8 +65,9 @@ export function instant(value: string): number {
 }
 
 /** The lists paged by `seq`: each has its own cursor letter, so one list's cursor is not another's. */
-export type CursorKind = 'audit' | 'history';
-const CURSOR_LETTER: Record<CursorKind, string> = { audit: 'a', history: 'h' };
+export type CursorKind = 'audit' | 'audit-newest' | 'history';
+// A cursor also says which way its list runs: one of a newest-first page does not go on oldest first.
+const CURSOR_LETTER: Record<CursorKind, string> = { audit: 'a', 'audit-newest': 'n', history: 'h' };
 
 // A cursor is the `seq` of the last item returned, base64url-encoded so callers treat it as
 // opaque and do not start doing arithmetic on it.

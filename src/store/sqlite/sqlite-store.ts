@@ -25,6 +25,9 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   putSetting: true,
   deleteSetting: true,
   appendAudit: true,
+  pruneAudit: true,
+  pruneAuditKeySets: true,
+  pruneRefreshTokens: true,
   insertSubject: true,
   insertSession: true,
   deleteSession: true,
@@ -218,9 +221,32 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
   // Group commit for the audit log: every read appends an event before it answers, so under load
   // the events of requests arriving in the same turn of the event loop share one transaction.
-  // Each caller still waits for the commit that holds its event; a failing event (a duplicate id)
-  // is rolled back to its own savepoint and fails alone.
+  // Each caller still waits for the commit that holds its event. The batch is written in one go;
+  // only when that fails (a duplicate id) is it written again item by item, each in a savepoint,
+  // so that the failing one fails alone: the common case costs BEGIN, the inserts, COMMIT.
   let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
+  const writeAuditItems = (batch: typeof auditQueue, isolate: boolean): unknown[] => {
+    const outcomes: unknown[] = [];
+    writer.exec('BEGIN IMMEDIATE');
+    for (const item of batch) {
+      if (!isolate) {
+        writeQueries.appendAudit(item.events);
+        outcomes.push(undefined);
+        continue;
+      }
+      writer.exec('SAVEPOINT audit_event');
+      try {
+        writeQueries.appendAudit(item.events);
+        writer.exec('RELEASE audit_event');
+        outcomes.push(undefined);
+      } catch (error) {
+        writer.exec('ROLLBACK TO audit_event; RELEASE audit_event');
+        outcomes.push(error);
+      }
+    }
+    writer.exec('COMMIT');
+    return outcomes;
+  };
   const flushAudit = (): Promise<void> => {
     const batch = auditQueue;
     auditQueue = [];
@@ -230,25 +256,22 @@ export async function openSqliteStore(path: string): Promise<Store> {
         for (const item of batch) item.done(new Error('store is closed'));
         return;
       }
-      const outcomes: unknown[] = [];
+      let outcomes: unknown[];
       try {
-        writer.exec('BEGIN IMMEDIATE');
-        for (const item of batch) {
-          writer.exec('SAVEPOINT audit_event');
-          try {
-            writeQueries.appendAudit(item.events);
-            writer.exec('RELEASE audit_event');
-            outcomes.push(undefined);
-          } catch (error) {
-            writer.exec('ROLLBACK TO audit_event; RELEASE audit_event');
-            outcomes.push(error);
-          }
-        }
-        writer.exec('COMMIT');
-      } catch (error) {
+        outcomes = writeAuditItems(batch, false);
+      } catch (first) {
         rollback();
-        for (const item of batch) item.done(error);
-        return;
+        if (batch.length === 1) {
+          for (const item of batch) item.done(first);
+          return;
+        }
+        try {
+          outcomes = writeAuditItems(batch, true);
+        } catch (error) {
+          rollback();
+          for (const item of batch) item.done(error);
+          return;
+        }
       }
       for (const [i, item] of batch.entries()) item.done(outcomes[i]);
     });

@@ -176,6 +176,31 @@ describe('HTTP audit log', () => {
     );
   });
 
+  it('lists newest first with order=newest, and refuses a cursor of the other order', async () => {
+    const { grant, token } = await p.grant();
+    for (let i = 0; i < 5; i++) await api(p.url, '/v1/profile/summary', { token });
+    const gid = encodeURIComponent(grant.grant_id);
+    const oldest = await auditAll(token, `?grant_id=${gid}&limit=2`);
+    const newest = await auditAll(token, `?grant_id=${gid}&limit=2&order=newest`);
+    assert.equal(newest.length, 5);
+    assert.deepEqual(
+      newest.map((e) => e.event_id),
+      oldest.map((e) => e.event_id).reverse(),
+    );
+    const latest = await audit(token, `?grant_id=${gid}&limit=1&order=newest`);
+    assert.equal(latest.events[0]?.event_id, oldest.at(-1)?.event_id);
+    const page = await audit(token, `?grant_id=${gid}&limit=2`);
+    const mixed = await api(
+      p.url,
+      `/v1/audit/events?grant_id=${gid}&order=newest&cursor=${page.next_cursor}`,
+      {
+        token,
+      },
+    );
+    assertError(mixed, 400, 'invalid_request');
+    assertError(await api(p.url, '/v1/audit/events?order=sideways', { token }), 400, 'invalid_request');
+  });
+
   it('audits a denied request with outcome "denied"', async () => {
     const { grant, token } = await p.grant();
     const r = await api(p.url, '/v1/profile/query', { token, body: { requested_namespaces: ['travel'] } });
