@@ -241,7 +241,7 @@ export function settings(args: BenchArgs) {
     connections: args.connections,
     durationSeconds: args.duration,
     warmupSeconds: args.warmup,
-    rounds: args.rounds,
+    roundCount: args.rounds,
     profiling: args.profiling,
   };
 }
