@@ -91,12 +91,16 @@ export function roundsTable(rounds: readonly Round[], cold: boolean, note?: stri
   ].join('\n');
 }
 
-/** What a results file records of the rounds: every round's rows, and the summary. */
+/**
+ * What a results file records of the rounds: every round's rows, and the summary. The order is
+ * one string ("provider then baseline"): the files must stay as the formatter would write them
+ * (`npm run lint` checks bench/), and it puts a short array on one line, as JSON.stringify does not.
+ */
 export function roundsRecord(rounds: readonly Round[], row: (r: Row) => object = (r) => r) {
   const s = summarize(rounds);
   return {
     rounds: rounds.map((r, i) => ({
-      order: r.order,
+      order: r.order.join(' then '),
       results: r.rows.map(row),
       throughputRatio: s.ratios[i],
     })),
