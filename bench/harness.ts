@@ -9,8 +9,9 @@ import { BENCH_CONTEXT, coldRequests } from './fixtures.ts';
 import type { Round } from './rounds.ts';
 
 // What `npm run bench` (run.ts) and `npm run bench:mcp` (mcp.ts) share: the flags, the time limit
-// on the whole run, the warm-up-then-measure loop and the checks that fail it, the table and the
-// results file. Each bench keeps its targets, its request body, its answer check and its ratio.
+// on the whole run, the rounds of warm-up-then-measure with the order alternating and the checks
+// that fail them, and the results file (the tables over the rounds are in rounds.ts). Each bench
+// keeps its targets, its request body and its answer check.
 
 export const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
