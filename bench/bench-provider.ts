@@ -4,17 +4,27 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { GrantRecord } from '../src/model/grant-record.ts';
 import { registerClient } from '../src/operations/clients.ts';
+import { DEMO_CLIENTS, DEMO_SUBJECT } from '../src/operations/demo-profile.ts';
 import type { Deps } from '../src/operations/deps.ts';
 import { createGrant } from '../src/operations/grants.ts';
 import { importProfile } from '../src/operations/import-profile.ts';
+import { seedDemo } from '../src/operations/seed-demo.ts';
 import { openProvider } from '../src/provider.ts';
 import type { RunningServer } from '../src/server.ts';
 import { freePort } from '../test/support/provider.ts';
-import { BENCH_CLIENT, BENCH_NAMESPACES, BENCH_SUBJECT, benchProfile } from './fixtures.ts';
+import {
+  BENCH_CLIENT,
+  BENCH_NAMESPACES,
+  BENCH_SUBJECT,
+  benchProfile,
+  CLAIM_COUNT,
+  MODIFIER_COUNT,
+} from './fixtures.ts';
 
 // The provider every bench runs: a fresh SQLite FILE store holding the 200-claim, 20-modifier
-// fixture, a registered client and a grant over core, fragrance and travel (read + query, all
-// three domains so nothing is cross-domain filtered), rate limiting off and everything else on.
+// fixture (or another size of it, or the demo profile), a registered client and a grant over
+// core, fragrance and travel (read + query, all three domains so nothing is cross-domain
+// filtered), rate limiting off and everything else on.
 
 export interface BenchProvider {
   readonly dir: string;
@@ -31,7 +41,27 @@ function check<T>(
   return r.value;
 }
 
-export async function seedBenchProvider(tmpPrefix: string): Promise<BenchProvider> {
+/** The two profiles a bench provider can hold: the bench fixture, or the demo profile. */
+export type BenchProfile = { readonly kind: 'bench'; readonly claims: number } | { readonly kind: 'demo' };
+export const LARGE: BenchProfile = { kind: 'bench', claims: CLAIM_COUNT };
+export const DEMO: BenchProfile = { kind: 'demo' };
+
+/** The subject and client whose grant reads `profile`. */
+export function readerOf(profile: BenchProfile): { subject: string; client: string } {
+  return profile.kind === 'demo'
+    ? { subject: DEMO_SUBJECT, client: DEMO_CLIENTS[0].client_id }
+    : { subject: BENCH_SUBJECT, client: BENCH_CLIENT };
+}
+
+/**
+ * A fresh provider in a temp directory holding `profile` (the 200-claim fixture by default; the
+ * demo profile that `npm start --seed-demo` seeds, with its clients), and a grant over core,
+ * fragrance and travel (read + query, the three domains) for the profile's client.
+ */
+export async function seedBenchProvider(
+  tmpPrefix: string,
+  profile: BenchProfile = LARGE,
+): Promise<BenchProvider> {
   const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
   // The base URL (and so the tokens' audience) must name the real port: pick a free one first.
   const port = String(await freePort());
@@ -40,19 +70,15 @@ export async function seedBenchProvider(tmpPrefix: string): Promise<BenchProvide
     'loadConfig',
   );
   const deps = await openProvider(config);
-  const imported = check(await importProfile(deps, benchProfile()), 'importProfile');
-  if (imported.claims !== 200 || imported.context_modifiers !== 20) {
-    throw new Error(
-      `bench provider: imported ${imported.claims} claims, ${imported.context_modifiers} modifiers`,
-    );
-  }
-  check(await registerClient(deps, { client_id: BENCH_CLIENT, name: 'Benchmark client' }), 'registerClient');
+  if (profile.kind === 'demo') await seedDemo(deps);
+  else await seedFixture(deps, profile.claims);
+  const { subject, client } = readerOf(profile);
   const grant = check(
     await createGrant(
       deps,
       {
-        subject_id: BENCH_SUBJECT,
-        client_id: BENCH_CLIENT,
+        subject_id: subject,
+        client_id: client,
         purposes: ['recommendation'],
         allowed_domains: [...BENCH_NAMESPACES],
         allowed_namespaces: [...BENCH_NAMESPACES],
@@ -64,6 +90,16 @@ export async function seedBenchProvider(tmpPrefix: string): Promise<BenchProvide
     'createGrant',
   );
   return { dir, config, deps, grant };
+}
+
+async function seedFixture(deps: Deps, claims: number): Promise<void> {
+  const imported = check(await importProfile(deps, benchProfile(claims)), 'importProfile');
+  if (imported.claims !== claims || imported.context_modifiers !== MODIFIER_COUNT) {
+    throw new Error(
+      `bench provider: imported ${imported.claims} claims, ${imported.context_modifiers} modifiers`,
+    );
+  }
+  check(await registerClient(deps, { client_id: BENCH_CLIENT, name: 'Benchmark client' }), 'registerClient');
 }
 
 /**

@@ -72,12 +72,14 @@ function numericKeys(namespace: string): { key: string; map: boolean }[] {
     .map((k) => ({ key: k.key, map: k.value_type === 'map<string,float>' }));
 }
 
-function buildClaims(rand: () => number): Claim[] {
-  // 80 core, 70 fragrance, 50 travel = 200.
+function buildClaims(rand: () => number, total: number): Claim[] {
+  // 40 % core, 35 % fragrance, the rest travel: 80, 70, 50 of 200.
+  const core = Math.round(total * 0.4);
+  const fragrance = Math.round(total * 0.35);
   const plan: [string, number][] = [
-    ['core', 80],
-    ['fragrance', 70],
-    ['travel', 50],
+    ['core', core],
+    ['fragrance', fragrance],
+    ['travel', total - core - fragrance],
   ];
   const claims: Claim[] = [];
   let n = 0;
@@ -335,12 +337,15 @@ function buildModifiers(rand: () => number): ContextModifier[] {
   });
 }
 
-/** The benchmark profile document, as `importProfile` takes it. */
-export function benchProfile(): Profile {
+/**
+ * The benchmark profile document, as `importProfile` takes it: CLAIM_COUNT claims by default
+ * (the same document as ever), or `claimCount` built the same way (bench:audit-size).
+ */
+export function benchProfile(claimCount = CLAIM_COUNT): Profile {
   const rand = prng(0x5eed_2026);
-  const claims = buildClaims(rand);
+  const claims = buildClaims(rand, claimCount);
   const modifiers = buildModifiers(rand);
-  if (claims.length !== CLAIM_COUNT) throw new Error(`bench fixture: built ${claims.length} claims`);
+  if (claims.length !== claimCount) throw new Error(`bench fixture: built ${claims.length} claims`);
   return {
     ppx_version: PPX_VERSION,
     profile_id: 'ppx:profile:bench-0001',

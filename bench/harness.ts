@@ -2,14 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { type Child, stopChild } from './children.ts';
 import { BENCH_CONTEXT, coldRequests } from './fixtures.ts';
+import type { Round } from './rounds.ts';
 
 // What `npm run bench` (run.ts) and `npm run bench:mcp` (mcp.ts) share: the flags, the time limit
-// on the whole run, the warm-up-then-measure loop and the checks that fail it, the table and the
-// results file. Each bench keeps its targets, its request body, its answer check and its ratio.
+// on the whole run, the rounds of warm-up-then-measure with the order alternating and the checks
+// that fail them, and the results file (the tables over the rounds are in rounds.ts). Each bench
+// keeps its targets, its request body and its answer check.
 
 export const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
@@ -17,25 +19,36 @@ export interface BenchArgs {
   readonly duration: number;
   readonly connections: number;
   readonly warmup: number;
+  /** Measured runs per target; the order of the targets alternates from one round to the next. */
+  readonly rounds: number;
   /** Every request a context of its own, so the provider can reuse nothing between requests. */
   readonly cold: boolean;
   /** BENCH_PROFILE=1: the provider child runs under --cpu-prof (providerExecArgv). */
   readonly profiling: boolean;
+  /** The values of the bench's own options (`extra` of benchArgs), unchecked. */
+  readonly extra: Readonly<Record<string, string | boolean | undefined>>;
 }
 
-/** `--duration <s> (10) --connections <n> (50) --warmup <s> (2) --cold`, checked. */
-export function benchArgs(): BenchArgs {
+/**
+ * `--duration <s> (10) --connections <n> (50) --warmup <s> (2) --rounds <n> (3) --cold`, checked,
+ * plus the bench's own options `extra` (returned as they are in `extra`).
+ */
+export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
   const { values } = parseArgs({
     options: {
+      ...extra,
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       warmup: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '3' },
       cold: { type: 'boolean', default: false },
     },
   });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const warmup = Number(values.warmup);
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds <= 0) throw new Error('--rounds must be a positive integer');
   if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be a positive number');
   if (!Number.isFinite(connections) || connections <= 0)
     throw new Error('--connections must be a positive number');
@@ -44,8 +57,10 @@ export function benchArgs(): BenchArgs {
     duration,
     connections,
     warmup,
-    cold: values.cold,
+    rounds,
+    cold: values.cold === true,
     profiling: process.env['BENCH_PROFILE'] === '1',
+    extra: values,
   };
 }
 
@@ -59,7 +74,8 @@ export function providerExecArgv(args: BenchArgs): string[] {
 /**
  * Runs `body`, which pushes every child it starts onto `children`; stops them all when it ends.
  * Whatever happens (error, Ctrl-C, a hang), the children go away and the run stays bounded: past
- * 2 × (warm-up + duration) + 120 s they are killed and the process exits with code 2.
+ * 2 × 2 targets × rounds × (warm-up + duration) + 120 s they are killed and the process exits
+ * with code 2.
  */
 export async function withDeadline<T>(
   label: string,
@@ -73,7 +89,7 @@ export async function withDeadline<T>(
       for (const c of children) c.proc.kill('SIGKILL');
       process.exit(2);
     },
-    (2 * (args.duration + args.warmup) + 120) * 1000,
+    (4 * args.rounds * (args.duration + args.warmup) + 120) * 1000,
   );
   deadline.unref();
   const interrupted = () => {
@@ -148,38 +164,50 @@ function load(args: BenchArgs, work: Workload, target: Target, seconds: number, 
 }
 
 /**
- * Checks every target's answer, then loads them one after the other (never two at once: the
- * machine has 2 cores), each warmed up first, and checks the answer again after its load. Fails
- * on any non-2xx, error or timeout, or if no request completed.
+ * Checks every target's answer, then runs `args.rounds` rounds; each loads every target once,
+ * one after the other (never two at once: the machine has 2 cores), in the given order in the
+ * first round, the reverse in the second, and so on, so that drift and whatever runs beside the
+ * bench hit every target alike. Each target is warmed up before its first measured load; its
+ * answer is checked again after every load. Fails on any non-2xx, error or timeout, or if no
+ * request completed. Each round's rows come in the order of `targets`.
  */
 export async function measure(
   label: string,
   args: BenchArgs,
   work: Workload,
   targets: readonly Target[],
-): Promise<Row[]> {
+): Promise<Round[]> {
   const sizes = new Map<string, number>();
   for (const t of targets) sizes.set(t.name, await work.verify(t));
-  const rows: Row[] = [];
-  for (const t of targets) {
-    if (args.warmup > 0) {
-      console.error(`${label}: warming up ${t.name} (${args.warmup} s)`);
-      const w = await load(args, work, t, args.warmup, `${t.name} warmup`);
-      if (w.non2xx > 0 || w.errors > 0)
-        throw new Error(`${t.name} warmup: ${w.non2xx} non-2xx, ${w.errors} errors`);
-    }
-    console.error(`${label}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`);
-    const r = await load(args, work, t, args.duration, t.name);
-    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r['2xx'] === 0) {
-      console.error(JSON.stringify(r.statusCodeStats));
-      throw new Error(
-        `${t.name}: ${r['2xx']} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+  const rounds: Round[] = [];
+  for (let round = 0; round < args.rounds; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    const rows = new Map<string, Row>();
+    for (const t of order) {
+      if (round === 0 && args.warmup > 0) await warmUp(label, args, work, t);
+      console.error(
+        `${label}: round ${round + 1}/${args.rounds}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`,
       );
+      const r = await load(args, work, t, args.duration, t.name);
+      if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r['2xx'] === 0) {
+        console.error(JSON.stringify(r.statusCodeStats));
+        throw new Error(
+          `${t.name}: ${r['2xx']} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+        );
+      }
+      rows.set(t.name, rowOf(t, r, sizes.get(t.name)!));
+      await work.verify(t); // still the full answer after the load
     }
-    rows.push(rowOf(t, r, sizes.get(t.name)!));
-    await work.verify(t); // still the full answer after the load
+    rounds.push({ order: order.map((t) => t.name), rows: targets.map((t) => rows.get(t.name)!) });
   }
-  return rows;
+  return rounds;
+}
+
+async function warmUp(label: string, args: BenchArgs, work: Workload, t: Target): Promise<void> {
+  console.error(`${label}: warming up ${t.name} (${args.warmup} s)`);
+  const w = await load(args, work, t, args.warmup, `${t.name} warmup`);
+  if (w.non2xx > 0 || w.errors > 0)
+    throw new Error(`${t.name} warmup: ${w.non2xx} non-2xx, ${w.errors} errors`);
 }
 
 function rowOf(target: Target, r: Result, responseBytes: number): Row {
@@ -195,34 +223,6 @@ function rowOf(target: Target, r: Result, responseBytes: number): Row {
     timeouts: r.timeouts,
     responseBytes,
   };
-}
-
-/** The first target's throughput over the second's. */
-export const throughputRatio = (rows: readonly Row[]): number => rows[0]!.reqPerSec / rows[1]!.reqPerSec;
-
-/** The markdown table, then `ratioLine` (noting --cold). */
-export function table(rows: readonly Row[], ratioLine: string, cold: boolean): string {
-  const head = ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'resp bytes'];
-  const body = rows.map((r) =>
-    [
-      r.target,
-      r.reqPerSec.toFixed(0),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
-      r.non2xx,
-      r.errors,
-      r.responseBytes,
-    ].map(String),
-  );
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [
-    line(head),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...body.map(line),
-    '',
-    `${ratioLine}${cold ? ' — cold: every request a new context' : ''}`,
-  ].join('\n');
 }
 
 /** The head of a results file: when, and on what. */
@@ -242,6 +242,7 @@ export function settings(args: BenchArgs) {
     connections: args.connections,
     durationSeconds: args.duration,
     warmupSeconds: args.warmup,
+    roundCount: args.rounds,
     profiling: args.profiling,
   };
 }

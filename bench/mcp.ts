@@ -13,18 +13,18 @@ import {
   runMain,
   settings,
   type Target,
-  table,
-  throughputRatio,
   withDeadline,
   writeResults,
 } from './harness.ts';
 import { summarizeProfiles } from './profile-summary.ts';
+import { roundsRecord, roundsTable } from './rounds.ts';
 
-// `npm run bench:mcp [-- --duration 10 --connections 50 --warmup 2 --cold]`
+// `npm run bench:mcp [-- --rounds 3 --duration 10 --connections 50 --warmup 2 --cold]`
 // `tools/call ppx_get_effective_profile` over Streamable HTTP: the provider's /mcp (bearer token
 // for `${url}/mcp`, auth, grant re-read, policy, store, resolution, audit) side by side with a
 // bare SDK server returning the same result precomputed (bench/mcp-baseline-server.ts), in the
-// same run, one after the other, with the same autocannon load. Writes bench/results/mcp.json.
+// same run, one after the other, the order alternating round by round, with the same autocannon
+// load. Writes bench/results/mcp.json.
 // BENCH_PROFILE=1 runs the provider under --cpu-prof and prints its hot spots afterwards.
 // --cold gives every request a context of its own, so the provider can reuse nothing between
 // requests (the bare server answers the same precomputed result; results in mcp-cold.json).
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const args = benchArgs();
   const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-mcp-'));
   try {
-    const rows = await withDeadline('bench:mcp', args, async (children) => {
+    const rounds = await withDeadline('bench:mcp', args, async (children) => {
       const providerChild = startChild('provider', [join(here, 'provider-server.ts'), '--audience', 'mcp'], {
         execArgv: providerExecArgv(args),
       });
@@ -89,18 +89,14 @@ async function main(): Promise<void> {
       return measure('bench:mcp', args, { bodyFor, verify }, [provider, bare]);
     });
 
-    const ratio = throughputRatio(rows);
-    console.log(
-      table(rows, `throughput ratio provider/bare-sdk: ${ratio.toFixed(3)} (target >= 0.8)`, args.cold),
-    );
+    console.log(roundsTable(rounds, args.cold, 'target: ratio >= 0.8'));
     writeResults('bench:mcp', args.cold ? 'mcp-cold.json' : 'mcp.json', {
       ...machine(),
       request: JSON.parse(BODY),
       protocolVersion: PROTOCOL_VERSION,
       ...settings(args),
       // mcp.json rows have never carried the mean latency or the timeouts (always 0: they fail the run).
-      results: rows.map(({ latencyMean, timeouts, ...row }) => row),
-      throughputRatio: ratio,
+      ...roundsRecord(rounds, ({ latencyMean, timeouts, ...row }) => row),
     });
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -1,20 +1,29 @@
 import { parseArgs } from 'node:util';
 import { issueGrantToken } from '../src/operations/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
-import { runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
+import { DEMO, LARGE, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
 // store, token verification, grant re-read, policy, resolution, one audit write per request), rate
 // limiting off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
 // `--audience mcp` (bench:mcp): the grant token's audience is `${url}/mcp` (RFC 8707) instead of
-// the HTTP API.
+// the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
+// 200-claim fixture, read under a grant of the demo client.
 
 runEntry(async () => {
-  const { values } = parseArgs({ options: { audience: { type: 'string', default: 'http' } } });
+  const { values } = parseArgs({
+    options: {
+      audience: { type: 'string', default: 'http' },
+      profile: { type: 'string', default: 'large' },
+    },
+  });
   if (values.audience !== 'http' && values.audience !== 'mcp')
     throw new Error(`--audience must be http or mcp, not ${values.audience}`);
+  if (values.profile !== 'large' && values.profile !== 'demo')
+    throw new Error(`--profile must be large or demo, not ${values.profile}`);
   const mcp = values.audience === 'mcp';
-  const bench = await seedBenchProvider(mcp ? 'ppx-bench-mcp-' : 'ppx-bench-');
+  const profile = values.profile === 'demo' ? DEMO : LARGE;
+  const bench = await seedBenchProvider(mcp ? 'ppx-bench-mcp-' : 'ppx-bench-', profile);
   const audience = mcp ? `${bench.deps.provider.baseUrl}/mcp` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>

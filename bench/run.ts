@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild } from './children.ts';
 import { BENCH_BODY, BENCH_PATH, CLAIM_COUNT } from './fixtures.ts';
 import {
+  type BenchArgs,
   benchArgs,
   machine,
   measure,
@@ -11,66 +14,139 @@ import {
   runMain,
   settings,
   type Target,
-  table,
-  throughputRatio,
   withDeadline,
   writeResults,
 } from './harness.ts';
 import { summarizeProfiles } from './profile-summary.ts';
+import { type Round, roundsRecord, roundsTable, summarize } from './rounds.ts';
 
-// `npm run bench [-- --duration 10 --connections 50 --warmup 2 --cold]`
-// Starts the provider and the bare baseline as child processes, checks both answer correctly,
-// then loads each in turn (never both at once: the machine has 2 cores) with autocannon and
-// prints/saves the comparison. BENCH_PROFILE=1 runs the provider child under --cpu-prof and
-// prints its hottest functions afterwards. --cold gives every request a context of its own, so
-// the provider can reuse nothing between requests (results in latest-cold.json).
+// `npm run bench [-- --profile small|large|both --rounds 3 --duration 10 --connections 50 --warmup 2 --cold]`
+// Starts the provider and a bare node:http baseline as child processes, checks both answer
+// correctly, then loads each in turn (never both at once: the machine has 2 cores), alternating
+// the order round by round, with autocannon, and prints/saves the comparison. Two cases:
+// - large: the 200-claim fixture against baseline-server.ts doing the same JSON work
+//   (bench/results/latest.json, latest-cold.json with --cold);
+// - small: the demo profile (~6 KB answer) against static-baseline-server.ts, which parses the
+//   body and answers the provider's own answer, captured once at start-up (small.json).
+// BENCH_PROFILE=1 runs the provider child under --cpu-prof and prints its hottest functions
+// afterwards. --cold gives every request a context of its own, so the provider can reuse nothing
+// between requests.
 
 const here = import.meta.dirname;
+const json = { 'content-type': 'application/json' };
+const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
 
-/** One request, checked: 200, JSON, the full 200 claims. Returns the response size in bytes. */
-async function verify(target: Target): Promise<number> {
+/** The issue-10 goal for the small profile: at least this share of the baseline's throughput… */
+const SMALL_MIN_RATIO = 0.6;
+/** …with the provider's p99 under this, at 50 connections. */
+const SMALL_MAX_P99_MS = 10;
+
+/** One request, checked: 200, JSON, `claims` of that count, some applied modifiers. Returns the body. */
+async function checked(target: Target, claims: number | undefined): Promise<string> {
   const text = await post(target, BENCH_BODY);
-  const json = JSON.parse(text) as { claims?: unknown[]; applied_modifiers?: unknown[] };
-  if (!Array.isArray(json.claims) || json.claims.length !== CLAIM_COUNT) {
-    throw new Error(`${target.name}: expected ${CLAIM_COUNT} claims, got ${json.claims?.length ?? 'none'}`);
+  const doc = JSON.parse(text) as { claims?: unknown[]; applied_modifiers?: unknown[] };
+  const n = doc.claims?.length;
+  if (!Array.isArray(doc.claims) || n === 0 || (claims !== undefined && n !== claims)) {
+    throw new Error(`${target.name}: expected ${claims ?? 'some'} claims, got ${n ?? 'none'}`);
   }
-  if (!Array.isArray(json.applied_modifiers) || json.applied_modifiers.length === 0) {
+  if (!Array.isArray(doc.applied_modifiers) || doc.applied_modifiers.length === 0) {
     throw new Error(`${target.name}: expected some applied modifiers for the bench context`);
   }
-  return Buffer.byteLength(text);
+  return text;
+}
+
+function startProvider(args: BenchArgs, profile: 'large' | 'demo') {
+  const argv = [join(here, 'provider-server.ts'), '--profile', profile];
+  return startChild('provider', argv, { execArgv: providerExecArgv(args) });
+}
+
+const providerTarget = (info: Record<string, string>): Target => ({
+  name: 'provider',
+  url: info['url'] + BENCH_PATH,
+  headers: { ...json, authorization: `Bearer ${info['token']}` },
+});
+
+/** 200 claims, 20 modifiers, against a baseline doing the same JSON work. */
+function large(args: BenchArgs): Promise<Round[]> {
+  return withDeadline('bench', args, async (children) => {
+    children.push(startProvider(args, 'large'), startChild('baseline', [join(here, 'baseline-server.ts')]));
+    const [providerInfo, baselineInfo] = await Promise.all(children.map((c) => c.ready));
+    const targets = [
+      providerTarget(providerInfo!),
+      { name: 'baseline', url: baselineInfo!['url'] + BENCH_PATH, headers: json },
+    ];
+    const verify = async (t: Target) => Buffer.byteLength(await checked(t, CLAIM_COUNT));
+    return measure('bench', args, { bodyFor, verify }, targets);
+  });
+}
+
+/** The demo profile, against a baseline answering the provider's own answer. */
+function small(args: BenchArgs): Promise<Round[]> {
+  const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-small-'));
+  return withDeadline('bench', args, async (children) => {
+    const providerChild = startProvider(args, 'demo');
+    children.push(providerChild);
+    const provider = providerTarget(await providerChild.ready);
+    const answer = await checked(provider, undefined);
+    const claims = (JSON.parse(answer) as { claims: unknown[] }).claims.length;
+    const file = join(tmp, 'answer.json');
+    writeFileSync(file, answer);
+    const baselineChild = startChild('baseline', [join(here, 'static-baseline-server.ts'), file]);
+    children.push(baselineChild);
+    const baselineUrl = (await baselineChild.ready)['url'] + BENCH_PATH;
+    const baseline: Target = { name: 'baseline', url: baselineUrl, headers: json };
+    const verify = async (t: Target) => {
+      const text = await checked(t, claims);
+      if (t === baseline && text !== answer) throw new Error('baseline: not the captured answer');
+      return Buffer.byteLength(text);
+    };
+    return measure('bench --profile small', args, { bodyFor, verify }, [provider, baseline]);
+  }).finally(() => rmSync(tmp, { recursive: true, force: true }));
+}
+
+/** Whether the small case meets the issue's goal, as a sentence (reported, never asserted). */
+function goalLine(args: BenchArgs, rounds: readonly Round[]): string {
+  const s = summarize(rounds);
+  const p99 = s.targets[0]!.p99.median;
+  const met = s.ratio.median >= SMALL_MIN_RATIO && p99 < SMALL_MAX_P99_MS;
+  const at = args.connections === 50 ? '' : ` (measured at ${args.connections} connections, not 50)`;
+  return (
+    `goal (issue 10): ratio >= ${SMALL_MIN_RATIO} and provider p99 < ${SMALL_MAX_P99_MS} ms at 50 connections: ` +
+    `median ratio ${s.ratio.median.toFixed(3)}, provider p99 median ${p99.toFixed(1)} ms: ${met ? 'met' : 'not met'}${at}`
+  );
 }
 
 async function main(): Promise<void> {
-  const args = benchArgs();
-  const rows = await withDeadline('bench', args, async (children) => {
-    children.push(
-      startChild('provider', [join(here, 'provider-server.ts')], { execArgv: providerExecArgv(args) }),
-      startChild('baseline', [join(here, 'baseline-server.ts')]),
-    );
-    const [providerInfo, baselineInfo] = await Promise.all(children.map((c) => c.ready));
-    const json = { 'content-type': 'application/json' };
-    const targets: Target[] = [
-      {
-        name: 'provider',
-        url: providerInfo!['url'] + BENCH_PATH,
-        headers: { ...json, authorization: `Bearer ${providerInfo!['token']}` },
-      },
-      { name: 'baseline', url: baselineInfo!['url'] + BENCH_PATH, headers: json },
-    ];
-    return measure('bench', args, { bodyFor: (context) => JSON.stringify({ context }), verify }, targets);
-  });
-
-  const ratio = throughputRatio(rows);
-  const percent = `${(ratio * 100).toFixed(1)} %`;
-  console.log(table(rows, `throughput ratio provider/baseline: ${ratio.toFixed(3)} (${percent})`, args.cold));
-  writeResults('bench', args.cold ? 'latest-cold.json' : 'latest.json', {
-    ...machine(),
-    path: BENCH_PATH,
-    body: JSON.parse(BENCH_BODY),
-    ...settings(args),
-    results: rows,
-    throughputRatio: ratio,
-  });
+  const args = benchArgs({ profile: { type: 'string', default: 'both' } });
+  const which = args.extra['profile'];
+  if (which !== 'small' && which !== 'large' && which !== 'both')
+    throw new Error(`--profile must be small, large or both, not ${String(which)}`);
+  const cold = args.cold ? '-cold' : '';
+  if (which !== 'small') {
+    const rounds = await large(args);
+    console.log(`## large: 200 claims, 20 modifiers\n\n${roundsTable(rounds, args.cold)}\n`);
+    writeResults('bench', `latest${cold}.json`, {
+      ...machine(),
+      profile: 'large',
+      path: BENCH_PATH,
+      body: JSON.parse(BENCH_BODY),
+      ...settings(args),
+      ...roundsRecord(rounds),
+    });
+  }
+  if (which !== 'large') {
+    const rounds = await small(args);
+    const title = '## small: the demo profile, baseline answering the captured document';
+    console.log(`${title}\n\n${roundsTable(rounds, args.cold, goalLine(args, rounds))}\n`);
+    writeResults('bench', `small${cold}.json`, {
+      ...machine(),
+      profile: 'small',
+      path: BENCH_PATH,
+      body: JSON.parse(BENCH_BODY),
+      ...settings(args),
+      ...roundsRecord(rounds),
+    });
+  }
   if (args.profiling) summarizeProfiles(resultsDir, 25);
 }
 

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Child-process entry of `npm run bench -- --profile small`: a bare node:http server that reads
+// and JSON.parses the request body and answers a fixed document: the bytes in the file named by
+// argv[2], which the bench captured once from the provider's own answer to the same request. No
+// routing beyond the method, no auth, store, policy, resolution or audit. Prints {"url"}.
+
+const path = process.argv[2];
+if (!path) throw new Error('usage: static-baseline-server.ts <response body file>');
+const answer = readFileSync(path);
+const headers = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'content-length': String(answer.byteLength),
+};
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'POST') {
+    res.writeHead(405).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
+      return;
+    }
+    res.writeHead(200, headers).end(answer);
+  });
+}
+
+const server = createServer(handle);
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+});
+
+const stop = (): void => {
+  server.close();
+  server.closeAllConnections();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.on('error', stop);
+process.stdin.resume();
