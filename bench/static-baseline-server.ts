@@ -3,18 +3,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 // Child-process entry of `npm run bench -- --profile small`: a bare node:http server that reads
-// and JSON.parses the request body and answers a fixed document: the bytes in the file named by
-// argv[2], which the bench captured once from the provider's own answer to the same request. No
-// routing beyond the method, no auth, store, policy, resolution or audit. Prints {"url"}.
+// and JSON.parses the request body and answers a fixed document, serialized anew for every request
+// (the issue's baseline "only parses and serializes"): the document in the file named by argv[2],
+// which the bench captured once from the provider's own answer to the same request, so the bytes
+// are the same. No routing beyond the method, no auth, store, policy, resolution or audit.
+// Prints {"url"}.
 
 const path = process.argv[2];
 if (!path) throw new Error('usage: static-baseline-server.ts <response body file>');
-const answer = readFileSync(path);
-const headers = {
-  'content-type': 'application/json',
-  'cache-control': 'no-store',
-  'content-length': String(answer.byteLength),
-};
+const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   if (req.method !== 'POST') {
@@ -30,7 +27,14 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
       return;
     }
-    res.writeHead(200, headers).end(answer);
+    const answer = JSON.stringify(document);
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'content-length': String(Buffer.byteLength(answer)),
+      })
+      .end(answer);
   });
 }
 

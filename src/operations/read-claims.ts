@@ -44,11 +44,10 @@ export async function loadVisibleProfile(
     if (!checked.ok) return checked;
     const own = await subjectProfile(deps, caller.subjectId);
     if (!own.ok) return own;
-    const profile = own.value;
-    const [claims, modifiers] = await Promise.all([
-      deps.store.listClaims(profile.profile_id),
-      deps.store.listModifiers(profile.profile_id),
-    ]);
+    const content = await deps.store.getProfileContent(own.value.profile_id);
+    const profile = content?.profile ?? own.value;
+    const claims = content?.claims ?? [];
+    const modifiers = content?.modifiers ?? [];
     return ok({
       profile,
       subjectId: caller.subjectId,
@@ -61,13 +60,10 @@ export async function loadVisibleProfile(
   const grant = caller.grant;
   const scope = await evaluateOrDeny(deps, caller, request, action, now);
   if (!scope.ok) return scope;
-  const profile = await deps.store.getProfile(grant.profile_id);
-  const [claims, modifiers] = profile
-    ? await Promise.all([
-        deps.store.listClaims(profile.profile_id),
-        deps.store.listModifiers(profile.profile_id),
-      ])
-    : [[], []];
+  const content = await deps.store.getProfileContent(grant.profile_id);
+  const profile = content?.profile;
+  const claims = content?.claims ?? [];
+  const modifiers = content?.modifiers ?? [];
   // Raw cross-domain claims never pass; under allow_with_review their mapped core traits may.
   const transfer = await crossDomainTransfer(deps, caller, scope.value, claims, now);
   const visible = visibleUnder(scope.value, claims);

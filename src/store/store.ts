@@ -62,6 +62,12 @@ export interface AuditFilter {
   readonly order?: 'oldest' | 'newest';
 }
 
+export interface ProfileContent {
+  readonly profile: ProfileRecord;
+  readonly claims: readonly Claim[];
+  readonly modifiers: readonly ContextModifier[];
+}
+
 export interface AuditPage {
   /** In the order asked for (oldest first by default). */
   readonly events: AuditEvent[];
@@ -89,6 +95,12 @@ export interface StoreReader extends WritebackReader, ChangeReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
+  /**
+   * A profile with its claims and modifiers (as getProfile, listClaims and listModifiers give
+   * them), in one call: what every read of a profile needs, which a store with a content cache
+   * answers with one lookup (the read path of a small profile was mostly such lookups).
+   */
+  getProfileContent(profileId: string): Promise<ProfileContent | undefined>;
   /** Every stored claim of a profile, ordered by namespace, key, claim_id. */
   listClaims(profileId: string): Promise<readonly Claim[]>;
   /**
@@ -278,6 +290,7 @@ export interface Store extends StoreTx, ProviderStore {
 export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   getProfileBySubject: true,
   getProfile: true,
+  getProfileContent: true,
   listClaims: true,
   listModifiers: true,
   listClaimChanges: true,

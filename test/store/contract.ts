@@ -155,6 +155,32 @@ function profileContract(open: () => Promise<Store>): void {
 function claimAndModifierContract(open: () => Promise<Store>): void {
   describe('claims and modifiers', () => {
     it(
+      'getProfileContent gives what getProfile, listClaims and listModifiers give, before and after a change',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        assert.equal(await store.getProfileContent('ppx:profile:missing'), undefined);
+        const content = async () => ({
+          profile: await store.getProfile(profile.profile_id),
+          claims: await store.listClaims(profile.profile_id),
+          modifiers: await store.listModifiers(profile.profile_id),
+        });
+        assert.deepEqual(await store.getProfileContent(profile.profile_id), await content());
+        await store.putClaims(profile.profile_id, [minimalClaim()]);
+        await store.putModifiers(profile.profile_id, [modifier()]);
+        const after = await store.getProfileContent(profile.profile_id);
+        assert.deepEqual(after, await content());
+        assert.equal(after?.claims.length, 1);
+        await store.transaction(async (tx) => {
+          assert.deepEqual(await tx.getProfileContent(profile.profile_id), after);
+          await tx.deleteClaims(profile.profile_id, [after!.claims[0]!.claim_id]);
+          assert.deepEqual((await tx.getProfileContent(profile.profile_id))?.claims, []);
+        });
+        assert.deepEqual((await store.getProfileContent(profile.profile_id))?.claims, []);
+      }),
+    );
+
+    it(
       'listClaimChanges keeps one time per claim shape: moved by every write to or from it, kept after a delete, gone with the profile',
       withStore(open, async (store) => {
         const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

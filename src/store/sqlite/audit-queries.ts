@@ -40,6 +40,14 @@ type Clause = readonly [string, SQLInputValue];
  */
 export class AuditQueries extends ConsentQueries {
   readonly #sql: StatementCache;
+  /**
+   * The ids of key lists this connection stored or found, by their JSON text, so that a read's
+   * event costs no digest and no lookup: valid while audit_clock.key_generation holds (no list was
+   * pruned, by any process) and until a rollback, which may take back a list stored here
+   * (`forgetKeySets`, called on every rollback).
+   */
+  readonly #keySetIds = new Map<string, number>();
+  #keyGeneration = -1;
 
   constructor(sql: StatementCache) {
     super(sql);
@@ -55,7 +63,12 @@ export class AuditQueries extends ConsentQueries {
     );
     const last = this.#newest();
     let ts = last === undefined ? 0 : integer(last, 'ts');
-    let maxLag = this.#maxLag();
+    const clock = this.#clock();
+    let maxLag = clock.maxLag;
+    if (clock.keyGeneration !== this.#keyGeneration) {
+      this.#keySetIds.clear();
+      this.#keyGeneration = clock.keyGeneration;
+    }
     for (const event of events) {
       const atMs = instant(event.at);
       ts = Math.max(ts, atMs);
@@ -182,7 +195,16 @@ export class AuditQueries extends ConsentQueries {
            SELECT key_set FROM audit_events WHERE key_set IS NOT NULL)`,
       )
       .run();
-    return Number(result.changes);
+    const removed = Number(result.changes);
+    if (removed > 0) {
+      this.#sql.get('UPDATE audit_clock SET key_generation = key_generation + 1 WHERE one = 1').run();
+    }
+    return removed;
+  }
+
+  /** Forgets the key lists this connection knows (a rollback may have taken some back). */
+  forgetKeySets(): void {
+    this.#keySetIds.clear();
   }
 
   /** The latest event's seq and ts (max(seq) is one seek, where ORDER BY … LIMIT 1 plans as a scan). */
@@ -193,21 +215,36 @@ export class AuditQueries extends ConsentQueries {
   }
 
   #maxLag(): number {
-    const row = this.#sql.get('SELECT max_lag FROM audit_clock WHERE one = 1').get();
-    return row === undefined ? 0 : integer(row, 'max_lag');
+    return this.#clock().maxLag;
+  }
+
+  #clock(): { maxLag: number; keyGeneration: number } {
+    const row = this.#sql.get('SELECT max_lag, key_generation FROM audit_clock WHERE one = 1').get();
+    return row === undefined
+      ? { maxLag: 0, keyGeneration: 0 }
+      : { maxLag: integer(row, 'max_lag'), keyGeneration: integer(row, 'key_generation') };
   }
 
   /** The id of a stored list of claim keys, storing it first when it is new; null for none. */
   #keySet(keys: readonly string[]): number | null {
     if (keys.length === 0) return null;
     const json = JSON.stringify(keys);
+    const known = this.#keySetIds.get(json);
+    if (known !== undefined) return known;
     const digest = createHash('sha256').update(json).digest('base64url');
     const found = this.#sql.get('SELECT set_id FROM audit_key_sets WHERE digest = ?').get(digest);
-    if (found !== undefined) return integer(found, 'set_id');
-    const stored = this.#sql
-      .get('INSERT INTO audit_key_sets (digest, keys) VALUES (?, ?) RETURNING set_id')
-      .get(digest, json);
-    return integer(stored as Row, 'set_id');
+    const setId =
+      found !== undefined
+        ? integer(found, 'set_id')
+        : integer(
+            this.#sql
+              .get('INSERT INTO audit_key_sets (digest, keys) VALUES (?, ?) RETURNING set_id')
+              .get(digest, json) as Row,
+            'set_id',
+          );
+    if (this.#keySetIds.size >= 10_000) this.#keySetIds.clear();
+    this.#keySetIds.set(json, setId);
+    return setId;
   }
 
   /**

@@ -7,9 +7,10 @@ import type { DefaultPolicy } from '../../model/profile.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
-import { type ClaimChange, IdConflictError, type StoreTx } from '../store.ts';
+import { type ClaimChange, IdConflictError, type ProfileContent, type StoreTx } from '../store.ts';
 import { ChangeQueries } from './change-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
+import { RecordCache } from './record-cache.ts';
 import { body, integer, profileFromRow, type Row, StatementCache, text, toJson } from './rows.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
@@ -30,6 +31,7 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   readonly #claims: ContentCache<Claim> | undefined;
   readonly #modifiers: ContentCache<ContextModifier> | undefined;
   readonly #claimChanges: ContentCache<ClaimChange> | undefined;
+  readonly #records: RecordCache | undefined;
   constructor(db: DatabaseSync, options: { cacheContent?: boolean } = {}) {
     // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; the audit log
     // from AuditQueries, which extends it; cross-domain reviews from ReviewQueries, which extends that; proposals and claim history from
@@ -42,6 +44,7 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
       this.#claims = new ContentCache();
       this.#modifiers = new ContentCache();
       this.#claimChanges = new ContentCache();
+      this.#records = new RecordCache(sql);
     }
   }
 
@@ -58,6 +61,33 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   getProfile(profileId: string): ProfileRecord | undefined {
     const row = this.#sql.get(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE profile_id = ?`).get(profileId);
     return row === undefined ? undefined : profileFromRow(row);
+  }
+
+  getProfileContent(profileId: string): ProfileContent | undefined {
+    const records = this.#records;
+    if (records === undefined) return this.#profileContent(profileId);
+    return records.read(`profile ${profileId}`, () => this.#profileContent(profileId));
+  }
+
+  #profileContent(profileId: string): ProfileContent | undefined {
+    if (this.#claims === undefined || this.#modifiers === undefined) {
+      const profile = this.getProfile(profileId);
+      return (
+        profile && { profile, claims: this.listClaims(profileId), modifiers: this.listModifiers(profileId) }
+      );
+    }
+    // One statement for the profile and its version; the content comes from the caches when they
+    // hold that version (a miss reads it, with the version it has then).
+    const row = this.#sql
+      .get(`SELECT ${PROFILE_COLUMNS}, version FROM profiles WHERE profile_id = ?`)
+      .get(profileId);
+    if (row === undefined) return undefined;
+    const version = integer(row, 'version');
+    return {
+      profile: profileFromRow(row),
+      claims: this.#claims.get(profileId, version) ?? this.listClaims(profileId),
+      modifiers: this.#modifiers.get(profileId, version) ?? this.listModifiers(profileId),
+    };
   }
 
   listClaims(profileId: string): readonly Claim[] {
@@ -139,8 +169,16 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
   }
 
   getGrant(grantId: string): GrantRecord | undefined {
-    const row = this.#sql.get('SELECT body FROM grants WHERE grant_id = ?').get(grantId);
-    return row === undefined ? undefined : body<GrantRecord>(row);
+    const load = () => {
+      const row = this.#sql.get('SELECT body FROM grants WHERE grant_id = ?').get(grantId);
+      return row === undefined ? undefined : body<GrantRecord>(row);
+    };
+    return this.#records === undefined ? load() : this.#records.read(`grant ${grantId}`, load);
+  }
+
+  /** After a commit on this connection: the records it keeps may have changed. */
+  forgetRecords(): void {
+    this.#records?.clear();
   }
 
   listGrantsBySubject(subjectId: string): GrantRecord[] {

@@ -51,14 +51,26 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
 
 type Runner = (call: () => unknown) => Promise<unknown>;
 
-/** Async facade over synchronous queries: every listed method goes through `run`. */
-function facade<T>(names: { readonly [K in keyof T]: true }, queries: Sync<T>, run: Runner): T {
-  const methods = queries as unknown as Record<string, (...args: unknown[]) => unknown>;
+/**
+ * Async facade over synchronous queries: every listed method goes through `run`, on `queries` or
+ * on the queries `queries()` picks at the time of the call.
+ */
+function facade<T>(
+  names: { readonly [K in keyof T]: true },
+  queries: Sync<T> | (() => Sync<T>),
+  run: Runner,
+): T {
+  const pick = typeof queries === 'function' ? queries : () => queries;
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(names)) {
-    const method = methods[name];
-    if (method === undefined) throw new Error(`SqliteQueries lacks ${name}`);
-    out[name] = (...args: unknown[]) => run(() => method.apply(queries, args));
+    if (typeof (pick() as Record<string, unknown>)[name] !== 'function') {
+      throw new Error(`SqliteQueries lacks ${name}`);
+    }
+    out[name] = (...args: unknown[]) =>
+      run(() => {
+        const target = pick() as unknown as Record<string, (...a: unknown[]) => unknown>;
+        return target[name]!.apply(target, args);
+      });
   }
   return out as T;
 }
@@ -126,6 +138,15 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const current = new AsyncLocalStorage<TxState>();
   const writeQueries = new SqliteQueries(writer);
   const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader, { cacheContent: true });
+  // Reads outside a transaction go to the write connection whenever no transaction is open on it
+  // (node:sqlite is synchronous, so that holds for the whole read), and to the read connection
+  // otherwise. Both see exactly the committed data, but the write connection's page cache stays
+  // warm: every commit by another connection (the group-committed audit log commits all the time)
+  // makes the read connection drop its whole page cache at its next read, so that each point read
+  // went back to the file (issue 10: grant, profile and version reads were a quarter of a small
+  // read). Its own content cache, like the read connection's, only ever serves committed versions.
+  const warmQueries = reader === writer ? writeQueries : new SqliteQueries(writer, { cacheContent: true });
+  const committedQueries = (): SqliteQueries => (writer.isTransaction ? readQueries : warmQueries);
   let closed = false;
   const feed = new InProcessChangeFeed(
     { listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]> },
@@ -143,6 +164,9 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const rollback = (): void => {
     // Some errors make SQLite roll back on its own; a second ROLLBACK would mask the original.
     if (writer.isTransaction) writer.exec('ROLLBACK');
+    writeQueries.forgetKeySets();
+    // A statement that failed mid-COMMIT may still have committed; forgetting costs one reload.
+    warmQueries.forgetRecords();
   };
 
   const readOutside: Runner = async (call) => {
@@ -172,6 +196,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
       try {
         result = call();
         writer.exec('COMMIT');
+        warmQueries.forgetRecords();
       } catch (error) {
         rollback();
         throw error;
@@ -203,6 +228,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         return result;
       } catch (error) {
         if (writer.isTransaction) writer.exec('ROLLBACK TO store_write; RELEASE store_write');
+        writeQueries.forgetKeySets();
         throw error;
       }
     };
@@ -228,9 +254,9 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const writeAuditItems = (batch: typeof auditQueue, isolate: boolean): unknown[] => {
     const outcomes: unknown[] = [];
     writer.exec('BEGIN IMMEDIATE');
+    if (!isolate) writeQueries.appendAudit(batch.flatMap((item) => item.events));
     for (const item of batch) {
       if (!isolate) {
-        writeQueries.appendAudit(item.events);
         outcomes.push(undefined);
         continue;
       }
@@ -241,6 +267,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         outcomes.push(undefined);
       } catch (error) {
         writer.exec('ROLLBACK TO audit_event; RELEASE audit_event');
+        writeQueries.forgetKeySets();
         outcomes.push(error);
       }
     }
@@ -286,7 +313,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   };
 
   return {
-    ...facade<StoreReader>(STORE_READERS, readQueries, readOutside),
+    ...facade<StoreReader>(STORE_READERS, committedQueries, readOutside),
     ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
     listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]>,
     latestChangeSeq: () => readCommitted(() => readQueries.latestChangeSeq()) as Promise<number>,
@@ -308,6 +335,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         try {
           result = await current.run(state, () => fn(makeTx(state)));
           writer.exec('COMMIT');
+          warmQueries.forgetRecords();
         } catch (error) {
           rollback();
           throw error;

@@ -35,9 +35,12 @@ CREATE TABLE audit_events_v2 (
   ts         INTEGER NOT NULL
 ) STRICT;
 
+-- `key_generation` moves whenever key lists are removed, so a writer that remembers which lists it
+-- stored (sqlite/audit-queries.ts) knows when to forget them.
 CREATE TABLE audit_clock (
-  one     INTEGER PRIMARY KEY CHECK (one = 1),
-  max_lag INTEGER NOT NULL
+  one            INTEGER PRIMARY KEY CHECK (one = 1),
+  max_lag        INTEGER NOT NULL,
+  key_generation INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- Events may be removed only by pruning (`ppx audit prune`, the retention setting): oldest first,

@@ -1,0 +1,49 @@
+import type { StatementCache } from './rows.ts';
+
+/**
+ * Records read by primary key (grants, profiles with their content), kept while nothing was
+ * committed: every read of a grant-bearing request looks the same grant and profile up again, and
+ * each lookup was a statement and a parse. Valid only for a connection that sees committed data
+ * alone, like ContentCache. `PRAGMA data_version` (one cheap statement) moves when another
+ * connection commits, another process included, and the store calls `clear` after its own
+ * commits on this connection; so a revocation is seen by the next read, from wherever it came.
+ * Entries are deep-frozen: every reader shares them.
+ */
+export class RecordCache {
+  readonly #sql: StatementCache;
+  readonly #entries = new Map<string, unknown>();
+  #dataVersion = -1;
+
+  constructor(sql: StatementCache) {
+    this.#sql = sql;
+  }
+
+  /** The value under `key` if nothing was committed since it was stored; else loads and keeps it. */
+  read<T>(key: string, load: () => T | undefined): T | undefined {
+    const version = Number(this.#sql.get('PRAGMA data_version').get()?.['data_version']);
+    if (version !== this.#dataVersion) {
+      this.#entries.clear();
+      this.#dataVersion = version;
+    }
+    const hit = this.#entries.get(key) as T | undefined;
+    if (hit !== undefined) return hit;
+    const value = load();
+    if (value === undefined) return undefined;
+    if (this.#entries.size >= 5000) this.#entries.clear();
+    this.#entries.set(key, deepFreeze(value));
+    return value;
+  }
+
+  /** After a commit on this connection (data_version does not move for a connection's own). */
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  // Arrays stay unfrozen (V8's fast JSON.stringify path refuses frozen arrays; content-cache.ts).
+  if (!Array.isArray(value)) Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+  return value;
+}
