@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,24 @@ export interface Target {
   /** Where every request is POSTed. */
   readonly url: string;
   readonly headers: Record<string, string>;
+  /** The serving process, to measure the CPU time it spends per request (Linux /proc). */
+  readonly pid?: number | undefined;
+}
+
+/**
+ * User + system CPU time of a process so far, in microseconds (Linux: /proc/PID/stat, in clock
+ * ticks of 10 ms); undefined elsewhere. CPU per request is steadier than req/s on a shared
+ * machine, and does not count the load generator, which shares the two cores.
+ */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10_000 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One request outside the load; throws unless it is answered 200. Resolves to the body. */
@@ -145,6 +163,8 @@ export interface Row {
   errors: number;
   timeouts: number;
   responseBytes: number;
+  /** CPU microseconds the serving process spent per request (NaN when not measured). */
+  cpuPerRequest: number;
 }
 
 function load(args: BenchArgs, work: Workload, target: Target, seconds: number, title: string) {
@@ -188,14 +208,20 @@ export async function measure(
       console.error(
         `${label}: round ${round + 1}/${args.rounds}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`,
       );
+      const cpuBefore = cpuMicros(t.pid);
       const r = await load(args, work, t, args.duration, t.name);
+      const cpuAfter = cpuMicros(t.pid);
+      const cpu =
+        cpuBefore !== undefined && cpuAfter !== undefined
+          ? (cpuAfter - cpuBefore) / Math.max(1, r['2xx'])
+          : Number.NaN;
       if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r['2xx'] === 0) {
         console.error(JSON.stringify(r.statusCodeStats));
         throw new Error(
           `${t.name}: ${r['2xx']} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
         );
       }
-      rows.set(t.name, rowOf(t, r, sizes.get(t.name)!));
+      rows.set(t.name, rowOf(t, r, sizes.get(t.name)!, cpu));
       await work.verify(t); // still the full answer after the load
     }
     rounds.push({ order: order.map((t) => t.name), rows: targets.map((t) => rows.get(t.name)!) });
@@ -210,7 +236,7 @@ async function warmUp(label: string, args: BenchArgs, work: Workload, t: Target)
     throw new Error(`${t.name} warmup: ${w.non2xx} non-2xx, ${w.errors} errors`);
 }
 
-function rowOf(target: Target, r: Result, responseBytes: number): Row {
+function rowOf(target: Target, r: Result, responseBytes: number, cpuPerRequest: number): Row {
   return {
     target: target.name,
     reqPerSec: r.requests.mean,
@@ -222,6 +248,7 @@ function rowOf(target: Target, r: Result, responseBytes: number): Row {
     errors: r.errors,
     timeouts: r.timeouts,
     responseBytes,
+    cpuPerRequest,
   };
 }
 

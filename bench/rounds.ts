@@ -28,6 +28,7 @@ export interface TargetSummary {
   readonly target: string;
   readonly reqPerSec: Spread;
   readonly p99: Spread;
+  readonly cpuPerRequest: Spread;
   readonly non2xx: number;
   readonly responseBytes: number;
 }
@@ -47,6 +48,7 @@ export function summarize(rounds: readonly Round[]): Summary {
       target,
       reqPerSec: spread(rows.map((r) => r.reqPerSec)),
       p99: spread(rows.map((r) => r.p99)),
+      cpuPerRequest: spread(rows.map((r) => r.cpuPerRequest).filter((x) => Number.isFinite(x))),
       non2xx: rows.reduce((n, r) => n + r.non2xx, 0),
       responseBytes: rows[0]!.responseBytes,
     };
@@ -71,13 +73,22 @@ const range = (s: Spread, digits: number) => `${s.min.toFixed(digits)}–${s.max
 export function roundsTable(rounds: readonly Round[], cold: boolean, note?: string): string {
   const s = summarize(rounds);
   const [first, second] = s.targets.map((t) => t.target);
-  const head = ['target', 'req/s median', 'req/s min–max', 'p99 ms median', 'p99 ms min–max', 'resp bytes'];
+  const head = [
+    'target',
+    'req/s median',
+    'req/s min–max',
+    'p99 ms median',
+    'p99 ms min–max',
+    'CPU µs/req median',
+    'resp bytes',
+  ];
   const body = s.targets.map((t) => [
     t.target,
     t.reqPerSec.median.toFixed(0),
     range(t.reqPerSec, 0),
     t.p99.median.toFixed(1),
     range(t.p99, 1),
+    Number.isFinite(t.cpuPerRequest.median) ? t.cpuPerRequest.median.toFixed(1) : 'n/a',
     String(t.responseBytes),
   ]);
   const perRound = rounds.map((r, i) => `${s.ratios[i]!.toFixed(3)} (${r.order.join(' then ')})`).join(', ');

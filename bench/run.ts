@@ -60,8 +60,9 @@ function startProvider(args: BenchArgs, profile: 'large' | 'demo') {
   return startChild('provider', argv, { execArgv: providerExecArgv(args) });
 }
 
-const providerTarget = (info: Record<string, string>): Target => ({
+const providerTarget = (info: Record<string, string>, pid?: number): Target => ({
   name: 'provider',
+  pid,
   url: info['url'] + BENCH_PATH,
   headers: { ...json, authorization: `Bearer ${info['token']}` },
 });
@@ -72,8 +73,8 @@ function large(args: BenchArgs): Promise<Round[]> {
     children.push(startProvider(args, 'large'), startChild('baseline', [join(here, 'baseline-server.ts')]));
     const [providerInfo, baselineInfo] = await Promise.all(children.map((c) => c.ready));
     const targets = [
-      providerTarget(providerInfo!),
-      { name: 'baseline', url: baselineInfo!['url'] + BENCH_PATH, headers: json },
+      providerTarget(providerInfo!, children[0]!.proc.pid),
+      { name: 'baseline', url: baselineInfo!['url'] + BENCH_PATH, headers: json, pid: children[1]!.proc.pid },
     ];
     const verify = async (t: Target) => Buffer.byteLength(await checked(t, CLAIM_COUNT));
     return measure('bench', args, { bodyFor, verify }, targets);
@@ -86,7 +87,7 @@ function small(args: BenchArgs): Promise<Round[]> {
   return withDeadline('bench', args, async (children) => {
     const providerChild = startProvider(args, 'demo');
     children.push(providerChild);
-    const provider = providerTarget(await providerChild.ready);
+    const provider = providerTarget(await providerChild.ready, providerChild.proc.pid);
     const answer = await checked(provider, undefined);
     const claims = (JSON.parse(answer) as { claims: unknown[] }).claims.length;
     const file = join(tmp, 'answer.json');
@@ -94,7 +95,12 @@ function small(args: BenchArgs): Promise<Round[]> {
     const baselineChild = startChild('baseline', [join(here, 'static-baseline-server.ts'), file]);
     children.push(baselineChild);
     const baselineUrl = (await baselineChild.ready)['url'] + BENCH_PATH;
-    const baseline: Target = { name: 'baseline', url: baselineUrl, headers: json };
+    const baseline: Target = {
+      name: 'baseline',
+      url: baselineUrl,
+      headers: json,
+      pid: baselineChild.proc.pid,
+    };
     const verify = async (t: Target) => {
       const text = await checked(t, claims);
       if (t === baseline && text !== answer) throw new Error('baseline: not the captured answer');

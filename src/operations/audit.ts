@@ -5,6 +5,8 @@ import type { AuditFilter, AuditPage } from '../store/store.ts';
 import { actorOf, type Caller } from './caller.ts';
 import type { AnyDeps, Deps } from './deps.ts';
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 export interface AuditEntry {
   readonly action: AuditAction;
   readonly grantId?: string | undefined;
@@ -32,7 +34,9 @@ export async function recordAudit(
     subject_id: subjectId,
     actor,
     action: entry.action,
-    claim_keys: [...(entry.claimKeys ?? [])],
+    // Shared, not copied: a read's key list is the same array for every read of one scope
+    // (read-claims.ts#keysOf); the event is only handed to the store.
+    claim_keys: (entry.claimKeys ?? NO_KEYS) as string[],
     outcome: entry.outcome ?? 'ok',
     ...(entry.grantId !== undefined ? { grant_id: entry.grantId } : {}),
     ...(entry.detail !== undefined ? { detail: entry.detail } : {}),

@@ -123,7 +123,22 @@ export async function auditRead(
     deps,
     caller,
     visible.subjectId,
-    { action, claimKeys: claims.map(qualifiedKey) },
+    { action, claimKeys: keysOf(claims) },
     deps.clock(),
   );
+}
+
+/**
+ * The claim keys of a list of claims, once per list: the lists a read returns are shared between
+ * the reads of one scope (visibleUnder), so each read's audit event names the same key list, and
+ * the store recognises it without serializing it again (sqlite/audit-queries.ts).
+ */
+const keysByClaims = new WeakMap<readonly Claim[], readonly string[]>();
+function keysOf(claims: readonly Claim[]): readonly string[] {
+  let keys = keysByClaims.get(claims);
+  if (keys === undefined) {
+    keys = Object.freeze(claims.map(qualifiedKey));
+    keysByClaims.set(claims, keys);
+  }
+  return keys;
 }

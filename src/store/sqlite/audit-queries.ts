@@ -228,7 +228,7 @@ export class AuditQueries extends ConsentQueries {
   /** The id of a stored list of claim keys, storing it first when it is new; null for none. */
   #keySet(keys: readonly string[]): number | null {
     if (keys.length === 0) return null;
-    const json = JSON.stringify(keys);
+    const json = keyListJson(keys);
     const known = this.#keySetIds.get(json);
     if (known !== undefined) return known;
     const digest = createHash('sha256').update(json).digest('base64url');
@@ -288,4 +288,16 @@ function eventFromRow(row: Row, keyLists: Map<number, readonly string[]>): Audit
     outcome: String(row['outcome']) as AuditEvent['outcome'],
     ...(typeof detail === 'string' ? { detail } : {}),
   };
+}
+
+/** A key list's JSON text, made once per list object (callers share one list between events). */
+const jsonByList = new WeakMap<readonly string[], string>();
+function keyListJson(keys: readonly string[]): string {
+  let json = jsonByList.get(keys);
+  if (json === undefined) {
+    json = JSON.stringify(keys);
+    // Only a list that cannot change afterwards may be remembered by identity.
+    if (Object.isFrozen(keys)) jsonByList.set(keys, json);
+  }
+  return json;
 }

@@ -11,6 +11,7 @@ import { readJsonBody } from '../shared/body.ts';
 import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
 import { jsonText } from '../shared/json-text.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
 
@@ -57,17 +58,19 @@ async function handle(
   route: Route,
   c: Context<Env>,
 ) {
-  const headers = new Headers();
+  // Headers for the answer, whichever it is (rate limit, Connection: close); plain until an error
+  // answer needs a Headers object.
+  const headers: [string, string][] = [];
   const respond = (failure: PpxFailure, tokenPresented?: boolean) =>
     errorResponse(failure, {
       ...errors,
-      headers,
+      headers: new Headers(headers),
       ...(tokenPresented !== undefined ? { tokenPresented } : {}),
     });
   const token = readBearer(c.req.header('authorization'));
 
   const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
-  if (limited) for (const [k, v] of limited.headers) headers.set(k, v);
+  if (limited) headers.push(...limited.headers);
   if (limited?.allowed === false) return respond(RATE_LIMITED);
 
   let caller: Caller | undefined;
@@ -94,12 +97,14 @@ async function handle(
 
   const result = await operation.run(deps, caller, input.value);
   if (!result.ok) return respond(uniform(route, result.error, false));
-  headers.set('Content-Type', 'application/json');
+  const plain: Record<string, string> = {};
+  for (const [k, v] of headers) plain[k] = v;
+  plain['Content-Type'] = 'application/json';
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
-  if (route.auth === 'bearer' || http.noStore) headers.set('Cache-Control', 'no-store');
+  if (route.auth === 'bearer' || http.noStore) plain['Cache-Control'] = 'no-store';
   const status = http.acceptedWhen?.(result.value) ? 202 : (http.successStatus ?? 200);
   // A read's document is shared within its second: its JSON is made once (shared/json-text.ts).
-  return new Response(jsonText(result.value), { status, headers });
+  return answerWithSharedHeaders(deps.provider.baseUrl, jsonText(result.value), status, plain);
 }
 
 /** The operation's input, parsed with its own schema from where the route binds it. */
@@ -107,7 +112,7 @@ async function readInput(
   c: Context<Env>,
   route: Route,
   bodyLimitBytes: number,
-  headers: Headers,
+  headers: [string, string][],
 ): Promise<Result<unknown>> {
   const schema = route.operation.input;
   switch (route.http.input) {
@@ -130,7 +135,7 @@ async function readInput(
       if (!raw.ok) {
         // A body refused for its size may not have been read to the end: the connection cannot
         // be reused safely, so tell the client it closes.
-        if (raw.error.code === 'payload_too_large') headers.set('Connection', 'close');
+        if (raw.error.code === 'payload_too_large') headers.push(['Connection', 'close']);
         return { ok: false, error: uniform(route, raw.error, true) };
       }
       const parsed = parseInput(schema, raw.value, 'the request body');

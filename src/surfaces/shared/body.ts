@@ -38,15 +38,18 @@ export async function readBodyBytes(source: BodySource, limit: number): Promise<
     return fail('invalid_request', 'the request body ended before it was complete');
   }
   if (size > limit) return tooLarge(limit);
-  return ok(Buffer.concat(chunks));
+  return ok(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks));
 }
+
+// One decoder for every body: without `stream`, decode() keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** readBodyBytes, as UTF-8 text. */
 export async function readBodyText(source: BodySource, limit: number): Promise<Result<string>> {
   const bytes = await readBodyBytes(source, limit);
   if (!bytes.ok) return bytes;
   try {
-    return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes.value));
+    return ok(UTF8.decode(bytes.value));
   } catch {
     return fail('invalid_request', 'the request body is not valid UTF-8');
   }

@@ -14,12 +14,10 @@ export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
  * plain http, RFC 6797 §8.1), and a browser that has seen it never again goes there over http.
  */
 export function responseHeaders(baseUrl: string): MiddlewareHandler {
-  const headers: [string, string][] = [['X-Content-Type-Options', 'nosniff']];
-  if (new URL(baseUrl).protocol === 'https:') {
-    headers.push(['Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`]);
-  }
+  const headers = sharedHeaders(baseUrl);
   return async (c, next) => {
     await next();
+    if (carrying.has(c.res)) return;
     try {
       for (const [k, v] of headers) c.res.headers.set(k, v);
     } catch {
@@ -29,4 +27,43 @@ export function responseHeaders(baseUrl: string): MiddlewareHandler {
       c.res = copy;
     }
   };
+}
+
+/** The headers every answer carries, for a base URL. */
+export function sharedHeaders(baseUrl: string): readonly (readonly [string, string])[] {
+  const headers: [string, string][] = [['X-Content-Type-Options', 'nosniff']];
+  if (new URL(baseUrl).protocol === 'https:') {
+    headers.push(['Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`]);
+  }
+  return headers;
+}
+
+/** Answers built with the shared headers already in (`withSharedHeaders`): left as they are. */
+const carrying = new WeakSet<Response>();
+
+/**
+ * A JSON answer with plain headers and the shared ones already in, which the middleware then
+ * leaves alone: @hono/node-server writes such an answer without building a Headers object for it,
+ * a measurable part of a small read (issue 10; docs/benchmarks.md).
+ */
+export function answerWithSharedHeaders(
+  baseUrl: string,
+  body: string,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  for (const [k, v] of sharedHeadersOf(baseUrl)) headers[k] = v;
+  const response = new Response(body, { status, headers });
+  carrying.add(response);
+  return response;
+}
+
+const byBase = new Map<string, readonly (readonly [string, string])[]>();
+function sharedHeadersOf(baseUrl: string): readonly (readonly [string, string])[] {
+  let headers = byBase.get(baseUrl);
+  if (headers === undefined) {
+    headers = sharedHeaders(baseUrl);
+    byBase.set(baseUrl, headers);
+  }
+  return headers;
 }
