@@ -54,10 +54,13 @@ async function appendAll(store: ProviderStore, grants: readonly string[], end: n
 }
 
 runEntry(async () => {
-  const bench = await seedBenchProvider('ppx-bench-listing-', DEMO);
-  const end = Date.now();
-  const grants = [bench.grant.grant_id, 'ppx:grant:bench-other-1', 'ppx:grant:bench-other-2'];
-  await appendAll(bench.deps.store, grants, end);
+  // The log is filled before the provider is seeded, so that its events, like a real log's, are
+  // in the order of their times: the seed's own events (the grant, the import) come last.
+  const end = Date.now() - 1000;
+  const grants = ['ppx:grant:bench-listing-0', 'ppx:grant:bench-listing-1', 'ppx:grant:bench-listing-2'];
+  const bench = await seedBenchProvider('ppx-bench-listing-', DEMO, (deps) =>
+    appendAll(deps.store, grants, end),
+  );
   const grantToken = (await issueGrantToken(bench.deps, bench.grant)).access_token;
   const subjectToken = (await issueSubjectToken(bench.deps, DEMO_SUBJECT)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>

@@ -61,6 +61,8 @@ export function readerOf(profile: BenchProfile): { subject: string; client: stri
 export async function seedBenchProvider(
   tmpPrefix: string,
   profile: BenchProfile = LARGE,
+  /** Runs on the empty store before anything is seeded (bench:audit-listing fills the log here). */
+  beforeSeed?: (deps: Deps) => Promise<void>,
 ): Promise<BenchProvider> {
   const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
   // The base URL (and so the tokens' audience) must name the real port: pick a free one first.
@@ -70,6 +72,7 @@ export async function seedBenchProvider(
     'loadConfig',
   );
   const deps = await openProvider(config);
+  await beforeSeed?.(deps);
   if (profile.kind === 'demo') await seedDemo(deps);
   else await seedFixture(deps, profile.claims);
   const { subject, client } = readerOf(profile);

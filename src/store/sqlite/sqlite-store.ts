@@ -4,6 +4,7 @@ import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeDraft, ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
 import { SqliteQueries, type Sync } from './queries.ts';
 
@@ -133,6 +134,8 @@ export async function openSqliteStore(path: string): Promise<Store> {
   }
 
   const mutex = new Mutex();
+  // A `:memory:` database has no WAL to checkpoint.
+  const checkpointer = reader === writer ? undefined : new Checkpointer(path, writer);
   // Tells a write or transaction started from inside a transaction's fn, which would wait on the
   // mutex that fn's own transaction holds, forever. Such code must use the `tx` it was given.
   const current = new AsyncLocalStorage<TxState>();
@@ -197,6 +200,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         result = call();
         writer.exec('COMMIT');
         warmQueries.forgetRecords();
+        checkpointer?.committed();
       } catch (error) {
         rollback();
         throw error;
@@ -272,6 +276,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
       }
     }
     writer.exec('COMMIT');
+    checkpointer?.committed();
     return outcomes;
   };
   const flushAudit = (): Promise<void> => {
@@ -336,6 +341,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
           result = await current.run(state, () => fn(makeTx(state)));
           writer.exec('COMMIT');
           warmQueries.forgetRecords();
+          checkpointer?.committed();
         } catch (error) {
           rollback();
           throw error;
@@ -350,6 +356,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
     async close(): Promise<void> {
       await flushAudit();
+      await checkpointer?.stop();
       await mutex.run(() => {
         if (closed) return;
         closed = true;

@@ -1,0 +1,71 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+
+/** How often the background checkpoint runs once it has started. */
+const CHECKPOINT_EVERY_MS = 200;
+/** Commits before moving the checkpoints to a worker thread: short-lived stores never start one. */
+const COMMITS_BEFORE_WORKER = 500;
+/** SQLite's default: checkpoint when the WAL reaches 1,000 pages (used until, and if, the worker fails). */
+const AUTO_CHECKPOINT_PAGES = 1000;
+
+/**
+ * Moves WAL checkpoints off the event loop. SQLite checkpoints on the committing connection once
+ * the WAL passes 1,000 pages; with the audit log's group commit that is several times a second
+ * under load, and each copies pages back into the database file and fsyncs it while every request
+ * waits (issue 10: that was most of a small read's p99; docs/store.md). After
+ * COMMITS_BEFORE_WORKER commits the writer stops checkpointing (`wal_autocheckpoint = 0`) and a
+ * worker thread with its own connection checkpoints every CHECKPOINT_EVERY_MS instead. Durability
+ * is the same: a commit is in the WAL either way. If the worker fails, the writer checkpoints
+ * again as before.
+ */
+export class Checkpointer {
+  readonly #path: string;
+  readonly #writer: DatabaseSync;
+  #commits = 0;
+  #worker: Worker | undefined;
+  #stopped = false;
+
+  constructor(path: string, writer: DatabaseSync) {
+    this.#path = path;
+    this.#writer = writer;
+  }
+
+  /** Called after every commit on the writer. */
+  committed(): void {
+    if (this.#worker !== undefined || this.#stopped) return;
+    this.#commits += 1;
+    if (this.#commits >= COMMITS_BEFORE_WORKER) this.#start();
+  }
+
+  #start(): void {
+    const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), {
+      workerData: { path: this.#path, intervalMs: CHECKPOINT_EVERY_MS },
+    });
+    // Never keeps the process alive on its own.
+    worker.unref();
+    this.#worker = worker;
+    this.#writer.exec('PRAGMA wal_autocheckpoint = 0');
+    worker.on('error', () => this.#fallBack());
+    worker.on('exit', () => this.#fallBack());
+  }
+
+  #fallBack(): void {
+    if (this.#worker === undefined) return;
+    this.#worker = undefined;
+    // Stopped for good, or back to checkpointing on the writer's own connection.
+    this.#stopped = true;
+    if (this.#writer.isOpen) this.#writer.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+  }
+
+  /** Ends the worker after one last checkpoint; call before closing the writer. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    await new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve());
+      worker.once('message', () => void worker.terminate());
+      worker.postMessage('stop');
+    });
+  }
+}

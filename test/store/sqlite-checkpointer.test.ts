@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Checkpointer } from '../../src/store/sqlite/checkpointer.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { auditEvent, subjectId } from './fixtures.ts';
+
+// Checkpoints move to a worker thread once a store has committed a while (sqlite/checkpointer.ts):
+// the database file then still takes in what the WAL holds, though the writer no longer
+// checkpoints, and nothing committed is lost across close and reopen.
+
+describe('background WAL checkpoints', () => {
+  it('copy the WAL into the database file from the worker, losing nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const path = join(dir, 'ppx.db');
+    try {
+      const store = await openSqliteStore(path);
+      const subject = subjectId();
+      try {
+        // 600 commits: past the point where the worker takes over.
+        for (let i = 0; i < 600; i++) await store.appendAudit([auditEvent({ subject_id: subject })]);
+        const before = statSync(path).size;
+        const keys = Array.from({ length: 200 }, (_, i) => `k${i}`);
+        for (let i = 0; i < 50; i++) {
+          await store.appendAudit(
+            Array.from({ length: 40 }, (_, j) =>
+              auditEvent({ subject_id: subject, claim_keys: [...keys, `${i}-${j}`] }),
+            ),
+          );
+        }
+        // Only the worker checkpoints now; it runs every 200 ms.
+        let grown = false;
+        for (let tries = 0; tries < 100 && !grown; tries++) {
+          await sleep(100);
+          grown = statSync(path).size > before;
+        }
+        assert.ok(grown, 'the database file never took in the WAL');
+      } finally {
+        await store.close();
+      }
+      const reopened = await openSqliteStore(path);
+      try {
+        const first = await reopened.listAudit({ subject_id: subject, limit: 500, order: 'newest' });
+        assert.equal(first.events.length, 500);
+        assert.ok(first.events[0]?.claim_keys.includes('49-39'));
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("are the worker's alone once it runs, and the writer's again after it stops", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const path = join(dir, 'raw.db');
+    const writer = new DatabaseSync(path);
+    try {
+      writer.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (v TEXT)');
+      const autoCheckpoint = () =>
+        Number(writer.prepare('PRAGMA wal_autocheckpoint').get()?.['wal_autocheckpoint']);
+      const checkpointer = new Checkpointer(path, writer);
+      for (let i = 0; i < 499; i++) checkpointer.committed();
+      assert.equal(autoCheckpoint(), 1000);
+      checkpointer.committed();
+      assert.equal(autoCheckpoint(), 0);
+      const before = statSync(path).size;
+      const insert = writer.prepare('INSERT INTO t VALUES (?)');
+      for (let i = 0; i < 2000; i++) insert.run('x'.repeat(500));
+      let grown = false;
+      for (let tries = 0; tries < 100 && !grown; tries++) {
+        await sleep(100);
+        grown = statSync(path).size > before;
+      }
+      assert.ok(grown, 'the worker never checkpointed');
+      await checkpointer.stop();
+      assert.equal(autoCheckpoint(), 1000);
+    } finally {
+      writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
