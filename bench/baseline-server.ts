@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Claim, qualifiedKey } from '../src/model/claim.ts';
 import type { ContextModifier, ResolutionContext } from '../src/model/context-modifier.ts';
 import { conditionMatches } from '../src/resolve/modifiers.ts';
+import { serveBare } from './bare-server.ts';
 import { BENCH_NAMESPACES, BENCH_PATH, benchProfile } from './fixtures.ts';
 
 // Child-process entry: a bare node:http server doing "the same JSON work" as the provider's
@@ -81,20 +81,4 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-const server = createServer(handle);
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-
-const stop = (): void => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.stdin.on('end', stop);
-process.stdin.on('error', stop);
-process.stdin.resume();
+serveBare(handle);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveBare } from './bare-server.ts';
 
 // Child-process entry of `npm run bench -- --profile small`: a bare node:http server that reads
 // and JSON.parses the request body and answers a fixed document, serialized anew for every request
@@ -38,20 +38,4 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-const server = createServer(handle);
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-
-const stop = (): void => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.stdin.on('end', stop);
-process.stdin.on('error', stop);
-process.stdin.resume();
+serveBare(handle);
