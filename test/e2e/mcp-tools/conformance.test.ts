@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { skipWhen } from '../../support/skip.ts';
 import { type NoAuthMcp, startNoAuthMcp } from './no-auth-server.ts';
 
 // The server scenarios of the official MCP conformance suite (devDependency
@@ -17,7 +18,7 @@ const CLI = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/inde
 const BASELINE = join(import.meta.dirname, 'conformance-expected-failures.yml');
 const missing = !existsSync(CLI) && 'the conformance suite is not installed (npm install)';
 
-describe('MCP conformance suite (server scenarios, test build without auth)', { skip: missing }, () => {
+describe('MCP conformance suite (server scenarios, test build without auth)', skipWhen(missing), () => {
   let server: NoAuthMcp;
   let out: string;
   before(async () => {

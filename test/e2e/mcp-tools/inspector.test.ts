@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { skipWhen } from '../../support/skip.ts';
 import { mcpGrant, mcpUrl } from '../mcp/helpers.ts';
 
 // The official MCP Inspector (CLI mode, devDependency @modelcontextprotocol/inspector 2.x, Node
@@ -42,7 +43,7 @@ function inspector(home: string, args: string[]): Promise<{ code: number; stdout
   });
 }
 
-describe('MCP Inspector CLI', { skip: !existsSync(LAUNCHER) && 'the Inspector is not installed' }, () => {
+describe('MCP Inspector CLI', skipWhen(!existsSync(LAUNCHER) && 'the Inspector is not installed'), () => {
   let p: TestProvider;
   let token: string;
   let home: string;

@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { skipWhen } from '../../support/skip.ts';
 import { pkce, postForm, register } from '../oauth/helpers.ts';
 import { CALLBACK, launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
 import { FRAGRANCE, outcomePpxGrants, packageRequest, subjectGrants, TRAVEL } from './helpers.ts';
@@ -14,7 +15,7 @@ import { FRAGRANCE, outcomePpxGrants, packageRequest, subjectGrants, TRAVEL } fr
 
 const USER = { username: 'package-browser', password: 'browser-password-2' };
 
-describe('grant package page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
+describe('grant package page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
   let p: TestProvider;
   let browser: { context: BrowserContext; close(): Promise<void> };
   let client: string;

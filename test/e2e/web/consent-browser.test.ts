@@ -7,6 +7,7 @@ import { createSubject } from '../../../src/operations/accounts.ts';
 import { registerClient } from '../../../src/operations/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { skipWhen } from '../../support/skip.ts';
 import {
   CALLBACK,
   type CreatedRequest,
@@ -35,7 +36,7 @@ function borderStyle(e: unknown): string {
 const USER = { username: 'demo-browser', password: 'browser-password-1' };
 const OTHER = { username: 'someone-else', password: 'other-password-1' };
 
-describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
+describe('consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
   let p: TestProvider;
   let browser: { context: BrowserContext; close(): Promise<void> };
   let ctx: BrowserContext;

@@ -16,6 +16,7 @@ import {
   SHARED_SPEC,
   SKIP_NO_SHARED,
 } from '../../support/official-schemas.ts';
+import { skipWhen } from '../../support/skip.ts';
 
 // (a) Every official example validates with the product's OWN zod schemas (and, as a sanity
 // check of the oracle, with the official schema too).
@@ -38,7 +39,7 @@ function zodIssues(schema: z.ZodType, data: unknown): string[] {
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 }
 
-describe('official examples validate with the product zod schemas', { skip: SKIP_NO_SHARED }, () => {
+describe('official examples validate with the product zod schemas', skipWhen(SKIP_NO_SHARED), () => {
   it('the examples directory holds exactly the files this suite knows', () => {
     const files = readdirSync(new URL('examples/', SHARED_SPEC)).filter((f) => f.endsWith('.json'));
     assert.deepEqual(files.sort(), Object.keys(EXAMPLES).sort());

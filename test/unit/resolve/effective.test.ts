@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Claim } from '../../../src/model/claim.ts';
 import type { ContextModifier } from '../../../src/model/context-modifier.ts';
 import { resolveEffectiveProfile } from '../../../src/resolve/effective.ts';
+import { skipWhen } from '../../support/skip.ts';
 import { claim, deepFreeze, modifier, prng, shuffle } from './helpers.ts';
 
 const NOW = new Date('2026-06-20T15:00:00Z');
@@ -112,7 +113,7 @@ const profilePath = fileURLToPath(new URL('profile-basic.json', examples));
 const modifierPath = fileURLToPath(new URL('context-modifier-climate.json', examples));
 const missing = !existsSync(profilePath) && 'needs ../shared (spec examples)';
 
-describe('official example profile-basic.json', { skip: missing }, () => {
+describe('official example profile-basic.json', skipWhen(missing), () => {
   const load = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
   it('resolves under {climate: hot_humid}', () => {
