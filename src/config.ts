@@ -29,6 +29,8 @@ export interface Config {
    * leave unused and spent refresh tokens; undefined (the default) keeps every event.
    */
   readonly auditRetentionDays?: number;
+  /** `text` (the default) or `json`: JSON lines for the access log and the server's messages. */
+  readonly logFormat: 'text' | 'json';
 }
 
 export const DEFAULTS = {
@@ -54,6 +56,7 @@ export interface ConfigInput {
   readonly devAllowHttpClientMetadata?: boolean | undefined;
   readonly signupEnabled?: boolean | undefined;
   readonly auditRetentionDays?: string | undefined;
+  readonly logFormat?: string | undefined;
 }
 
 /** Reads flags first, then PPX_* environment variables, then defaults. */
@@ -77,6 +80,10 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
   if (auditRetentionDays !== undefined && auditRetentionDays < 1) {
     return fail('invalid_request', 'audit retention must be a whole number of days, 1 or more');
   }
+  const logFormat = flags.logFormat ?? env['PPX_LOG_FORMAT'] ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') {
+    return fail('invalid_request', 'the log format must be text or json');
+  }
   return ok({
     host,
     port,
@@ -93,6 +100,7 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
       flags.devAllowHttpClientMetadata ?? env['PPX_DEV_ALLOW_HTTP_CLIENT_METADATA'] === '1',
     signupEnabled: flags.signupEnabled ?? env['PPX_ENABLE_SIGNUP'] === '1',
     ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
+    logFormat,
   });
 }
 

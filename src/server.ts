@@ -1,11 +1,14 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type HttpBindings, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
+import { mountHealth } from './surfaces/http/health.ts';
 import { mountMcp } from './surfaces/mcp/app.ts';
 import { mountOAuth } from './surfaces/oauth/mount.ts';
+import { type AccessEntry, accessLog } from './surfaces/shared/access-log.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
 import { responseHeaders } from './surfaces/shared/response-headers.ts';
 import { mountWebPages } from './surfaces/web/app.ts';
@@ -21,13 +24,19 @@ export interface ServerOptions {
   readonly signupEnabled?: boolean;
   /** `--dev-allow-http-client-metadata`: OAuth client metadata documents over http (docs/oauth.md). */
   readonly devAllowHttpClientMetadata?: boolean;
+  /** Where the access log goes, one entry per request (`ppx serve`); none when absent. */
+  readonly accessLog?: (entry: AccessEntry) => void;
+  /** True once the server drains (SIGTERM): `/readyz` then answers 503. */
+  readonly draining?: () => boolean;
 }
 
 type Env = { Bindings: HttpBindings };
 
 export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   const app = new Hono<Env>();
+  if (options.accessLog) app.use(accessLog(options.accessLog));
   app.use(responseHeaders(deps.provider.baseUrl));
+  mountHealth(app, deps, options.draining ?? (() => false));
   const bodyLimitBytes = options.bodyLimitBytes;
   mountOAuth(app, deps, { bodyLimitBytes });
   mountMcp(app, deps, { bodyLimitBytes });
@@ -56,7 +65,14 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
 export interface RunningServer {
   /** The URL the server listens on (the actual port when 0 was asked for). */
   readonly url: string;
+  /** Stops at once: every connection is closed, whatever it was doing. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM): no new connections, `/readyz` answers 503, requests in flight
+   * are answered (idle keep-alive connections are closed as they become idle), and after
+   * `graceMs` whatever is still open (a stream) is closed.
+   */
+  drain(graceMs: number): Promise<void>;
 }
 
 /** Serves every surface on `config.host:config.port`. */
@@ -64,24 +80,42 @@ export async function startServer(
   deps: Deps,
   config: Config,
   log: (msg: string) => void,
+  extras: { readonly accessLog?: (entry: AccessEntry) => void } = {},
 ): Promise<RunningServer> {
+  let draining = false;
   const app = createApp(deps, {
     bodyLimitBytes: config.bodyLimitBytes,
     devAllowHttpClientMetadata: config.devAllowHttpClientMetadata,
     signupEnabled: config.signupEnabled,
     log,
+    ...(extras.accessLog ? { accessLog: extras.accessLog } : {}),
+    draining: () => draining,
   });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: app.fetch, port: config.port, hostname: config.host },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        const http = server as Server;
         resolve({
           url: `http://${host}:${info.port}`,
           close: () =>
             new Promise<void>((done) => {
               server.close(() => done());
-              if ('closeAllConnections' in server) server.closeAllConnections();
+              http.closeAllConnections();
+            }),
+          drain: (graceMs) =>
+            new Promise<void>((done) => {
+              draining = true;
+              // Keep-alive connections go as soon as they are idle; in-flight requests finish.
+              const idle = setInterval(() => http.closeIdleConnections(), 50);
+              const force = setTimeout(() => http.closeAllConnections(), graceMs);
+              server.close(() => {
+                clearInterval(idle);
+                clearTimeout(force);
+                done();
+              });
+              http.closeIdleConnections();
             }),
         });
       },

@@ -34,6 +34,7 @@ export function configFrom(
     devAllowHttpClientMetadata?: boolean;
     signupEnabled?: boolean;
     auditRetentionDays?: string;
+    logFormat?: string;
   } = {},
 ): Config | string {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
@@ -49,6 +50,7 @@ export function configFrom(
       devAllowHttpClientMetadata: extra.devAllowHttpClientMetadata,
       signupEnabled: extra.signupEnabled,
       auditRetentionDays: extra.auditRetentionDays,
+      logFormat: extra.logFormat,
     },
     process.env,
   );

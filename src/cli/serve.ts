@@ -1,13 +1,20 @@
 import { startAuditRetention } from '../operations/audit-retention.ts';
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
+import { rememberServedBaseUrl } from '../operations/served-base-url.ts';
 import { openProvider } from '../provider.ts';
-import { startServer } from '../server.ts';
-import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
+import { type RunningServer, startServer } from '../server.ts';
+import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
+import { logLines } from './log-lines.ts';
 
 export const SERVE_HELP = `ppx serve [--port N] [--host H] [--db PATH] [--base-url URL] [--seed-demo] [--rate-limit N]
            [--dev-allow-http-client-metadata] [--enable-signup] [--audit-retention-days N]
+           [--log-format text|json]
   Runs the provider. Env: PPX_PORT, PPX_HOST, PPX_DB, PPX_BASE_URL, PPX_RATE_LIMIT, PPX_SEED_DEMO=1,
-  PPX_DEV_ALLOW_HTTP_CLIENT_METADATA=1, PPX_ENABLE_SIGNUP=1, PPX_AUDIT_RETENTION_DAYS.
+  PPX_DEV_ALLOW_HTTP_CLIENT_METADATA=1, PPX_ENABLE_SIGNUP=1, PPX_AUDIT_RETENTION_DAYS,
+  PPX_LOG_FORMAT.
+  Logs one line per request on stdout (method, path, status, time, caller kind; never a token),
+  as JSON lines with --log-format json. SIGTERM or SIGINT stops it gracefully: it answers the
+  requests in flight (for up to 10 s), then closes the store.
   --audit-retention-days N prunes audit events older than N days (at start, then every 6 hours);
   without it every event is kept.
   --seed-demo seeds the demo profile (and the demo login demo / demo-password) when the database
@@ -26,6 +33,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'dev-allow-http-client-metadata': { type: 'boolean' },
     'enable-signup': { type: 'boolean' },
     'audit-retention-days': { type: 'string' },
+    'log-format': { type: 'string' },
   });
   if (!args.ok) return serveUsage(args.message);
   const v = args.value.values;
@@ -38,26 +46,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(v['dev-allow-http-client-metadata'] ? { devAllowHttpClientMetadata: true } : {}),
     ...(v['enable-signup'] ? { signupEnabled: true } : {}),
     ...(v['audit-retention-days'] !== undefined ? { auditRetentionDays: v['audit-retention-days'] } : {}),
+    ...(v['log-format'] !== undefined ? { logFormat: v['log-format'] } : {}),
   });
   if (typeof config === 'string') return serveUsage(config);
 
   const deps = await openProvider(config);
+  const lines = logLines(config.logFormat);
+  const say = (text: string) => lines.message('info', text);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps) : false;
-  const server = await startServer(deps, config, (m) => console.error(m));
+  let server: RunningServer;
+  try {
+    server = await startServer(deps, config, (m) => lines.message('error', m), { accessLog: lines.access });
+  } catch (e) {
+    await deps.store.close();
+    return fatal('serve', listenProblem(e, config.host, config.port));
+  }
+  await rememberServedBaseUrl(deps, config.baseUrl);
   const retention =
     config.auditRetentionDays !== undefined
-      ? startAuditRetention(deps, config.auditRetentionDays, (m) => console.error(m))
+      ? startAuditRetention(deps, config.auditRetentionDays, say)
       : undefined;
   const base = config.baseUrl;
-  console.log(
+  say(
     `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,
   );
   if (seeded) {
-    console.log(
-      `Demo login for the consent page (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`,
-    );
+    say(`Demo login for the consent page (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
   }
-  console.table([
+  const urls = [
     { what: 'discovery card', url: `${base}/.well-known/ppx-card.json` },
     { what: 'OpenAPI 3.1', url: `${base}/openapi.json` },
     { what: 'JWKS', url: `${base}/.well-known/jwks.json` },
@@ -66,20 +82,42 @@ export async function serveCommand(argv: string[]): Promise<number> {
     { what: 'effective profile', url: `${base}/v1/profile/effective` },
     { what: 'MCP (Streamable HTTP)', url: `${base}/mcp` },
     { what: 'OAuth metadata', url: `${base}/.well-known/oauth-authorization-server` },
-  ]);
-  console.log(
+    { what: 'health, readiness', url: `${base}/healthz, ${base}/readyz` },
+  ];
+  if (lines.json) for (const { what, url } of urls) say(`${what}: ${url}`);
+  else console.table(urls);
+  say(
     'Get a token: npx ppx mint subject   (or: npx ppx mint grant --client fragrance-demo --namespaces core,fragrance)',
   );
 
-  const stop = async () => {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: finishing the requests in flight, then stopping`);
     retention?.stop();
-    await server.close();
+    await server.drain(DRAIN_GRACE_MS);
     await deps.store.close();
+    say('stopped');
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   return new Promise<number>(() => undefined);
+}
+
+/** How long a graceful stop waits for what is still open (a stream) before closing it. */
+const DRAIN_GRACE_MS = 10_000;
+
+/** Why the server could not listen, in words (not a stack). */
+function listenProblem(e: unknown, host: string, port: number): string {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return `port ${port} is in use (is another ppx serve running?); choose another with --port or PPX_PORT`;
+  }
+  if (code === 'EACCES') return `not allowed to listen on port ${port}; choose one above 1023 with --port`;
+  if (code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine; check --host`;
+  return `cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`;
 }
 
 function serveUsage(problem?: string): number {

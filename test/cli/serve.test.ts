@@ -1,52 +1,10 @@
 import assert from 'node:assert/strict';
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { officialErrors, SKIP_NO_SHARED } from '../support/official-schemas.ts';
 import { freePort } from '../support/provider.ts';
 import { BIN, ROOT, sandbox } from './helpers.ts';
-
-type Child = ChildProcessByStdio<null, Readable, Readable>;
-
-/** Resolves with the first stdout line matching `pattern`; rejects on exit or timeout. */
-function waitForLine(child: Child, pattern: RegExp, timeoutMs: number, log: { out: string; err: string }) {
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "${pattern}" within ${timeoutMs} ms\n${log.out}\n${log.err}`)),
-      timeoutMs,
-    );
-    const onData = () => {
-      const line = log.out.split('\n').find((l) => pattern.test(l));
-      if (line !== undefined) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        resolve(line);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited early (${code ?? signal})\n${log.out}\n${log.err}`));
-    });
-  });
-}
-
-function waitForExit(child: Child, timeoutMs: number) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve({ code: child.exitCode, signal: child.signalCode });
-      return;
-    }
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not exit within ${timeoutMs} ms of SIGTERM`)),
-      timeoutMs,
-    );
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal });
-    });
-  });
-}
+import { type Child, waitForExit, waitForLine } from './serve-child.ts';
 
 describe('ppx serve as a child process', () => {
   const box = sandbox();

@@ -6,6 +6,7 @@ import { precheckGrant } from '../../operations/access.ts';
 import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
@@ -43,7 +44,6 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   }
   app.get('/openapi.json', (c) => c.body(openapi, 200, { 'Content-Type': 'application/json' }));
   app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
 }
 
 /** The methods the HTTP API serves at a path (for a 405's Allow); empty when it has no such path. */
@@ -83,6 +83,7 @@ async function handle(
     const auth = await authenticate(deps, token.value);
     if (!auth.ok) return respond(auth.error);
     caller = auth.value;
+    noteCaller(c.req.raw, caller.kind);
   }
 
   const { operation, http } = route;

@@ -5,6 +5,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
 import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { wireText } from './errors.ts';
@@ -90,6 +91,7 @@ export function mountMcp(
         { Allow: 'POST' },
       );
     }
+    noteCaller(c.req.raw, caller.value.kind);
     const context: McpRequestContext = { caller: caller.value };
     const response = await pool.handle(c.req.raw, {
       token: token?.ok ? token.value : '',

@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SessionRecord } from '../../model/account.ts';
 import { SESSION_TTL_SECONDS, sessionFrom } from '../../operations/accounts.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { noteCaller } from '../shared/access-log.ts';
 
 /** Cookie names and attributes follow the base URL: `__Host-` names and Secure on https. */
 export interface CookiePlan {
@@ -39,7 +40,9 @@ export async function currentSession(
 ): Promise<WebSession | undefined> {
   const secret = getCookie(c, plan.session);
   const record = await sessionFrom(deps, secret);
-  return record && secret !== undefined ? { secret, record } : undefined;
+  if (!record || secret === undefined) return undefined;
+  noteCaller(c.req.raw, 'session');
+  return { secret, record };
 }
 
 export function setSessionCookie(c: Context, plan: CookiePlan, secret: string): void {

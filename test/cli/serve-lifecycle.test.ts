@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { after, describe, it } from 'node:test';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { freePort } from '../support/provider.ts';
+import { BIN, type CliSandbox, ROOT, sandbox, show } from './helpers.ts';
+import { type Child, waitForExit, waitForLine } from './serve-child.ts';
+
+// `ppx serve` as an operator runs it (issue 11, item 4): one access-log line per request and
+// never a token; JSON lines on request; /healthz and /readyz; SIGTERM answers what is in flight
+// and closes the store; a busy port said in words; the base URL remembered for `mint`.
+
+interface Serving {
+  readonly child: Child;
+  readonly log: { out: string; err: string };
+  readonly url: string;
+}
+
+async function serve(box: CliSandbox, extra: string[] = [], port?: number): Promise<Serving> {
+  port ??= await freePort();
+  const log = { out: '', err: '' };
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--seed-demo', ...extra], {
+    cwd: ROOT,
+    env: box.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (log.out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (log.err += d));
+  await waitForLine(child, /listening/, 20_000, log);
+  return { child, log, url: `http://127.0.0.1:${port}` };
+}
+
+async function stop(s: Serving): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  s.child.kill('SIGTERM');
+  await waitForExit(s.child, 20_000);
+}
+
+/** Waits until the log has a line matching `pattern` (the line for a request comes after its answer). */
+async function logLine(s: Serving, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const line = s.log.out.split('\n').find((l) => pattern.test(l));
+    if (line !== undefined) return line;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no log line ${pattern}\n${s.log.out}`);
+}
+
+describe('ppx serve: logs, health and stopping', () => {
+  const box = sandbox();
+  let token = '';
+  const running: Serving[] = [];
+  after(async () => {
+    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    box.cleanup();
+  });
+
+  it('logs one line per request, with the caller kind and never the token or the query', async () => {
+    const minted = await box.run(['seed', '--demo']);
+    assert.equal(minted.code, 0, show(minted));
+    const port = await freePort();
+    const subject = await box.run(['mint', 'subject', '--base-url', `http://127.0.0.1:${port}`]);
+    assert.equal(subject.code, 0, show(subject));
+    token = /eyJ[\w.-]+/.exec(subject.stdout)?.[0] ?? '';
+    assert.ok(token, subject.stdout);
+    const s = await serve(box, [], port);
+    running.push(s);
+    const summary = await fetch(`${s.url}/v1/profile/summary`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(summary.status, 200);
+    const refused = await fetch(`${s.url}/v1/audit/events?limit=1&grant_id=secret-looking`, {
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    assert.equal(refused.status, 401);
+    assert.match(
+      await logLine(s, /GET \/v1\/profile\/summary /),
+      /^\d{4}-\d\d-\d\dT\S+Z GET \/v1\/profile\/summary 200 \d+\.\dms subject$/,
+    );
+    assert.match(await logLine(s, /GET \/v1\/audit\/events /), / 401 \d+\.\dms none$/);
+    assert.ok(!s.log.out.includes(token) && !s.log.err.includes(token), 'a token reached the log');
+    assert.ok(!s.log.out.includes('secret-looking'), 'a query string reached the log');
+  });
+
+  it('answers /healthz and /readyz', async () => {
+    const s = running[0]!;
+    const health = await fetch(`${s.url}/healthz`);
+    assert.deepEqual([health.status, await health.json()], [200, { status: 'ok' }]);
+    const ready = await fetch(`${s.url}/readyz`);
+    assert.deepEqual([ready.status, await ready.json()], [200, { status: 'ready' }]);
+    assert.equal(ready.headers.get('cache-control'), 'no-store');
+  });
+
+  it('on SIGTERM answers the request in flight, then closes the store and exits 0', async () => {
+    const s = running[0]!;
+    const body = JSON.stringify({ context: { climate: 'hot_humid' } });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${s.url}/v1/profile/effective`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      // Half the body now; the rest after the signal: the request is in flight when it comes.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        s.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const answered = await answer;
+    assert.equal(answered.status, 200, answered.text);
+    const exit = await waitForExit(s.child, 20_000);
+    assert.deepEqual(exit, { code: 0, signal: null });
+    assert.match(s.log.out, /SIGTERM: finishing the requests in flight/);
+    assert.match(s.log.out, /^stopped$/m);
+    // Closed cleanly: the read's audit event is there, and the base URL it served on.
+    const store = await openSqliteStore(box.db);
+    try {
+      assert.equal(await store.getSetting('served_base_url'), s.url);
+      const subject = 'did:example:user-demo-0001';
+      const events = await store.listAudit({
+        subject_id: subject,
+        limit: 5,
+        order: 'newest',
+        action: 'effective',
+      });
+      assert.equal(events.events.length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('writes JSON lines with --log-format json', async () => {
+    const s = await serve(box, ['--log-format', 'json']);
+    running.push(s);
+    assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
+    await logLine(s, /"path":"\/healthz"/);
+    await stop(s);
+    const lines = s.log.out.trim().split('\n');
+    for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line);
+    const access = lines.map((l) => JSON.parse(l)).find((e) => e.type === 'access');
+    assert.deepEqual(Object.keys(access).sort(), ['at', 'caller', 'method', 'ms', 'path', 'status', 'type']);
+    assert.deepEqual(
+      [access.method, access.path, access.status, access.caller],
+      ['GET', '/healthz', 200, 'none'],
+    );
+  });
+
+  it('says the port is in use, without a stack, when it is', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
+    try {
+      const r = await box.run(['serve', '--port', String(port)]);
+      assert.equal(r.code, 1, show(r));
+      assert.match(r.stderr, new RegExp(`ppx serve: port ${port} is in use`));
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a log format it does not know', async () => {
+    const r = await box.run(['serve', '--log-format', 'xml']);
+    assert.equal(r.code, 2, show(r));
+    assert.match(r.stderr, /the log format must be text or json/);
+  });
+});
