@@ -1,5 +1,5 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
-import type { ClientRecord } from '../../model/client.ts';
+import { type ClientRecord, type ClientStanding, clientStanding } from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
@@ -26,6 +26,8 @@ export interface ConsentView {
    * request (no redirect URI) sends the browser nowhere: verified while the client is known.
    */
   readonly redirectVerified: boolean;
+  /** Who vouches for the client's name and redirect (model/client.ts); undefined when unknown. */
+  readonly standing: ClientStanding | undefined;
   /**
    * Set when the request is one element of a grant package: every element, in the order of
    * the client's authorization_details (the request itself among them). They are decided together.
@@ -50,6 +52,7 @@ export async function loadConsentView(
     redirectVerified:
       client !== undefined &&
       (request.redirect_uri === undefined || client.redirect_uris.includes(request.redirect_uri)),
+    standing: client && clientStanding(client, request.redirect_uri),
   };
   if (!request.package) return ok(view);
   const members = await pendingPackageFor(deps, caller, request.package.package_id);

@@ -57,10 +57,24 @@ export function clientLine(view: ConsentView): SafeHtml {
     return html`<p class="client">App: <strong>${name}</strong> <span class="hint">After you decide, you stay here: you will not be sent anywhere, and the app gets your answer from us directly.</span></p>`;
   }
   const host = new URL(view.request.redirect_uri).host;
-  const verified = view.redirectVerified
-    ? html`<span class="verified">✓ verified</span> <span class="hint">This is the address registered for this app; you will be sent back there.</span>`
-    : html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
-  return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${verified}</p>`;
+  return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${standingWords(view, host)}</p>`;
+}
+
+/**
+ * Whether anyone vouches for the app's name and address (model/client.ts#clientStanding). Anyone
+ * may register an app under any name, so a self-registered one is never shown as verified.
+ */
+function standingWords(view: ConsentView, host: string): SafeHtml {
+  if (!view.redirectVerified) {
+    return html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
+  }
+  if (view.standing === 'operator') {
+    return html`<span class="verified">✓ verified</span> <span class="hint">The people who run this service registered this app and this address; you will be sent back there.</span>`;
+  }
+  if (view.standing === 'own_site') {
+    return html`<span class="verified">✓ verified</span> <span class="hint">The app describes itself on ${host}, the site you will be sent back to.</span>`;
+  }
+  return html`<span class="unvouched">Not verified: this app registered itself.</span> <span class="hint">Anyone can register an app under any name, and nobody has checked this one. Go on only if you came here from an app you trust; you will be sent back to this address.</span>`;
 }
 
 /** Purposes, areas, preferences, operations, expiry, rules and what it would see. */

@@ -63,6 +63,7 @@ section, .card { background: #fff; border: 1px solid var(--line); border-radius:
 .host { font-family: ui-monospace, "DejaVu Sans Mono", monospace; background: #eef2f7; padding: .1rem .4rem; border-radius: 4px; }
 .verified { color: var(--stated); font-weight: 600; }
 .unverified { color: var(--bad); font-weight: 600; }
+.unvouched { font-weight: 600; border: 1px solid #b9c3ce; border-radius: 6px; padding: 0 .4rem; }
 .muted, .hint { color: var(--muted); font-size: .92rem; }
 ul.choices { list-style: none; padding: 0; margin: .25rem 0; }
 ul.choices li { padding: .3rem 0; border-top: 1px solid #eef1f4; }
