@@ -202,13 +202,13 @@ describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
     await page.close();
   });
 
-  it('another signed-in subject sees only that the request is for another account', async () => {
+  it('another signed-in subject sees only that there is no such request', async () => {
     const req = await requestConsent(p);
     const page = await ctx.newPage();
     await page.goto(req.consent_url);
     await signIn(page, OTHER);
     const text = await shown(page);
-    assert.match(text, /This request is for another account/);
+    assert.match(text, /This request does not exist or has expired/);
     assert.doesNotMatch(text, /Fragrance Demo App|fragrance/i);
     const again = await page.reload();
     assert.equal(again?.status(), 404);
