@@ -78,9 +78,10 @@ input[type=text], input[type=password] { width: 100%; max-width: 22rem; }
 .field { margin: .75rem 0; }
 .field > label { display: block; font-weight: 600; margin-bottom: .2rem; }
 table.claims { width: 100%; border-collapse: collapse; font-size: .95rem; }
-table.claims th, table.claims td { text-align: left; padding: .4rem .3rem; border-top: 1px solid #eef1f4; vertical-align: top; }
+table.claims { table-layout: fixed; }
+table.claims th, table.claims td { text-align: left; padding: .4rem .3rem; border-top: 1px solid #eef1f4; vertical-align: top; overflow-wrap: anywhere; }
 table.claims th { font-weight: 600; color: var(--muted); border-top: 0; }
-.badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .5rem; border-radius: 999px; white-space: nowrap; }
+.badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .5rem; border-radius: 999px; }
 .badge.stated { color: var(--stated); background: var(--stated-bg); border: 1px solid var(--stated); }
 .badge.guess { color: var(--guess); background: var(--guess-bg); border: 1px dashed var(--guess); font-style: italic; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.25rem; }
@@ -98,5 +99,10 @@ section.element { border-width: 2px; }
 section.element section { border: 0; border-top: 1px solid #eef1f4; border-radius: 0; padding: .75rem 0 0; margin: .75rem 0 0; }
 fieldset.choice { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .6rem .9rem; display: flex; flex-wrap: wrap; gap: 1.25rem; }
 fieldset.choice legend { font-weight: 600; padding: 0 .3rem; }
+@media (max-width: 30rem) {
+  main { padding: 0 .5rem; }
+  section, .card { padding: .8rem .75rem; }
+  table.claims { font-size: .9rem; }
+}
 input[type=radio] { width: 1.05rem; height: 1.05rem; margin-right: .45rem; vertical-align: -2px; }
 `;
