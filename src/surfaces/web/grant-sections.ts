@@ -167,5 +167,5 @@ function claimRow(c: Claim): SafeHtml {
   const badge = stated
     ? html`<span class="badge stated" data-provenance="user_stated">you said this</span>`
     : html`<span class="badge guess" data-provenance="${c.source.kind}">${provenanceWords(c.source.kind)}</span>`;
-  return html`<tr data-key="${qualifiedKey(c)}"><td>${namespaceWords(c.namespace).title}: <strong>${kw.name}</strong></td><td>${valueWords(c.value, c.units)}</td><td>${badge}</td></tr>`;
+  return html`<tr data-key="${qualifiedKey(c)}"><td><strong>${kw.name}</strong> <span class="hint area">${namespaceWords(c.namespace).title}</span></td><td>${valueWords(c.value, qualifiedKey(c), c.units)}</td><td>${badge}</td></tr>`;
 }

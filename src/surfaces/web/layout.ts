@@ -79,6 +79,7 @@ input[type=text], input[type=password] { width: 100%; max-width: 22rem; }
 .field > label { display: block; font-weight: 600; margin-bottom: .2rem; }
 table.claims { width: 100%; border-collapse: collapse; font-size: .95rem; }
 table.claims { table-layout: fixed; }
+table.claims .area { display: block; font-size: .85rem; }
 table.claims th, table.claims td { text-align: left; padding: .4rem .3rem; border-top: 1px solid #eef1f4; vertical-align: top; overflow-wrap: anywhere; }
 table.claims th { font-weight: 600; color: var(--muted); border-top: 0; }
 .badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .5rem; border-radius: 999px; }

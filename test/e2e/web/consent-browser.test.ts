@@ -118,7 +118,7 @@ describe('consent page in Chromium', { skip: SKIP_NO_CHROMIUM }, () => {
     assert.match(text, /Explain why something suits you/);
     assert.match(text, /General traits/);
     assert.match(text, /Fragrance preferences/);
-    assert.match(text, /Relative affinity for fragrance families/, 'keys described by their descriptor');
+    assert.match(text, /How much you like each family of scents/, 'keys described in plain words');
     assert.match(text, /Also elsewhere, except preferences imported from other apps \(as asked\)/);
     assert.match(text, /Suggest changes that you review first/);
     assert.match(text, /\d{1,2} \w+ \d{4} \(in 30 days\)/, 'the expiry as a date');

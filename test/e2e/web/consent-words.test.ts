@@ -11,6 +11,18 @@ import { requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
 const USER = { username: 'words-user', password: 'words-password-1' };
 const OTHER = { username: 'words-other', password: 'words-password-2' };
 
+/** Roughly what a person reads: the page's main part without tags, entities decoded. */
+function shownText(page: string): string {
+  const main = /<main>([\s\S]*)<\/main>/.exec(page)?.[1] ?? '';
+  return main
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
 describe('consent pages in plain words', () => {
   let p: TestProvider;
   let session: string;
@@ -29,6 +41,34 @@ describe('consent pages in plain words', () => {
     () => p,
     () => session,
   );
+
+  it('keys and values in plain words: labels, no spec prose, no key names, no JSON', async () => {
+    const req = await requestConsent(p, {
+      allowed_domains: ['fragrance', 'travel'],
+      allowed_namespaces: ['core', 'fragrance', 'travel'],
+    });
+    const page = await (await get(`/consent/${req.grant_request_id}`)).text();
+    const text = shownText(page);
+    assert.doesNotMatch(text, /\b(MUST|SHOULD|MAY|NOT)\b/, 'no specification keywords');
+    assert.doesNotMatch(text, /Values in|\[0\.0|0\.0 =|1\.0 =/, 'no value ranges in spec notation');
+    assert.doesNotMatch(text, /[{}[\]]|"\w+":/, 'no JSON');
+    const snake = text.match(/\b[a-z]+(_[a-z0-9]+)+\b/g);
+    assert.equal(snake, null, `no key names on show: ${snake}`);
+    assert.match(text, /Scent families you like/, 'a key by its label');
+    assert.match(text, /Trying new things/);
+    assert.match(text, /Whether you prefer familiar things \(low\) or new ones \(high\)\./);
+    const values = [...page.matchAll(/<tr data-key="([^"]+)"><td>.*?<\/td><td>(.*?)<\/td>/g)];
+    assert.ok(values.length >= 5, `${values.length} rows`);
+    const byKey = new Map(values.map((m) => [m[1]!, m[2]!]));
+    assert.match(byKey.get('novelty_tolerance') ?? '', /^(Very low|Low|Medium|High|Very high) \(\d{1,3}%\)$/);
+    assert.match(
+      byKey.get('fragrance.family_preference') ?? '',
+      /^[A-Z][a-z]+ \d{1,3}%, /,
+      'a map as its top entries',
+    );
+    const list = byKey.get('fragrance.note_aversions');
+    if (list !== undefined) assert.match(list, /^[A-Z][\w ]*(, [A-Z][\w ]*)*$/, 'a list as a comma list');
+  });
 
   it('a request that does not exist and another account’s request read the same', async () => {
     const theirs = await requestConsent(p, { subject_id: otherSubject });
