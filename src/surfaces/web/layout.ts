@@ -76,7 +76,11 @@ input[type=checkbox] { width: 1.05rem; height: 1.05rem; margin-right: .45rem; ve
 select, input[type=text], input[type=password] { font: inherit; padding: .4rem .5rem; border: 1px solid #b9c3ce; border-radius: 6px; background: #fff; }
 input[type=text], input[type=password] { width: 100%; max-width: 22rem; }
 .field { margin: .75rem 0; }
-.field > label { display: block; font-weight: 600; margin-bottom: .2rem; }
+.field > label, .field > .label { display: block; font-weight: 600; margin-bottom: .2rem; }
+.field.fixed p { margin: 0; }
+fieldset.group, fieldset.keys { border: 0; margin: 0; padding: 0; min-width: 0; }
+fieldset.group > legend, fieldset.keys > legend { padding: 0; }
+fieldset.group > legend > h2 { margin-top: 0; }
 table.claims { width: 100%; border-collapse: collapse; font-size: .95rem; }
 table.claims { table-layout: fixed; }
 table.claims .area { display: block; font-size: .85rem; }

@@ -26,6 +26,7 @@ function shownText(page: string): string {
 describe('consent pages in plain words', () => {
   let p: TestProvider;
   let session: string;
+  let csrf: string;
   let otherSubject: string;
   before(async () => {
     p = await startTestProvider();
@@ -33,11 +34,11 @@ describe('consent pages in plain words', () => {
     const other = await createSubject(p.deps, OTHER);
     assert.ok(other.ok);
     otherSubject = other.value.subject_id;
-    ({ session } = await signInOverHttp(p.url, USER.username, USER.password));
+    ({ session, csrf } = await signInOverHttp(p.url, USER.username, USER.password));
   });
   after(() => p.close());
 
-  const { get } = signedInForms(
+  const { get, post, status } = signedInForms(
     () => p,
     () => session,
   );
@@ -68,6 +69,66 @@ describe('consent pages in plain words', () => {
     );
     const list = byKey.get('fragrance.note_aversions');
     if (list !== undefined) assert.match(list, /^[A-Z][\w ]*(, [A-Z][\w ]*)*$/, 'a list as a comma list');
+  });
+
+  it('every group of boxes is a fieldset named by its legend', async () => {
+    const req = await requestConsent(p);
+    const page = await (await get(`/consent/${req.grant_request_id}`)).text();
+    for (const title of ['What for', 'In which areas', 'Which preferences', 'What it may do with them']) {
+      assert.ok(page.includes(`<fieldset class="group"><legend><h2>${title}</h2></legend>`), title);
+    }
+    assert.match(
+      page,
+      /<fieldset class="keys"><legend><label><input type="checkbox" name="namespace" value="fragrance"/,
+    );
+    // Every checkbox sits inside a fieldset (counted by open and close tags before it).
+    let open = 0;
+    let boxes = 0;
+    for (const m of page.matchAll(/<(\/?)fieldset\b|<input type="checkbox"/g)) {
+      if (m[0].startsWith('<input')) {
+        boxes++;
+        assert.ok(open > 0, `checkbox ${boxes} is outside any fieldset`);
+      } else open += m[1] ? -1 : 1;
+    }
+    assert.ok(boxes > 10, `${boxes} boxes`);
+  });
+
+  it('a choice with one option is plain text, its value in a hidden input, and the form still works', async () => {
+    const req = await requestConsent(p, {
+      cross_domain_transfer: 'deny',
+      writeback_policy: 'forbidden',
+      requested_duration_days: 1,
+    });
+    const page = await (await get(`/consent/${req.grant_request_id}`)).text();
+    assert.doesNotMatch(page, /<select/, 'no select that offers nothing to choose');
+    assert.match(page, /<input type="hidden" name="cross_domain_transfer" value="deny">/);
+    assert.match(page, /<input type="hidden" name="writeback_policy" value="forbidden">/);
+    assert.match(page, /<input type="hidden" name="duration" value="">/);
+    const text = shownText(page);
+    assert.match(
+      text,
+      /Where it may use them\s+Only in the areas above \(as asked\)\s+Nothing is stricter than this\./,
+    );
+    assert.match(text, /Changes to your profile\s+Never change your profile \(as asked\)/);
+    assert.match(text, /It cannot be made shorter\./);
+    const form: [string, string][] = [
+      ...page.matchAll(/<input type="(?:hidden|checkbox)" name="([^"]+)" value="([^"]*)"/g),
+    ].map((m) => [m[1]!, m[2]!]);
+    // The page's CSRF field appears twice (the sign-out form too); a form sends one.
+    const approved = await post(`/consent/${req.grant_request_id}/decision`, [
+      ...form.filter(([n]) => n !== 'csrf'),
+      ['csrf', csrf],
+      ['decision', 'approve'],
+    ]);
+    assert.equal(approved.status, 303, /<p>[^<]*/.exec(await approved.text())?.[0]);
+    assert.equal(await status(req.grant_request_id), 'approved');
+  });
+
+  it('a choice with several options stays a select', async () => {
+    const req = await requestConsent(p);
+    const page = await (await get(`/consent/${req.grant_request_id}`)).text();
+    assert.match(page, /<select id="cross_domain_transfer" name="cross_domain_transfer">/);
+    assert.match(page, /<select id="duration" name="duration">/);
   });
 
   it('a request that does not exist and another account’s request read the same', async () => {
