@@ -61,6 +61,42 @@ export async function loadConsentView(
   return ok({ ...view, members: [...members.value].sort((a, b) => order(a) - order(b)) });
 }
 
+/** The app a sign-in is for, as the sign-in page names it. */
+export interface AskingApp {
+  readonly name: string;
+  readonly standing: ClientStanding;
+}
+
+/**
+ * The app behind a sign-in: the client of a pending, unexpired consent request, or the client
+ * an authorization request names (already checked and stored by the authorize endpoint). Only
+ * the app's name and standing: before sign-in nothing of the request itself is told. Request
+ * ids are 128 random bits held by the client and the person's browser, so naming the app tells
+ * a visitor no more than the link they were given.
+ */
+export async function askingApp(
+  deps: Deps,
+  where: { readonly grantRequestId: string } | { readonly clientId: string; readonly redirectUri?: string },
+): Promise<AskingApp | undefined> {
+  let clientId: string;
+  let redirectUri: string | undefined;
+  if ('grantRequestId' in where) {
+    const request = await deps.store.getGrantRequest(where.grantRequestId);
+    if (request?.status !== 'pending') return undefined;
+    if (Date.parse(request.expires_at) <= deps.clock().getTime()) return undefined;
+    clientId = request.client_id;
+    redirectUri = request.redirect_uri;
+  } else {
+    clientId = where.clientId;
+    redirectUri = where.redirectUri;
+  }
+  const client = await deps.store.getClient(clientId);
+  if (!client) return undefined;
+  // RFC 6749 §3.1.2.3: without redirect_uri, the client's only registered one is used.
+  const redirect = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+  return { name: client.name, standing: clientStanding(client, redirect) };
+}
+
 /** What the provider's closing page tells the subject about a request it decided. */
 export interface DecisionOutcome {
   readonly outcome: 'pending' | 'allowed' | 'refused';

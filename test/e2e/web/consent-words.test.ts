@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
 
 // The consent pages' words, over plain HTTP: what a person reads, not what the specification
@@ -129,6 +129,38 @@ describe('consent pages in plain words', () => {
     const page = await (await get(`/consent/${req.grant_request_id}`)).text();
     assert.match(page, /<select id="cross_domain_transfer" name="cross_domain_transfer">/);
     assert.match(page, /<select id="duration" name="duration">/);
+  });
+
+  it('the sign-in page names the app that is asking, and only that', async () => {
+    const req = await requestConsent(p);
+    const signIn = shownText(await (await fetch(`${p.url}/consent/${req.grant_request_id}`)).text());
+    assert.match(signIn, /Fragrance Demo App is asking to use your preferences\. Sign in/);
+    assert.doesNotMatch(signIn, /Recommend|fragrance preferences|30 days/i, 'nothing of the request itself');
+    const none = shownText(await (await fetch(`${p.url}/consent/gr_doesnotexist0000000000`)).text());
+    assert.match(none, /An app is asking to use your preferences\. Sign in/);
+    assert.doesNotMatch(none, /Fragrance Demo App/);
+  });
+
+  it('the sign-in page on the way to an OAuth authorization names the app, self-registered ones as such', async () => {
+    const reg = await api(p.url, '/oauth/register', {
+      body: {
+        client_name: 'Helpful Bot',
+        redirect_uris: ['https://bot.example/cb'],
+        token_endpoint_auth_method: 'none',
+      },
+    });
+    assert.equal(reg.status, 201, reg.text);
+    const authorize = (clientId: string) =>
+      `/oauth/authorize?response_type=code&client_id=${encodeURIComponent(clientId)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
+    const first = await fetch(p.url + authorize(reg.json.client_id), { redirect: 'manual' });
+    assert.equal(first.status, 302);
+    const signIn = shownText(await (await fetch(p.url + first.headers.get('location')!)).text());
+    assert.match(signIn, /An app that calls itself “Helpful Bot” is asking to use your preferences/);
+    const operator = await fetch(
+      p.url +
+        (await fetch(p.url + authorize('fragrance-demo'), { redirect: 'manual' })).headers.get('location')!,
+    );
+    assert.match(shownText(await operator.text()), /Fragrance Demo App is asking to use your preferences/);
   });
 
   it('a request that does not exist and another account’s request read the same', async () => {
