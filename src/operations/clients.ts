@@ -52,6 +52,8 @@ export async function registerClient(
     kind: c.kind,
     ...(c.secret !== undefined ? { secret_hash: sha256(c.secret) } : {}),
     created_at: deps.clock().toISOString(),
+    // What the consent page calls verified rests on this (model/client.ts#clientStanding).
+    source: 'operator',
   };
   await inTransaction(deps, (tx) => tx.store.putClient(record));
   return ok(record);

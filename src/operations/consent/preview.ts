@@ -1,5 +1,5 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
-import type { ClientRecord } from '../../model/client.ts';
+import { type ClientRecord, type ClientStanding, clientStanding } from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
@@ -26,6 +26,8 @@ export interface ConsentView {
    * request (no redirect URI) sends the browser nowhere: verified while the client is known.
    */
   readonly redirectVerified: boolean;
+  /** Who vouches for the client's name and redirect (model/client.ts); undefined when unknown. */
+  readonly standing: ClientStanding | undefined;
   /**
    * Set when the request is one element of a grant package: every element, in the order of
    * the client's authorization_details (the request itself among them). They are decided together.
@@ -50,12 +52,49 @@ export async function loadConsentView(
     redirectVerified:
       client !== undefined &&
       (request.redirect_uri === undefined || client.redirect_uris.includes(request.redirect_uri)),
+    standing: client && clientStanding(client, request.redirect_uri),
   };
   if (!request.package) return ok(view);
   const members = await pendingPackageFor(deps, caller, request.package.package_id);
   if (!members.ok) return members;
   const order = (m: GrantRequestRecord) => m.package?.index ?? 0;
   return ok({ ...view, members: [...members.value].sort((a, b) => order(a) - order(b)) });
+}
+
+/** The app a sign-in is for, as the sign-in page names it. */
+export interface AskingApp {
+  readonly name: string;
+  readonly standing: ClientStanding;
+}
+
+/**
+ * The app behind a sign-in: the client of a pending, unexpired consent request, or the client
+ * an authorization request names (already checked and stored by the authorize endpoint). Only
+ * the app's name and standing: before sign-in nothing of the request itself is told. Request
+ * ids are 128 random bits held by the client and the person's browser, so naming the app tells
+ * a visitor no more than the link they were given.
+ */
+export async function askingApp(
+  deps: Deps,
+  where: { readonly grantRequestId: string } | { readonly clientId: string; readonly redirectUri?: string },
+): Promise<AskingApp | undefined> {
+  let clientId: string;
+  let redirectUri: string | undefined;
+  if ('grantRequestId' in where) {
+    const request = await deps.store.getGrantRequest(where.grantRequestId);
+    if (request?.status !== 'pending') return undefined;
+    if (Date.parse(request.expires_at) <= deps.clock().getTime()) return undefined;
+    clientId = request.client_id;
+    redirectUri = request.redirect_uri;
+  } else {
+    clientId = where.clientId;
+    redirectUri = where.redirectUri;
+  }
+  const client = await deps.store.getClient(clientId);
+  if (!client) return undefined;
+  // RFC 6749 §3.1.2.3: without redirect_uri, the client's only registered one is used.
+  const redirect = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+  return { name: client.name, standing: clientStanding(client, redirect) };
 }
 
 /** What the provider's closing page tells the subject about a request it decided. */

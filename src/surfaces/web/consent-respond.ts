@@ -38,12 +38,14 @@ export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, sessio
     );
   }
   if (failure.code === 'not_found') {
+    // Another account's request reads exactly as one that never existed (docs/consent-flow.md,
+    // "Deciding"): the page must not tell a signed-in person that an id is in use.
     return send(
       c,
       messagePage(
         name,
-        'This request is for another account',
-        'There is no consent request at this address for the account you are signed in with. If it was meant for another account of yours, sign out and sign in with that one.',
+        'This request does not exist or has expired',
+        'There is no open request at this address for the account you are signed in with. If an app sent you here, ask it to start again. If the request was meant for another account of yours, sign out and sign in with that one.',
         html`<p>${signOutForm(session.record.csrf_token)}</p>`,
       ),
       404,

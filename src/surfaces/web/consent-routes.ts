@@ -17,15 +17,12 @@ import { providerName, seeOther, send, type WebContext } from './respond.ts';
 import { crossSiteProblem, currentSession, field, readForm, sameToken, type WebSession } from './session.ts';
 import { refused, showSignIn } from './signin-routes.ts';
 
-const SIGN_IN_REASON =
-  'An app is asking to use your preferences. Sign in to see exactly what it asks for, and decide.';
-
 export function registerConsentRoutes(app: Hono, web: WebContext): void {
   app.get('/consent/:id', async (c) => {
     const id = c.req.param('id');
     const session = await currentSession(c, web.deps, web.plan);
-    // Without a session nothing about the request is shown, not even whether it exists.
-    if (!session) return showSignIn(c, web, { returnTo: consentPath(id), reason: SIGN_IN_REASON });
+    // Without a session only the asking app is named (signin-routes.ts#signInReason).
+    if (!session) return showSignIn(c, web, { returnTo: consentPath(id) });
     const view = await loadConsentView(web.deps, session.record.subject_id, id);
     if (!view.ok) return deadEnd(c, web, view.error, session);
     if (view.value.members) return showPackage(c, web, session, view.value);

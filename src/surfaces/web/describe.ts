@@ -1,6 +1,7 @@
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
-import { extensionFor, keyDefinition } from '../../model/extensions/index.ts';
+import { extensionFor, keyDefinitionOf } from '../../model/extensions/index.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
+import { KEY_WORDS } from './key-words.ts';
 
 // Words for everything the consent page shows: the vocabulary values become short sentences a
 // person can judge, the claim keys take their extension descriptor's description.
@@ -65,19 +66,21 @@ export function domainWords(domain: string): string {
   return ext ? ext.title.replace(/ (Preference )?Extension$/i, '') : humanize(domain);
 }
 
+/** What each area's preferences are about; the descriptors' own prose is written for implementers. */
+const NAMESPACE_ABOUT: Record<string, string> = {
+  core: 'Broad tendencies that apply everywhere, such as how adventurous or budget-minded you are.',
+  fragrance: 'The scents you like and dislike, and how you like to wear them.',
+  travel: 'How and where you like to travel.',
+};
+
 export function namespaceWords(namespace: string): { title: string; description: string | undefined } {
-  if (namespace === 'core') {
-    return {
-      title: 'General traits',
-      description:
-        'Broad tendencies that apply everywhere, such as how adventurous or budget-minded you are.',
-    };
-  }
-  const ext = extensionFor(namespace);
-  return {
-    title: ext ? `${domainWords(namespace)} preferences` : humanize(namespace),
-    description: ext?.description ? plain(ext.description) : undefined,
-  };
+  const title =
+    namespace === 'core'
+      ? 'General traits'
+      : extensionFor(namespace)
+        ? `${domainWords(namespace)} preferences`
+        : humanize(namespace);
+  return { title, description: NAMESPACE_ABOUT[namespace] };
 }
 
 /** All keys a namespace defines, qualified the way grants name them (core unprefixed). */
@@ -85,36 +88,45 @@ export function keysOfNamespace(namespace: string): string[] {
   return (extensionFor(namespace)?.keys ?? []).map((k) => normalizeKey(`${namespace}.${k.key}`));
 }
 
-/** A claim key (qualified as in grants) in words: a name and the descriptor's description. */
+/**
+ * A claim key (qualified as in grants) in words: its label and one sentence (key-words.ts). A key
+ * without words gets its name in words and no sentence, never the descriptor's spec prose.
+ */
 export function keyWords(qualified: string): { name: string; description: string | undefined } {
   const key = normalizeKey(qualified);
+  const words = KEY_WORDS[key];
+  if (words) return { name: words.label, description: words.about };
   const namespace = namespaceOfKey(key);
   const bare = key.startsWith(`${namespace}.`) ? key.slice(namespace.length + 1) : key;
-  const def = keyDefinition(namespace, bare);
-  return {
-    name: humanize(bare.replace(/_preference$/, '')),
-    description: def?.description ? plain(def.description) : undefined,
-  };
+  return { name: humanize(bare.replace(/_preference$/, '')), description: undefined };
 }
 
-/** A claim value, short: numbers in [0, 1] as a word scale, lists joined, maps top entries. */
-export function valueWords(value: unknown, units?: string): string {
+/**
+ * A claim value, short and in words: a 0–1 value as a word and a percentage, a whole number
+ * with its unit, names in words, lists as a comma list, maps by their strongest entries. Never
+ * JSON: a person reads this.
+ */
+export function valueWords(value: unknown, qualified: string, units?: string): string {
+  const key = normalizeKey(qualified);
+  const words = KEY_WORDS[key];
+  const name = (v: string) => words?.values?.[v] ?? humanize(v);
   if (typeof value === 'number') {
-    if (units === 'normalized_0_1' || (value >= 0 && value <= 1 && !Number.isInteger(value)))
-      return `${scale(value)} (${value.toFixed(2)})`;
+    const unitScale = units === 'normalized_0_1' || keyDefinitionOf(key)?.units === 'normalized_0_1';
+    if (unitScale || (value >= 0 && value <= 1 && !Number.isInteger(value))) return share(value);
+    if (words?.unit) return `${value} ${value === 1 ? words.unit : `${words.unit}s`}`;
     return String(value);
   }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string') return humanize(value);
-  if (Array.isArray(value)) return value.map((v) => humanize(String(v))).join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string') return name(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? name(v) : String(v))).join(', ');
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     entries.sort((a, b) => (Number(b[1]) || 0) - (Number(a[1]) || 0));
-    return entries
+    const shown = entries
       .slice(0, 4)
-      .map(([k, v]) => (typeof v === 'number' ? `${humanize(k)} ${v.toFixed(2)}` : humanize(k)))
-      .join(', ')
-      .concat(entries.length > 4 ? ', …' : '');
+      .map(([k, v]) => (typeof v === 'number' && v >= 0 && v <= 1 ? `${name(k)} ${percent(v)}` : name(k)));
+    const more = entries.length - shown.length;
+    return shown.join(', ') + (more > 0 ? `, and ${more} more` : '');
   }
   return '';
 }
@@ -129,6 +141,16 @@ export function dateWords(iso: string, now: Date): string {
   return `${DATE.format(at)} (${rel})`;
 }
 
+/** "High (72%)". */
+function share(v: number): string {
+  const word = scale(v);
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)} (${percent(v)})`;
+}
+
+function percent(v: number): string {
+  return `${Math.round(v * 100)}%`;
+}
+
 function scale(v: number): string {
   if (v < 0.2) return 'very low';
   if (v < 0.4) return 'low';
@@ -141,9 +163,4 @@ function scale(v: number): string {
 export function humanize(name: string): string {
   const words = name.replace(/[_.]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** Descriptor prose without Markdown code marks. */
-function plain(text: string): string {
-  return text.replace(/`([^`]*)`/g, '$1');
 }

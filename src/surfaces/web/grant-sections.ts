@@ -57,39 +57,70 @@ export function clientLine(view: ConsentView): SafeHtml {
     return html`<p class="client">App: <strong>${name}</strong> <span class="hint">After you decide, you stay here: you will not be sent anywhere, and the app gets your answer from us directly.</span></p>`;
   }
   const host = new URL(view.request.redirect_uri).host;
-  const verified = view.redirectVerified
-    ? html`<span class="verified">✓ verified</span> <span class="hint">This is the address registered for this app; you will be sent back there.</span>`
-    : html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
-  return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${verified}</p>`;
+  return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${standingWords(view, host)}</p>`;
+}
+
+/**
+ * Whether anyone vouches for the app's name and address (model/client.ts#clientStanding). Anyone
+ * may register an app under any name, so a self-registered one is never shown as verified.
+ */
+function standingWords(view: ConsentView, host: string): SafeHtml {
+  if (!view.redirectVerified) {
+    return html`<span class="unverified">⚠ not verified</span> <span class="hint">This address is no longer registered for this app.</span>`;
+  }
+  if (view.standing === 'operator') {
+    return html`<span class="verified">✓ verified</span> <span class="hint">The people who run this service registered this app and this address; you will be sent back there.</span>`;
+  }
+  if (view.standing === 'own_site') {
+    return html`<span class="verified">✓ verified</span> <span class="hint">The app describes itself on ${host}, the site you will be sent back to.</span>`;
+  }
+  return html`<span class="unvouched">Not verified: this app registered itself.</span> <span class="hint">Anyone can register an app under any name, and nobody has checked this one. Go on only if you came here from an app you trust; you will be sent back to this address.</span>`;
 }
 
 /** Purposes, areas, preferences, operations, expiry, rules and what it would see. */
 export function grantSections(input: GrantSectionsInput): SafeHtml {
   const { asked, selection: sel, prefix: p } = input;
   const h = (text: string) => (input.level === 2 ? html`<h2>${text}</h2>` : html`<h3>${text}</h3>`);
-  return html`<section>${h('What for')}<ul class="choices">
-${asked.purposes.map((x) => checkbox(`${p}purpose`, x, sel.purposes.includes(x), purposeWords(x)))}
-</ul></section>
-<section>${h('In which areas')}<p class="hint">Your preferences may be used for these kinds of things:</p><ul class="choices">
-${asked.allowed_domains.map((d) => checkbox(`${p}domain`, d, sel.domains.includes(d), domainWords(d)))}
-</ul></section>
-<section>${h('Which preferences')}<ul class="choices">
-${asked.allowed_namespaces.map((ns) => namespaceItem(ns, asked, sel, p))}
-</ul></section>
-<section>${h('What it may do with them')}<ul class="choices">
-${asked.allowed_operations.map((op) => checkbox(`${p}operation`, op, sel.operations.includes(op), operationWords(op)))}
-</ul></section>
+  // Each group of boxes is a fieldset whose legend is the section's heading, so a screen reader
+  // names the group with every box in it; the heading inside keeps the page's outline.
+  const group = (title: string, items: SafeHtml[], hint: SafeHtml = html``) =>
+    html`<section><fieldset class="group"><legend>${h(title)}</legend>${hint}<ul class="choices">
+${items}
+</ul></fieldset></section>`;
+  const until = dateWords(asked.expires_at, input.now);
+  const durations = [
+    { value: '', words: `As asked: ${until}` },
+    ...shorterDurations(asked, input.now).map((d) => ({
+      value: String(d),
+      words: d === 1 ? '1 day' : `${d} days`,
+    })),
+  ];
+  return html`${group(
+    'What for',
+    asked.purposes.map((x) => checkbox(`${p}purpose`, x, sel.purposes.includes(x), purposeWords(x))),
+  )}
+${group(
+  'In which areas',
+  asked.allowed_domains.map((d) => checkbox(`${p}domain`, d, sel.domains.includes(d), domainWords(d))),
+  html`<p class="hint">Your preferences may be used for these kinds of things:</p>`,
+)}
+${group(
+  'Which preferences',
+  asked.allowed_namespaces.map((ns) => namespaceItem(ns, asked, sel, p)),
+)}
+${group(
+  'What it may do with them',
+  asked.allowed_operations.map((op) =>
+    checkbox(`${p}operation`, op, sel.operations.includes(op), operationWords(op)),
+  ),
+)}
 <section>${h('For how long')}
-<p>Until <strong>${dateWords(asked.expires_at, input.now)}</strong>${asked.access_mode === 'single_use' ? ', and for one use only' : ''}.</p>
-<div class="field"><label for="${p}duration">Allow it until</label>
-<select id="${p}duration" name="${p}duration">
-<option value=""${attr('selected', sel.duration === '')}>As asked: ${dateWords(asked.expires_at, input.now)}</option>
-${shorterDurations(asked, input.now).map((d) => html`<option value="${d}"${attr('selected', sel.duration === String(d))}>${d === 1 ? '1 day' : `${d} days`}</option>`)}
-</select></div>
+<p>Until <strong>${until}</strong>${asked.access_mode === 'single_use' ? ', and for one use only' : ''}.</p>
+${choice(`${p}duration`, 'Allow it until', durations, sel.duration, 'It cannot be made shorter.')}
 </section>
 <section>${h('Rules it must follow')}
-${policySelect(p, 'cross_domain_transfer', 'Where it may use them', asked.cross_domain_transfer, sel.cross_domain_transfer, CROSS_DOMAIN_WORDS)}
-${policySelect(p, 'writeback_policy', 'Changes to your profile', asked.writeback_policy, sel.writeback_policy, WRITEBACK_WORDS)}
+${policyChoice(p, 'cross_domain_transfer', 'Where it may use them', asked.cross_domain_transfer, sel.cross_domain_transfer, CROSS_DOMAIN_WORDS)}
+${policyChoice(p, 'writeback_policy', 'Changes to your profile', asked.writeback_policy, sel.writeback_policy, WRITEBACK_WORDS)}
 <p class="hint">You can only make these stricter than what the app asked for.</p>
 </section>
 ${exposureSection(input, h('What it would see'))}`;
@@ -99,6 +130,7 @@ function checkbox(name: string, value: string, checked: boolean, words: string, 
   return html`<li><label><input type="checkbox" name="${name}" value="${value}"${attr('checked', checked)}><span class="what">${words}</span></label>${detail ? html` <span class="hint">${detail}</span>` : ''}</li>`;
 }
 
+/** An area's box, with its preferences' boxes in a fieldset the area's box is the legend of. */
 function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, prefix: string): SafeHtml {
   const words = namespaceWords(ns);
   const keys = asked.allowed_claim_keys
@@ -111,12 +143,12 @@ function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, pre
   const note = asked.allowed_claim_keys
     ? html``
     : html`<p class="hint">Leaving every item ticked also shares ${words.title.toLowerCase()} added later.</p>`;
-  return html`<li><label><input type="checkbox" name="${prefix}namespace" value="${ns}"${attr('checked', sel.namespaces.includes(ns))}><span class="what">${words.title}</span></label>${words.description ? html` <span class="hint">${words.description}</span>` : ''}
-<ul class="keys">${keyItems}</ul>${note}</li>`;
+  return html`<li><fieldset class="keys"><legend><label><input type="checkbox" name="${prefix}namespace" value="${ns}"${attr('checked', sel.namespaces.includes(ns))}><span class="what">${words.title}</span></label></legend>${words.description ? html`<p class="hint">${words.description}</p>` : ''}
+<ul class="keys">${keyItems}</ul>${note}</fieldset></li>`;
 }
 
 /** A choice among the asked policy and the stricter ones, as policy/narrowing.ts allows them. */
-function policySelect(
+function policyChoice(
   prefix: string,
   policy: 'cross_domain_transfer' | 'writeback_policy',
   label: string,
@@ -124,11 +156,33 @@ function policySelect(
   chosen: string,
   words: Record<string, string>,
 ): SafeHtml {
-  const name = `${prefix}${policy}`;
-  const allowed = allowedNarrowings(policy, asked);
+  const options = allowedNarrowings(policy, asked).map((v) => ({
+    value: v,
+    words: `${words[v] ?? v}${v === asked ? ' (as asked)' : ''}`,
+  }));
+  return choice(`${prefix}${policy}`, label, options, chosen, 'Nothing is stricter than this.');
+}
+
+/**
+ * A select, or, when there is only one option, that option as plain text: a select that cannot
+ * change reads as a choice the person has not made. A hidden input still carries its value.
+ */
+function choice(
+  name: string,
+  label: string,
+  options: readonly { value: string; words: string }[],
+  chosen: string,
+  onlyOne: string,
+): SafeHtml {
+  const [only] = options;
+  if (options.length === 1 && only) {
+    return html`<div class="field fixed"><span class="label">${label}</span>
+<p>${only.words} <span class="hint">${onlyOne}</span></p>
+<input type="hidden" name="${name}" value="${only.value}"></div>`;
+  }
   return html`<div class="field"><label for="${name}">${label}</label>
 <select id="${name}" name="${name}">
-${allowed.map((v) => html`<option value="${v}"${attr('selected', v === chosen)}>${words[v] ?? v}${v === asked ? ' (as asked)' : ''}</option>`)}
+${options.map((o) => html`<option value="${o.value}"${attr('selected', o.value === chosen)}>${o.words}</option>`)}
 </select></div>`;
 }
 
@@ -153,5 +207,5 @@ function claimRow(c: Claim): SafeHtml {
   const badge = stated
     ? html`<span class="badge stated" data-provenance="user_stated">you said this</span>`
     : html`<span class="badge guess" data-provenance="${c.source.kind}">${provenanceWords(c.source.kind)}</span>`;
-  return html`<tr data-key="${qualifiedKey(c)}"><td>${namespaceWords(c.namespace).title}: <strong>${kw.name}</strong></td><td>${valueWords(c.value, c.units)}</td><td>${badge}</td></tr>`;
+  return html`<tr data-key="${qualifiedKey(c)}"><td><strong>${kw.name}</strong> <span class="hint area">${namespaceWords(c.namespace).title}</span></td><td>${valueWords(c.value, qualifiedKey(c), c.units)}</td><td>${badge}</td></tr>`;
 }

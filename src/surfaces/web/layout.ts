@@ -63,6 +63,7 @@ section, .card { background: #fff; border: 1px solid var(--line); border-radius:
 .host { font-family: ui-monospace, "DejaVu Sans Mono", monospace; background: #eef2f7; padding: .1rem .4rem; border-radius: 4px; }
 .verified { color: var(--stated); font-weight: 600; }
 .unverified { color: var(--bad); font-weight: 600; }
+.unvouched { font-weight: 600; border: 1px solid #b9c3ce; border-radius: 6px; padding: 0 .4rem; }
 .muted, .hint { color: var(--muted); font-size: .92rem; }
 ul.choices { list-style: none; padding: 0; margin: .25rem 0; }
 ul.choices li { padding: .3rem 0; border-top: 1px solid #eef1f4; }
@@ -75,11 +76,17 @@ input[type=checkbox] { width: 1.05rem; height: 1.05rem; margin-right: .45rem; ve
 select, input[type=text], input[type=password] { font: inherit; padding: .4rem .5rem; border: 1px solid #b9c3ce; border-radius: 6px; background: #fff; }
 input[type=text], input[type=password] { width: 100%; max-width: 22rem; }
 .field { margin: .75rem 0; }
-.field > label { display: block; font-weight: 600; margin-bottom: .2rem; }
+.field > label, .field > .label { display: block; font-weight: 600; margin-bottom: .2rem; }
+.field.fixed p { margin: 0; }
+fieldset.group, fieldset.keys { border: 0; margin: 0; padding: 0; min-width: 0; }
+fieldset.group > legend, fieldset.keys > legend { padding: 0; }
+fieldset.group > legend > h2 { margin-top: 0; }
 table.claims { width: 100%; border-collapse: collapse; font-size: .95rem; }
-table.claims th, table.claims td { text-align: left; padding: .4rem .3rem; border-top: 1px solid #eef1f4; vertical-align: top; }
+table.claims { table-layout: fixed; }
+table.claims .area { display: block; font-size: .85rem; }
+table.claims th, table.claims td { text-align: left; padding: .4rem .3rem; border-top: 1px solid #eef1f4; vertical-align: top; overflow-wrap: anywhere; }
 table.claims th { font-weight: 600; color: var(--muted); border-top: 0; }
-.badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .5rem; border-radius: 999px; white-space: nowrap; }
+.badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .5rem; border-radius: 999px; }
 .badge.stated { color: var(--stated); background: var(--stated-bg); border: 1px solid var(--stated); }
 .badge.guess { color: var(--guess); background: var(--guess-bg); border: 1px dashed var(--guess); font-style: italic; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.25rem; }
@@ -97,5 +104,10 @@ section.element { border-width: 2px; }
 section.element section { border: 0; border-top: 1px solid #eef1f4; border-radius: 0; padding: .75rem 0 0; margin: .75rem 0 0; }
 fieldset.choice { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .6rem .9rem; display: flex; flex-wrap: wrap; gap: 1.25rem; }
 fieldset.choice legend { font-weight: 600; padding: 0 .3rem; }
+@media (max-width: 30rem) {
+  main { padding: 0 .5rem; }
+  section, .card { padding: .8rem .75rem; }
+  table.claims { font-size: .9rem; }
+}
 input[type=radio] { width: 1.05rem; height: 1.05rem; margin-right: .45rem; vertical-align: -2px; }
 `;

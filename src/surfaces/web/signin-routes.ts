@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { signOut } from '../../operations/accounts.ts';
+import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
 import {
   clearSessionCookie,
@@ -17,13 +18,17 @@ import {
 } from './session.ts';
 import { messagePage, signedInPage, signInPage } from './signin.ts';
 
-/** The sign-in form as a response (also shown in place of a page that needs a session). */
-export function showSignIn(
+/**
+ * The sign-in form as a response (also shown in place of a page that needs a session). When the
+ * person is on their way to a consent request, it names the app that is asking.
+ */
+export async function showSignIn(
   c: Context,
   web: WebContext,
-  input: { returnTo: string; error?: string; form?: Form; reason?: string },
+  input: { returnTo: string; error?: string; form?: Form },
   status: 200 | 401 | 403 | 429 = 200,
-): Response {
+): Promise<Response> {
+  const reason = await signInReason(web, input.returnTo);
   const body = signInPage({
     method: web.signIn,
     csrf: preSessionCsrf(c, web.plan),
@@ -31,10 +36,30 @@ export function showSignIn(
     providerName: providerName(web),
     error: input.error,
     ...(input.form ? { form: input.form } : {}),
-    ...(input.reason ? { reason: input.reason } : {}),
+    ...(reason ? { reason } : {}),
     signupEnabled: web.signupEnabled,
   });
   return send(c, body, status);
+}
+
+const GENERIC_REASON =
+  'An app is asking to use your preferences. Sign in to see exactly what it asks for, and decide.';
+
+/** Why the person is asked to sign in, when the page they are going to is a consent request. */
+async function signInReason(web: WebContext, returnTo: string): Promise<string | undefined> {
+  const url = new URL(returnTo, 'http://local.invalid');
+  const consent = /^\/consent\/([^/]+)$/.exec(url.pathname);
+  const clientId = url.searchParams.get('client_id');
+  const redirectUri = url.searchParams.get('redirect_uri') ?? undefined;
+  let app: AskingApp | undefined;
+  if (consent) app = await askingApp(web.deps, { grantRequestId: decodeURIComponent(consent[1]!) });
+  else if (url.pathname === '/oauth/authorize' && clientId) {
+    app = await askingApp(web.deps, { clientId, ...(redirectUri ? { redirectUri } : {}) });
+  } else return undefined;
+  if (!app) return GENERIC_REASON;
+  // The name is the app's own choice: unless someone vouches for it, say so.
+  const who = app.standing === 'self_registered' ? `An app that calls itself “${app.name}”` : app.name;
+  return `${who} is asking to use your preferences. Sign in to see exactly what it asks for, and decide.`;
 }
 
 export function refused(c: Context, web: WebContext, reason: string): Response {

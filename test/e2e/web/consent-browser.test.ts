@@ -33,6 +33,27 @@ function borderStyle(e: unknown): string {
   return view.getComputedStyle(e).borderStyle;
 }
 
+/** Runs in the page: how wide the page and the claims table are, against what they show. */
+function widths(): { page: number; table: number; tableShown: number; rows: number } {
+  type Box = { scrollWidth: number; clientWidth: number };
+  const doc = (
+    globalThis as unknown as {
+      document: {
+        scrollingElement: Box;
+        querySelector(s: string): Box | null;
+        querySelectorAll(s: string): { length: number };
+      };
+    }
+  ).document;
+  const table = doc.querySelector('table.claims');
+  return {
+    page: doc.scrollingElement.scrollWidth,
+    table: table?.scrollWidth ?? -1,
+    tableShown: table?.clientWidth ?? -1,
+    rows: doc.querySelectorAll('table.claims tbody tr').length,
+  };
+}
+
 const USER = { username: 'demo-browser', password: 'browser-password-1' };
 const OTHER = { username: 'someone-else', password: 'other-password-1' };
 
@@ -98,7 +119,7 @@ describe('consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.match(text, /Explain why something suits you/);
     assert.match(text, /General traits/);
     assert.match(text, /Fragrance preferences/);
-    assert.match(text, /Relative affinity for fragrance families/, 'keys described by their descriptor');
+    assert.match(text, /How much you like each family of scents/, 'keys described in plain words');
     assert.match(text, /Also elsewhere, except preferences imported from other apps \(as asked\)/);
     assert.match(text, /Suggest changes that you review first/);
     assert.match(text, /\d{1,2} \w+ \d{4} \(in 30 days\)/, 'the expiry as a date');
@@ -203,16 +224,33 @@ describe('consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await page.close();
   });
 
-  it('another signed-in subject sees only that the request is for another account', async () => {
+  it('another signed-in subject sees only that there is no such request', async () => {
     const req = await requestConsent(p);
     const page = await ctx.newPage();
     await page.goto(req.consent_url);
     await signIn(page, OTHER);
     const text = await shown(page);
-    assert.match(text, /This request is for another account/);
+    assert.match(text, /This request does not exist or has expired/);
     assert.doesNotMatch(text, /Fragrance Demo App|fragrance/i);
     const again = await page.reload();
     assert.equal(again?.status(), 404);
+    await page.close();
+  });
+
+  it('at phone width (390 px) nothing scrolls sideways, the "What it would see" table included', async () => {
+    const req = await requestConsent(p, {
+      allowed_domains: ['fragrance', 'travel'],
+      allowed_namespaces: ['core', 'fragrance', 'travel'],
+    });
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(req.consent_url);
+    await signIn(page, USER);
+    await page.screenshot({ path: '/tmp/consent-390.png', fullPage: true });
+    const w = await page.evaluate(widths);
+    assert.ok(w.rows > 0, 'the table has rows to measure');
+    assert.ok(w.page <= 390, `the page is ${w.page} px wide at 390`);
+    assert.ok(w.table <= w.tableShown, `the table is ${w.table} px wide in ${w.tableShown}`);
     await page.close();
   });
 

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ClientRecord } from '../../../src/model/client.ts';
+import { createSubject } from '../../../src/operations/accounts.ts';
+import { registerClient } from '../../../src/operations/clients.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { inTransaction } from '../../../src/operations/transaction.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
+
+// What the consent page says about who vouches for an app (model/client.ts#clientStanding): only
+// operator-registered apps and metadata documents served over https from the redirect's own host
+// are "verified"; an app that registered itself is said to have done so, in plain words.
+
+const USER = { username: 'standing-user', password: 'standing-password-1' };
+const VERIFIED = /✓ verified/;
+const SELF = /Not verified: this app registered itself\./;
+
+describe('consent page: who vouches for the app', () => {
+  let p: TestProvider;
+  let session: string;
+  before(async () => {
+    p = await startTestProvider();
+    assert.ok((await createSubject(p.deps, { ...USER, subject_id: DEMO_SUBJECT })).ok);
+    ({ session } = await signInOverHttp(p.url, USER.username, USER.password));
+  });
+  after(() => p.close());
+
+  const { get } = signedInForms(
+    () => p,
+    () => session,
+  );
+
+  /** The consent page for a consent-v2 request by `clientId` to `redirectUri`, as HTML. */
+  async function pageFor(clientId: string, redirectUri: string): Promise<string> {
+    const req = await requestConsent(p, { client_id: clientId, redirect_uri: redirectUri });
+    const res = await get(`/consent/${req.grant_request_id}`);
+    assert.equal(res.status, 200);
+    return res.text();
+  }
+
+  /** A stored client as a metadata document fetch leaves it (client-document.ts#recordOf). */
+  async function documentClient(clientId: string, redirectUri: string): Promise<void> {
+    const record: ClientRecord = {
+      client_id: clientId,
+      name: 'Document App',
+      redirect_uris: [redirectUri],
+      kind: 'public',
+      created_at: new Date().toISOString(),
+      source: 'metadata_document',
+      metadata: { client_id: clientId, redirect_uris: [redirectUri] },
+    };
+    await inTransaction(p.deps, (tx) => tx.store.putClient(record));
+  }
+
+  it('an operator-registered app is verified', async () => {
+    const r = await registerClient(p.deps, {
+      client_id: 'operator-app',
+      name: 'Operator App',
+      redirect_uris: ['https://operator.example/cb'],
+    });
+    assert.ok(r.ok);
+    assert.equal(r.value.source, 'operator', 'the record says who registered it');
+    const page = await pageFor('operator-app', 'https://operator.example/cb');
+    assert.match(page, VERIFIED);
+    assert.doesNotMatch(page, SELF);
+  });
+
+  it('an operator record written before the field existed (no source) is still verified', async () => {
+    const old: ClientRecord = {
+      client_id: 'old-operator-app',
+      name: 'Old Operator App',
+      redirect_uris: ['https://old.example/cb'],
+      kind: 'public',
+      created_at: new Date().toISOString(),
+    };
+    await inTransaction(p.deps, (tx) => tx.store.putClient(old));
+    assert.match(await pageFor('old-operator-app', 'https://old.example/cb'), VERIFIED);
+  });
+
+  it('an app that registered itself (RFC 7591) is not verified, and the page says why', async () => {
+    const reg = await api(p.url, '/oauth/register', {
+      body: {
+        client_name: 'Totally Official Bank',
+        redirect_uris: ['https://official.example/cb'],
+        token_endpoint_auth_method: 'none',
+      },
+    });
+    assert.equal(reg.status, 201, reg.text);
+    const page = await pageFor(reg.json.client_id, 'https://official.example/cb');
+    assert.doesNotMatch(page, VERIFIED);
+    assert.doesNotMatch(page, /class="verified"/);
+    assert.match(page, SELF);
+    assert.match(page, /Anyone can register an app under any name/);
+  });
+
+  it('a metadata document served over https from the redirect host is verified', async () => {
+    await documentClient('https://docs.example/client.json', 'https://docs.example/cb');
+    const page = await pageFor('https://docs.example/client.json', 'https://docs.example/cb');
+    assert.match(page, VERIFIED);
+    assert.match(page, /describes itself on docs\.example/);
+  });
+
+  it('a metadata document from another host than the redirect is not verified', async () => {
+    await documentClient('https://elsewhere.example/client.json', 'https://target.example/cb');
+    const page = await pageFor('https://elsewhere.example/client.json', 'https://target.example/cb');
+    assert.doesNotMatch(page, VERIFIED);
+    assert.match(page, SELF);
+  });
+
+  it('a metadata document served over plain http (development flag) is not verified', async () => {
+    await documentClient('http://dev.example/client.json', 'http://dev.example/cb');
+    const page = await pageFor('http://dev.example/client.json', 'http://dev.example/cb');
+    assert.doesNotMatch(page, VERIFIED);
+    assert.match(page, SELF);
+  });
+});
