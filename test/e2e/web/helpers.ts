@@ -17,7 +17,9 @@ export const SKIP_NO_CHROMIUM = HAS_CHROMIUM
 export const CALLBACK = 'http://localhost:5173/callback';
 
 /** A fresh headless Chromium with its own throw-away profile directory. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+  options: { readonly bypassCSP?: boolean } = {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const { chromium } = await import('playwright-core');
   const dir = mkdtempSync(join(tmpdir(), 'ppx-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
@@ -32,6 +34,8 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       '--no-first-run',
     ],
     viewport: { width: 900, height: 900 },
+    // Only for injecting axe-core (accessibility.test.ts): the pages allow no script of their own.
+    bypassCSP: options.bypassCSP === true,
   });
   return {
     context,
