@@ -6,7 +6,8 @@
 #
 #   PATH=$PWD/node_modules/.bin:$PATH npm start &          # or any running provider
 #   a grant token whose audience is ${base}/mcp: from the OAuth flow (resource=${base}/mcp), or
-#   in code issueGrantToken(deps, grant, ttl, `${base}/mcp`) (`ppx mint grant` mints for the HTTP API)
+#   `npx ppx mint grant --client fragrance-demo --namespaces core,fragrance --for mcp`
+#   (docs/connect-an-agent.md has the configurations of other MCP clients)
 #   PPX_MCP_TOKEN=… scripts/mcp-inspector.sh http://127.0.0.1:8787/mcp [tools/list|resources/templates/list]
 #   PPX_MCP_TOKEN=… scripts/mcp-inspector.sh URL tools/call --tool-name ppx_get_profile_summary
 set -eu

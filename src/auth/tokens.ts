@@ -110,6 +110,12 @@ export class TokenService {
     } catch (e) {
       if (e instanceof errors.JWTExpired) return fail('invalid_token', 'the access token has expired');
       if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'aud') return otherAudience();
+      // A token signed with this key for another base URL: most often `ppx mint --base-url` not
+      // matching the server's; saying so is the only hint the operator gets (jose checks `iss`
+      // before `aud`, so this wins over "another resource").
+      if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'iss') {
+        return fail('invalid_token', 'the access token was issued for another base URL');
+      }
       return fail('invalid_token', 'the access token is not valid for this provider');
     }
   }

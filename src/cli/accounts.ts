@@ -1,6 +1,7 @@
 import { createSubject, SubjectInput } from '../operations/accounts.ts';
 import { redirectUriProblem, registerClient } from '../operations/clients.ts';
-import { COMMON_OPTIONS, configFrom, fatal, parse, usage, withProvider } from './args.ts';
+import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
+import { withProvider } from './open-provider.ts';
 
 export const SUBJECT_HELP = `ppx subject add --username U [--password P] [--subject ID]
   Creates a subject who can sign in to the consent page (with an empty profile when the subject
@@ -42,7 +43,7 @@ export async function subjectCommand(argv: string[]): Promise<number> {
     ...(v.subject !== undefined ? { subject_id: v.subject } : {}),
   });
   if (!input.success) return fatal('subject', input.error.issues[0]?.message ?? 'invalid input');
-  return withProvider(config, async (deps) => {
+  return withProvider('subject', config, async (deps) => {
     const r = await createSubject(deps, input.data);
     if (!r.ok) return fatal('subject', r.error.description);
     console.log(`created subject ${r.value.subject_id} (sign-in name "${r.value.username}")`);
@@ -79,7 +80,7 @@ export async function clientCommand(argv: string[]): Promise<number> {
   }
   const config = configFrom(v);
   if (typeof config === 'string') return usage('client', CLIENT_HELP, config);
-  return withProvider(config, async (deps) => {
+  return withProvider('client', config, async (deps) => {
     const r = await registerClient(deps, {
       client_id: v.id!,
       name: v.name!,

@@ -1,7 +1,6 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.ts';
-import type { Deps } from '../operations/deps.ts';
-import { openProvider } from '../provider.ts';
+import { closest } from './suggest.ts';
 
 /** Flags every command that opens the provider accepts. */
 export const COMMON_OPTIONS = {
@@ -11,17 +10,48 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Why argv did not parse; `unknownFlag` (as typed, e.g. `--resource`) when a flag is not known. */
+export interface ParseProblem {
+  readonly ok: false;
+  readonly message: string;
+  readonly unknownFlag?: string;
+}
+
 /**
  * Parses argv strictly (an unknown flag is an error, never ignored) and turns parseArgs'
- * exception into a message for the user.
+ * exception into a message for the user. An unknown flag is found first, from parseArgs' own
+ * tokens rather than its English message, so that it can be named with the nearest known flag.
  */
 export function parse<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
+  const unknown = unknownFlag(argv, options);
+  if (unknown !== undefined) return unknown;
   try {
     const value = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
     return { ok: true as const, value };
   } catch (e) {
     return { ok: false as const, message: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/** The positionals of argv, flags of `options` taking their values, anything unknown ignored. */
+export function positionalsOf(argv: string[], options: ParseArgsOptionsConfig): string[] {
+  return parseArgs({ args: argv, allowPositionals: true, strict: false, options }).positionals;
+}
+
+function unknownFlag(argv: string[], options: ParseArgsOptionsConfig): ParseProblem | undefined {
+  const { tokens } = parseArgs({ args: argv, allowPositionals: true, strict: false, tokens: true, options });
+  const shorts = new Set(Object.values(options).map((o) => o.short));
+  const token = tokens.find(
+    (t) => t.kind === 'option' && !(t.name in options) && !(t.rawName.length === 2 && shorts.has(t.name)),
+  );
+  if (token?.kind !== 'option') return undefined;
+  const typed = token.rawName;
+  const near = typed.startsWith('--') ? closest(token.name, Object.keys(options)) : undefined;
+  return {
+    ok: false,
+    message: `unknown flag ${typed}${near !== undefined ? ` (did you mean --${near}?)` : ''}`,
+    unknownFlag: typed,
+  };
 }
 
 export function configFrom(
@@ -78,12 +108,8 @@ export function fatal(cmd: string | undefined, message: string): number {
   return 1;
 }
 
-/** Opens the provider for a command, and closes it when the command is done, whatever happens. */
-export async function withProvider(config: Config, run: (deps: Deps) => Promise<number>): Promise<number> {
-  const deps = await openProvider(config);
-  try {
-    return await run(deps);
-  } finally {
-    await deps.store.close();
-  }
-}
+/** The parsed flags of a command that takes `options`, as `parse` returns them. */
+export type Flags<O extends ParseArgsOptionsConfig> = Extract<
+  ReturnType<typeof parse<O>>,
+  { ok: true }
+>['value']['values'];

@@ -1,5 +1,6 @@
 import { pruneAuditLog } from '../operations/audit-retention.ts';
-import { COMMON_OPTIONS, configFrom, parse, usage, withProvider } from './args.ts';
+import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
+import { withProvider } from './open-provider.ts';
 
 export const AUDIT_HELP = `ppx audit prune --older-than-days N     removes audit events older than N days (default: the
                                          retention PPX_AUDIT_RETENTION_DAYS), the key lists they
@@ -27,7 +28,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
   if (retention === undefined) {
     return usage('audit', AUDIT_HELP, 'say how old an event must be to go: --older-than-days N');
   }
-  return withProvider(config, async (deps) => {
+  return withProvider('audit', config, async (deps) => {
     const r = await pruneAuditLog(deps, retention);
     console.log(
       `removed ${r.events} audit events from before ${r.before}, ${r.keySets} unused key lists, ` +

@@ -1,140 +1,63 @@
-import { MS_PER_DAY } from '../model/vocabulary.ts';
-import { childId, grantIdOfChild } from '../operations/child-ids.ts';
-import { conformanceEnv } from '../operations/conformance-env.ts';
-import { mintPackage } from '../operations/consent/package-tokens.ts';
-import { DEMO_SUBJECT } from '../operations/demo-profile.ts';
-import { createGrant } from '../operations/grants.ts';
-import { issueGrantToken, issueSubjectToken } from '../operations/issue-tokens.ts';
-import { COMMON_OPTIONS, configFrom, list, parse, usage, withProvider } from './args.ts';
+import { COMMON_OPTIONS, configFrom, parse, positionalsOf, usage } from './args.ts';
+import { servedBaseUrl } from './mint/base-url.ts';
+import type { MintKind } from './mint/contract.ts';
+import { MINT_ENV } from './mint/env.ts';
+import { MINT_GRANT } from './mint/grant.ts';
+import { MINT_PACKAGE } from './mint/package.ts';
+import { MINT_SUBJECT } from './mint/subject.ts';
+import { withProvider } from './open-provider.ts';
 
-export const MINT_HELP = `ppx mint env [--base-url URL] [--subject ID] [--client ID]
-  Prints export lines for the public PPX conformance suite (fresh grants each run):
-  PPX_PROVIDER_URL, PPX_PROVIDER_TOKEN, PPX_EXPIRED_TOKEN, PPX_REVOCABLE_GRANT_ID,
-  PPX_REVOCABLE_TOKEN, PPX_REVOKE_TOKEN, PPX_DENY_CROSSDOMAIN_TOKEN,
-  PPX_FORBIDDEN_WRITEBACK_TOKEN, PPX_CLIENT_ID, PPX_SUBJECT_ID, PPX_USER_TOKEN.
-ppx mint package --grant ID --grant ID … [--resource URL] [--json]
-  Prints a grant-package token over existing active grants of one grantee and subject
-  (WIRE-NOTES §4); --resource defaults to the HTTP API (use BASE/mcp for the MCP surface).
-ppx mint subject [--subject ID] [--ttl SECONDS] [--json]
-  Prints an owner (subject) token.
-ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--domains d1]
-               [--operations read,query] [--purposes recommendation] [--cross-domain deny]
-               [--writeback review_required] [--days N] [--single-use] [--ttl SECONDS] [--json]
-  Creates an active grant for a registered client and prints a token bound to it.
-Common: --db PATH --base-url URL (must match the server's, tokens are audience-bound).`;
+const KINDS: readonly MintKind[] = [MINT_ENV, MINT_PACKAGE, MINT_SUBJECT, MINT_GRANT];
+
+export const MINT_HELP = `${KINDS.map((k) => k.help).join('\n')}
+Common: --db PATH (the server's database; it must exist) --base-url URL (default: the base URL
+the server last served on; tokens are bound to it, so another one is refused by that server).`;
 
 export async function mintCommand(argv: string[]): Promise<number> {
-  const args = parse(argv, {
-    ...COMMON_OPTIONS,
-    subject: { type: 'string' },
-    client: { type: 'string' },
-    namespaces: { type: 'string' },
-    keys: { type: 'string' },
-    domains: { type: 'string' },
-    operations: { type: 'string' },
-    purposes: { type: 'string' },
-    'cross-domain': { type: 'string' },
-    writeback: { type: 'string' },
-    days: { type: 'string' },
-    'single-use': { type: 'boolean' },
-    ttl: { type: 'string' },
-    json: { type: 'boolean' },
-    grant: { type: 'string', multiple: true },
-    resource: { type: 'string' },
-  });
-  if (!args.ok) return mintUsage(args.message);
-  const { values: v, positionals } = args.value;
-  if (v.help) return mintUsage();
-  const kind = positionals[0];
-  if (kind !== 'subject' && kind !== 'grant' && kind !== 'env' && kind !== 'package') {
+  const kind = KINDS.find((k) => k.name === kindNamed(argv));
+  if (kind === undefined) {
+    const args = parse(argv, COMMON_OPTIONS);
+    if (args.ok && args.value.values.help) return mintUsage();
     return mintUsage('say what to mint: subject, grant, package or env');
   }
-  const ttl = v.ttl !== undefined ? Number(v.ttl) : undefined;
-  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0))
-    return mintUsage('--ttl must be a positive number of seconds');
-  const config = configFrom(v);
+  const started = kind.start(argv);
+  if (!started.ok) return mintUsage(started.problem + belongsTo(kind, started.unknownFlag));
+  const { values } = started;
+  if (started.help) return mintUsage();
+  const config = configFrom(values);
   if (typeof config === 'string') return mintUsage(config);
-  return withProvider(config, async (deps) => {
-    const subject = v.subject ?? DEMO_SUBJECT;
-    if (kind === 'env') {
-      const env = await conformanceEnv(deps, {
-        subjectId: subject,
-        ...(v.client ? { clientId: v.client } : {}),
-      });
-      if (!env.ok) {
-        console.error(`ppx mint env: ${env.error.description}`);
-        return 1;
-      }
-      for (const [k, value] of Object.entries(env.value)) console.log(`export ${k}=${shellQuote(value)}`);
-      return 0;
-    }
-    if (kind === 'package') {
-      // A grant is named by its PPX grant id or its child id (child-ids.ts).
-      const named = v.grant ?? [];
-      if (named.length === 0) return mintUsage('name the grants of the package: --grant ID --grant ID …');
-      const ids = named.map((id) => grantIdOfChild(id) ?? id);
-      const resource = v.resource;
-      const pkg = await mintPackage(deps, ids, resource);
-      if (!pkg.ok) {
-        console.error(`ppx mint package: ${pkg.error.description}`);
-        return 1;
-      }
-      print(v.json, {
-        package_id: pkg.value.package_id,
-        // The children as the MCP tools take them (`grant_id`): child ids.
-        grant_ids: (pkg.value.grant_ids ?? []).map(childId).join(','),
-        access_token: pkg.value.access_token,
-        ...(pkg.value.refresh_token !== undefined ? { refresh_token: pkg.value.refresh_token } : {}),
-        expires_in: pkg.value.expires_in,
-      });
-      return 0;
-    }
-    if (kind === 'subject') {
-      const token = await issueSubjectToken(deps, subject, ttl);
-      print(v.json, { subject_id: subject, ...token });
-      return 0;
-    }
-    if (!v.client) return mintUsage('--client is required for a grant');
-    const namespaces = list(v.namespaces) ?? ['core'];
-    const days = v.days !== undefined ? Number(v.days) : 30;
-    if (!Number.isFinite(days)) return mintUsage('--days must be a number');
-    const grant = await createGrant(
-      deps,
-      {
-        subject_id: subject,
-        client_id: v.client,
-        allowed_namespaces: namespaces,
-        allowed_domains:
-          list(v.domains) ??
-          namespaces.filter((n) => n !== 'core').concat(namespaces.length === 1 ? ['core'] : []),
-        allowed_operations: (list(v.operations) ?? ['read', 'query']) as never,
-        purposes: (list(v.purposes) ?? ['recommendation']) as never,
-        ...(v.keys !== undefined ? { allowed_claim_keys: list(v.keys) ?? [] } : {}),
-        ...(v['cross-domain'] !== undefined ? { cross_domain_transfer: v['cross-domain'] as never } : {}),
-        ...(v.writeback !== undefined ? { writeback_policy: v.writeback as never } : {}),
-        expires_at: new Date(deps.clock().getTime() + days * MS_PER_DAY).toISOString(),
-        ...(v['single-use'] ? { access_mode: 'single_use' as const } : {}),
-      },
-      'operator',
-    );
-    if (!grant.ok) {
-      console.error(`ppx mint: ${grant.error.description}`);
-      return 1;
-    }
-    const token = await issueGrantToken(deps, grant.value, ttl);
-    print(v.json, { grant_id: grant.value.grant_id, expires_at: grant.value.expires_at, ...token });
-    return 0;
-  });
+  const explicit =
+    values['base-url'] !== undefined
+      ? '--base-url'
+      : process.env['PPX_BASE_URL'] !== undefined
+        ? 'PPX_BASE_URL'
+        : undefined;
+  return withProvider(
+    'mint',
+    config,
+    async (deps) => {
+      const done = await started.run(deps);
+      return typeof done === 'string' ? mintUsage(done) : done;
+    },
+    { settle: servedBaseUrl(explicit) },
+  );
 }
 
-/** POSIX single-quoting, so every value survives `eval` whatever it holds. */
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
+/**
+ * The kind argv names: its first positional. Found by parsing with every kind's flags but not
+ * strictly, so that `ppx mint --client x grant` works as well as `ppx mint grant --client x`;
+ * the kind then parses argv again, strictly, with its own flags.
+ */
+function kindNamed(argv: string[]): string | undefined {
+  return positionalsOf(argv, Object.assign({}, COMMON_OPTIONS, ...KINDS.map((k) => k.options)))[0];
 }
 
-function print(json: boolean | undefined, value: Record<string, unknown>) {
-  if (json) console.log(JSON.stringify(value, null, 2));
-  else for (const [k, v] of Object.entries(value)) console.log(`${k}=${v}`);
+/** " (a flag of ppx mint grant)", when a refused flag is another kind's. */
+function belongsTo(kind: MintKind, flag: string | undefined): string {
+  if (flag === undefined || !flag.startsWith('--')) return '';
+  const owners = KINDS.filter((k) => k !== kind && flag.slice(2) in k.options);
+  if (owners.length === 0) return '';
+  return `; it is a flag of ${owners.map((k) => `ppx mint ${k.name}`).join(' and ')}, not of ppx mint ${kind.name}`;
 }
 
 function mintUsage(problem?: string): number {

@@ -2,11 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { exportProfile } from '../operations/export-profile.ts';
 import { importProfile } from '../operations/import-profile.ts';
 import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed-demo.ts';
-import { COMMON_OPTIONS, configFrom, fatal, parse, usage, withProvider } from './args.ts';
+import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
+import { withProvider } from './open-provider.ts';
 
 export const FILES_HELP = `ppx export --subject ID [--out FILE]     the subject's whole profile as PPX JSON (stdout by default)
 ppx import FILE [--replace]              validates a PPX profile file and stores it; a bad file writes nothing
-ppx seed --demo                          (re)seeds the demo subject did:example:user-demo-0001 and its clients`;
+ppx seed --demo                          (re)seeds the demo subject did:example:user-demo-0001 and its clients
+Only serve and seed create a database; every other command needs one (--db PATH or PPX_DB).`;
 
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
@@ -19,7 +21,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const config = configFrom(v);
   if (typeof config === 'string') return usage('export', FILES_HELP, config);
   const subjectId = v.subject;
-  return withProvider(config, async (deps) => {
+  return withProvider('export', config, async (deps) => {
     const r = await exportProfile(deps, { kind: 'subject', subjectId });
     if (!r.ok) return fatal('export', r.error.description);
     const text = `${JSON.stringify(r.value, null, 2)}\n`;
@@ -47,7 +49,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   }
   const config = configFrom(v);
   if (typeof config === 'string') return usage('import', FILES_HELP, config);
-  return withProvider(config, async (deps) => {
+  return withProvider('import', config, async (deps) => {
     const r = await importProfile(deps, doc, { replace: v.replace === true });
     if (!r.ok)
       return fatal(undefined, `${file} was not imported, nothing was written. ${r.error.description}`);
@@ -69,11 +71,16 @@ export async function seedCommand(argv: string[]): Promise<number> {
   if (!args.value.values.demo) return usage('seed', FILES_HELP, 'only --demo is available');
   const config = configFrom(args.value.values);
   if (typeof config === 'string') return usage('seed', FILES_HELP, config);
-  return withProvider(config, async (deps) => {
-    await seedDemo(deps);
-    const login = await seedDemoLogin(deps);
-    console.log('seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo');
-    if (login) console.log(`demo login (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
-    return 0;
-  });
+  return withProvider(
+    'seed',
+    config,
+    async (deps) => {
+      await seedDemo(deps);
+      const login = await seedDemoLogin(deps);
+      console.log('seeded did:example:user-demo-0001 with clients fragrance-demo and travel-demo');
+      if (login) console.log(`demo login (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
+      return 0;
+    },
+    { mayCreate: true },
+  );
 }

@@ -39,16 +39,22 @@ export function sandbox(): CliSandbox {
 }
 
 /** The parent's environment without any PPX_* variable that could leak into the child. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PPX_') && k !== 'PORT') env[k] = v;
   return env;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 30_000,
+  /** The folder it runs in; the repository by default (where `data/ppx.db` would be). */
+  cwd = ROOT,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
+      cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -35,6 +35,11 @@ export function keyDefinitionOf(qualified: string): KeyDefinition | undefined {
   return keyDefinition(namespace, namespace === 'core' ? key : key.slice(namespace.length + 1));
 }
 
+/** The qualified keys, as given, that no supported namespace registers (each once, in order). */
+export function unregisteredKeys(qualified: readonly string[]): string[] {
+  return [...new Set(qualified)].filter((k) => keyDefinitionOf(k) === undefined);
+}
+
 export function supportedNamespaces(): string[] {
   return SUPPORTED_EXTENSIONS.map((e) => e.namespace);
 }

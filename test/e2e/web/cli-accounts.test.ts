@@ -10,8 +10,12 @@ import { type CliSandbox, sandbox, show } from '../../cli/helpers.ts';
 
 describe('CLI accounts for the web pages', () => {
   let box: CliSandbox;
-  before(() => {
+  before(async () => {
     box = sandbox();
+    // An empty database, as `ppx serve` leaves one: these commands refuse to create it.
+    const config = loadConfig({ dbPath: box.db }, {});
+    assert.ok(config.ok);
+    await (await openProvider(config.value)).store.close();
   });
   after(() => box.cleanup());
 

@@ -104,7 +104,7 @@ describe('TokenService refusals: invalid_token', () => {
       60,
       NOW,
     );
-    assertInvalid(await service().verify(token, NOW), 'the access token is not valid for this provider');
+    assertInvalid(await service().verify(token, NOW), 'the access token was issued for another base URL');
   });
 
   it('expired: ok 1 s before exp, refused at exp', async () => {

@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Config, DEFAULTS } from '../config.ts';
+import type { Deps } from '../operations/deps.ts';
+import { providerOn } from '../provider.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import type { Store } from '../store/store.ts';
+import { fatal } from './args.ts';
+
+export interface OpenOptions {
+  /**
+   * Only `serve` and `seed` make a database. Any other command run from the wrong folder would
+   * otherwise create an empty one there and then report the client or subject as unknown.
+   */
+  readonly mayCreate?: boolean;
+  /** The config to run with, once the store can be read (mint takes the server's base URL from it). */
+  readonly settle?: (store: Store, config: Config) => Promise<Config>;
+}
+
+/**
+ * Opens the provider for a command, and closes it when the command is done, whatever happens.
+ * The same Deps as provider.ts#openProvider, built here so that the CLI can look at the database
+ * (does it exist, what did the server record) before the provider is built on it.
+ */
+export async function withProvider(
+  cmd: string,
+  config: Config,
+  run: (deps: Deps) => Promise<number>,
+  options: OpenOptions = {},
+): Promise<number> {
+  const memory = config.dbPath === ':memory:';
+  if (!memory && !options.mayCreate && !existsSync(config.dbPath)) {
+    return fatal(cmd, missingDatabase(config.dbPath));
+  }
+  if (!memory) mkdirSync(dirname(config.dbPath), { recursive: true });
+  const store = await openSqliteStore(config.dbPath);
+  try {
+    const settled = options.settle ? await options.settle(store, config) : config;
+    return await run(await providerOn(store, settled, () => new Date()));
+  } finally {
+    await store.close();
+  }
+}
+
+/** Says which file was looked for, and how to name the right one. */
+function missingDatabase(path: string): string {
+  const where =
+    path === DEFAULTS.dbPath && process.env['PPX_DB'] === undefined
+      ? ` (the default, ${DEFAULTS.dbPath} under the current folder)`
+      : '';
+  return (
+    `no database at ${resolve(path)}${where}. Point at the server's database with --db PATH or ` +
+    'PPX_DB=PATH (ppx serve and ppx seed --demo create one)'
+  );
+}
