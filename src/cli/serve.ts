@@ -87,7 +87,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (lines.json) for (const { what, url } of urls) say(`${what}: ${url}`);
   else console.table(urls);
   say(
-    'Get a token: npx ppx mint subject   (or: npx ppx mint grant --client fragrance-demo --namespaces core,fragrance)',
+    'Get a token: npx ppx mint subject   (or: npx ppx mint grant --client fragrance-demo --namespaces core,fragrance [--for mcp])',
   );
 
   let stopping = false;

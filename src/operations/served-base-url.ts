@@ -11,7 +11,3 @@ export async function rememberServedBaseUrl(deps: Deps, baseUrl: string): Promis
   if ((await deps.store.getSetting(SERVED_BASE_URL_SETTING)) === baseUrl) return;
   await inTransaction(deps, (tx) => tx.store.putSetting(SERVED_BASE_URL_SETTING, baseUrl));
 }
-
-export function servedBaseUrl(deps: Deps): Promise<string | undefined> {
-  return deps.store.getSetting(SERVED_BASE_URL_SETTING);
-}

@@ -1,12 +1,10 @@
 import type { Config } from '../../config.ts';
+import { SERVED_BASE_URL_SETTING } from '../../operations/served-base-url.ts';
 import type { Store } from '../../store/store.ts';
 
-/**
- * The store setting where `ppx serve` records the base URL it serves on (src/cli/serve.ts). Tokens
- * name their base URL (`iss`, and `aud` is under it), so a token minted for another one is
- * refused: mint takes the server's unless told otherwise.
- */
-export const SERVED_BASE_URL_SETTING = 'served_base_url';
+// `ppx serve` records the base URL it serves on (operations/served-base-url.ts). Tokens name
+// their base URL (`iss`, and `aud` is under it), so a token minted for another one is refused:
+// mint takes the server's unless told otherwise.
 
 export interface BaseUrlChoice {
   readonly baseUrl: string;
