@@ -150,29 +150,43 @@ export const REQUESTS = {
   },
 };
 
-/** Every surface the tests check, by a name for messages. */
-export function allSurfaces(): Array<[string, SurfaceParts]> {
+/** Every surface the tests check: a name for messages, its parts, the object at its first data path. */
+export function allSurfaces(): Array<[string, SurfaceParts, object]> {
+  const diffs = [
+    { profile_id: 'ppx:profile:demo', from: at(-8), to: at(-1), diff: DIFF },
+    {
+      profile_id: 'ppx:profile:demo',
+      from: at(-1),
+      to: at(0),
+      diff: { added: [], changed: [], removed: [] },
+    },
+  ];
   return [
-    ...[...DEMO_CLAIMS, ...AWKWARD_CLAIMS].map((cl): [string, SurfaceParts] => [
+    ...[...DEMO_CLAIMS, ...AWKWARD_CLAIMS].map((cl): [string, SurfaceParts, object] => [
       `claim ${cl.claim_id}`,
       claimCard(cl, NOW),
+      cl,
     ]),
-    ['proposal', proposalCard(PROPOSAL, 'Fragrance Demo App', NOW)],
-    ['proposal, unnamed app', proposalCard(PROPOSAL, undefined, NOW)],
-    ['grant with expiry', grantCard({ grant: GRANTS.expiring, clientName: 'Fragrance Demo App' }, NOW)],
-    ['grant without expiry', grantCard({ grant: GRANTS.open }, NOW)],
-    ['revoked grant', grantCard({ grant: GRANTS.revoked, clientName: 'Fragrance Demo App' }, NOW)],
-    ['diff', profileDiffView({ profile_id: 'ppx:profile:demo', from: at(-8), to: at(-1), diff: DIFF })],
+    ['proposal', proposalCard(PROPOSAL, 'Fragrance Demo App', NOW), PROPOSAL],
+    ['proposal, unnamed app', proposalCard(PROPOSAL, undefined, NOW), PROPOSAL],
     [
-      'empty diff',
-      profileDiffView({
-        profile_id: 'ppx:profile:demo',
-        from: at(-1),
-        to: at(0),
-        diff: { added: [], changed: [], removed: [] },
-      }),
+      'grant with expiry',
+      grantCard({ grant: GRANTS.expiring, clientName: 'Fragrance Demo App' }, NOW),
+      GRANTS.expiring,
     ],
-    ['consent request, several namespaces', consentRequestForm(REQUESTS.several, 'Travel Demo Agent', NOW)],
-    ['consent request, one use', consentRequestForm(REQUESTS.once, undefined, NOW)],
+    ['grant without expiry', grantCard({ grant: GRANTS.open }, NOW), GRANTS.open],
+    [
+      'revoked grant',
+      grantCard({ grant: GRANTS.revoked, clientName: 'Fragrance Demo App' }, NOW),
+      GRANTS.revoked,
+    ],
+    ['diff', profileDiffView(diffs[0] as never), DIFF],
+    ['empty diff', profileDiffView(diffs[1] as never), (diffs[1] as { diff: object }).diff],
+    [
+      'consent request, several namespaces',
+      consentRequestForm(REQUESTS.several, 'Travel Demo Agent', NOW),
+      REQUESTS.several,
+    ],
+    ['consent request, one use', consentRequestForm(REQUESTS.once, undefined, NOW), REQUESTS.once],
   ];
 }

@@ -6,9 +6,9 @@ import type { DataEntry } from './messages.ts';
 // boolean is typed; an object field is a valueMap of its primitive members; anything deeper, and
 // every array, is its JSON text, which the renderer parses back into the value (it parses every
 // string that looks like JSON, PITFALLS). Where a typed entry would not read back as it was (a
-// string that itself looks like JSON, a null, a key the renderer would split on `.` or `/`), the
-// enclosing object is sent as JSON text instead; at the top, the whole object, under the key `.`
-// (the renderer's "set the value at the path" form). Either way the renderer's data model at the
+// string that itself looks like JSON, a null, an empty array, a key the renderer would split on
+// `.` or `/`), the enclosing object is sent as JSON text instead; at the top, the whole object,
+// under the key `.` (the renderer's "set the value at the path" form). Either way the renderer's data model at the
 // path is the object, unmodified: the tests read it back and compare.
 
 type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
@@ -40,8 +40,16 @@ function entryOf(key: string, value: Json, depth: 0 | 1): DataEntry | undefined 
     const members = entries(value as Record<string, unknown>, 1);
     if (members !== undefined) return { key, valueMap: members };
   }
-  // JSON text of an object or array starts with `{` or `[`: the renderer parses it back.
+  // JSON text of an object or array starts with `{` or `[`: the renderer parses it back, but
+  // takes an empty array, or one that starts with an object with a `key`, for entries.
+  if (Array.isArray(value) && misread(value)) return undefined;
   return { key, valueString: JSON.stringify(value) };
+}
+
+/** An array the renderer would read as data entries (model-processor.js#setDataByPath). */
+function misread(value: readonly Json[]): boolean {
+  const first = value[0];
+  return first === undefined || (typeof first === 'object' && first !== null && 'key' in first);
 }
 
 /** What the renderer parses as JSON (model-processor.js#parseIfJsonString). */
