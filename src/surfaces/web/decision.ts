@@ -3,7 +3,7 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { NarrowInput } from '../../operations/consent/decide.ts';
-import { keysOfNamespace } from './describe.ts';
+import { keysOfNamespace } from '../shared/describe.ts';
 import { type Form, field, fields } from './session.ts';
 
 // The consent form ↔ the operations' narrowing. The form shows what was asked, pre-ticked; what

@@ -1,7 +1,6 @@
 import { type Claim, namespaceOfKey, qualifiedKey } from '../../model/claim.ts';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { allowedNarrowings, type ConsentView, type Exposure } from '../../operations/consent/preview.ts';
-import { type Selection, shorterDurations } from './decision.ts';
 import {
   CROSS_DOMAIN_WORDS,
   dateWords,
@@ -14,7 +13,8 @@ import {
   purposeWords,
   valueWords,
   WRITEBACK_WORDS,
-} from './describe.ts';
+} from '../shared/describe.ts';
+import { type Selection, shorterDurations } from './decision.ts';
 import { attr, html, type SafeHtml } from './escape.ts';
 import { signOutForm } from './signin.ts';
 

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { registerClient } from '../../../src/operations/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { keysOfNamespace } from '../../../src/surfaces/shared/describe.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
-import { keysOfNamespace } from '../../../src/surfaces/web/describe.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { CALLBACK, hiddenField, requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
 

@@ -112,7 +112,7 @@ export function valueWords(value: unknown, qualified: string, units?: string): s
   const name = (v: string) => words?.values?.[v] ?? humanize(v);
   if (typeof value === 'number') {
     const unitScale = units === 'normalized_0_1' || keyDefinitionOf(key)?.units === 'normalized_0_1';
-    if (unitScale || (value >= 0 && value <= 1 && !Number.isInteger(value))) return share(value);
+    if (unitScale || (value >= 0 && value <= 1 && !Number.isInteger(value))) return levelWords(value);
     if (words?.unit) return `${value} ${value === 1 ? words.unit : `${words.unit}s`}`;
     return String(value);
   }
@@ -142,7 +142,7 @@ export function dateWords(iso: string, now: Date): string {
 }
 
 /** "High (72%)". */
-function share(v: number): string {
+export function levelWords(v: number): string {
   const word = scale(v);
   return `${word.charAt(0).toUpperCase()}${word.slice(1)} (${percent(v)})`;
 }

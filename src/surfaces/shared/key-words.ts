@@ -1,8 +1,9 @@
-// What each vocabulary key is called on the consent page, in words a person can judge. The
-// extension descriptors (model/extensions) are copies of the published vocabularies and speak to
-// implementers ("High values SHOULD push systems…", "Values in [0.0, 1.0]"): they stay as
-// published, and the page takes its words from here instead. A test checks that every key of
-// every supported vocabulary has words here, so a new key cannot reach the page unlabelled.
+// What each vocabulary key is called wherever a person reads it (the consent page, the A2UI
+// components), in words a person can judge. The extension descriptors (model/extensions) are
+// copies of the published vocabularies and speak to implementers ("High values SHOULD push
+// systems…", "Values in [0.0, 1.0]"): they stay as published, and the pages take their words from
+// here instead. A test checks that every key of every supported vocabulary has words here, so a
+// new key cannot reach a person unlabelled.
 
 export interface KeyWords {
   /** A short name, as a person would say it. */
