@@ -80,6 +80,13 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     out.set('X-Accel-Buffering', 'no');
     return new Response(stream, { status: 200, headers: out });
   });
+  // RFC 9110 §15.5.6: a run is only ever started with POST.
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/v1/agui/review', () =>
+    errorResponse(
+      { code: 'method_not_allowed', description: 'start a review run with POST /v1/agui/review' },
+      { headers: new Headers({ Allow: 'POST' }) },
+    ),
+  );
 }
 
 const UTF8 = new TextEncoder();
