@@ -24,12 +24,13 @@ describe('a following review run', () => {
   let now = Date.now();
   /** The change subscriptions open right now (the feed's subscribe, watched). */
   const open = new Set<ChangeSubscription>();
+  const logged: string[] = [];
 
   before(async () => {
     p = await startTestProvider({ clock: () => new Date(now) });
     watchSubscriptions(p.deps.changes, open);
     const app = new Hono();
-    mountAgui(app, p.deps, { bodyLimitBytes: 1 << 20, keepaliveMs: 25 });
+    mountAgui(app, p.deps, { bodyLimitBytes: 1 << 20, keepaliveMs: 25, log: (m) => logged.push(m) });
     await new Promise<void>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
         url = `http://127.0.0.1:${info.port}/v1/agui/review`;
@@ -98,6 +99,32 @@ describe('a following review run', () => {
     } finally {
       await f.stop();
     }
+    await eventually(() => open.size === 0, 'the subscription to close');
+  });
+
+  it('a failure mid-stream is a RUN_ERROR with a generic message, logged, and the subscription closes', async () => {
+    const f = follow(agent());
+    await assertConverged(p, f);
+    const store = p.deps.store as { listProposals: (...args: unknown[]) => Promise<unknown> };
+    const listProposals = store.listProposals;
+    store.listProposals = async () => {
+      throw new Error('disk on fire at /var/secret/path');
+    };
+    try {
+      await p.grant();
+      await eventually(() => f.record.events.at(-1)?.type === EventType.RUN_ERROR, 'RUN_ERROR');
+    } finally {
+      store.listProposals = listProposals;
+      await f.stop();
+    }
+    const error = f.record.events.at(-1) as { code?: string; message?: string };
+    assert.equal(error.code, 'server_error');
+    assert.match(error.message ?? '', /failed to follow your profile; it has been logged/);
+    assert.ok(
+      !JSON.stringify(f.record.events).includes('disk on fire'),
+      'the internal message stays in the log',
+    );
+    assert.match(logged.join('\n'), /review stream failed: Error: disk on fire/);
     await eventually(() => open.size === 0, 'the subscription to close');
   });
 
