@@ -4,6 +4,7 @@ import { type HttpBindings, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
+import { mountAgui } from './surfaces/agui/app.ts';
 import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
 import { mountHealth } from './surfaces/http/health.ts';
 import { mountMcp } from './surfaces/mcp/app.ts';
@@ -15,7 +16,7 @@ import { mountWebPages } from './surfaces/web/app.ts';
 
 // The composition root: every surface mounted on one listener. Surfaces never import each
 // other; what they share (bearer reading, rate limiting, the base of error mapping, response
-// JSON) is in surfaces/shared/. A new surface (A2A, AG-UI) is one more mount here.
+// JSON) is in surfaces/shared/. A new surface (A2A) is one more mount here.
 
 export interface ServerOptions {
   readonly bodyLimitBytes: number;
@@ -41,6 +42,7 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   mountOAuth(app, deps, { bodyLimitBytes });
   mountMcp(app, deps, { bodyLimitBytes });
   mountHttpApi(app, deps, { bodyLimitBytes });
+  mountAgui(app, deps, { bodyLimitBytes, log: options.log });
   mountWebPages(app, deps, {
     log: options.log,
     signupEnabled: options.signupEnabled === true,

@@ -667,4 +667,32 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
+  {
+    id: 'agui.state-delta-json-patch',
+    source: 'bindings/ag-ui.md "State snapshot shape"; WIRE-NOTES §7',
+    rule: 'every STATE_DELTA is RFC 6902 relative to the last state sent: applying them all gives exactly a fresh snapshot',
+    tests: [
+      ['test/e2e/agui/live.test.ts', 'the AG-UI review stream follows changes made on every surface'],
+      ['test/e2e/agui/runs.test.ts', 'resuming from `since` gets what changed while disconnected'],
+    ],
+  },
+  {
+    id: 'agui.subject-only',
+    source: 'WIRE-NOTES §7; issue 12 item 1',
+    rule: "the review stream is the subject's own: a grant or package token is refused, and another subject's changes never appear",
+    tests: [
+      ['test/e2e/agui/runs.test.ts', 'only the subject: a grant token is 403'],
+      ['test/e2e/agui/runs.test.ts', "another subject's changes never reach a person's stream"],
+    ],
+  },
+  {
+    id: 'agui.run-shape',
+    source: 'WIRE-NOTES §7; ../shared/design/PITFALLS.md (AG-UI 1.0.0)',
+    rule: 'RUN_STARTED first, STATE_SNAPSHOT, then deltas; one-shot runs end with RUN_FINISHED; a following run sends a comment at least every 15 s',
+    tests: [
+      ['test/e2e/agui/runs.test.ts', 'a one-shot run: RUN_STARTED, STATE_SNAPSHOT'],
+      ['test/e2e/agui/live.test.ts', 'the run so far obeys AG-UI'],
+      ['test/e2e/agui/stream.test.ts', 'writes a comment line every interval while nothing changes'],
+    ],
+  },
 ];

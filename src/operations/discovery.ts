@@ -45,7 +45,9 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
       a2a: { supported: false },
       http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
     },
-    ui: { ag_ui_supported: false, a2ui_supported: false },
+    // The person's review stream (POST /v1/agui/review, docs/ag-ui.md); the card has no slot for
+    // its URL (transport_bindings are closed), so it is documented rather than linked.
+    ui: { ag_ui_supported: true, a2ui_supported: false },
   };
 }
 

@@ -1,0 +1,140 @@
+import jsonPatch, { type Operation } from 'fast-json-patch';
+import { fail, ok, type Result } from '../model/errors.ts';
+import { ChangeFeedOverflow, type ChangeSubscription } from '../store/change-feed.ts';
+import type { Caller } from './caller.ts';
+import { announceIfExpired, followChanges } from './changes.ts';
+import type { Deps } from './deps.ts';
+import { loadReviewState, type ReviewState } from './review-state.ts';
+
+// The person's review, followed (WIRE-NOTES §7): a first state (a snapshot, or a patch from the
+// state a reconnecting client holds), then one patch for every change event of the person's
+// profile, relative to the last state sent. Each patch is the difference between two whole
+// states (RFC 6902, fast-json-patch's compare), so a client that applies every patch holds
+// exactly the state a fresh snapshot shows, whatever the events were. The AG-UI surface turns
+// these updates into events; nothing here knows AG-UI.
+
+/** An RFC 6902 operation, as compare() makes them (fast-json-patch's `_get` is internal to it). */
+export type PatchOperation = Exclude<Operation, { op: '_get' }>;
+
+export type ReviewUpdate =
+  | { readonly kind: 'snapshot'; readonly state: ReviewState }
+  | { readonly kind: 'delta'; readonly delta: PatchOperation[]; readonly state: ReviewState };
+
+export interface ReviewOptions {
+  /** False: the first update only (a one-shot run). */
+  readonly follow: boolean;
+  /** The seq of the state the client holds (`forwardedProps.since`). */
+  readonly since?: number;
+  /** The state the client holds (AG-UI `RunAgentInput.state`), the base of a resume's patch. */
+  readonly held?: unknown;
+}
+
+/**
+ * The updates of one review run, in order. Iterate it once; it ends after the first update when
+ * not following, else when `close()` is called (a pending `next()` then finishes).
+ */
+export interface ReviewRun extends AsyncIterable<ReviewUpdate> {
+  close(): void;
+  /**
+   * Announces the expiry of any grant of the last state sent that is past it now. An expiry is
+   * a matter of time, not a write: it is announced when something finds it (changes.ts), and a
+   * following stream looks now and then, so that the person sees it without anyone reading.
+   */
+  checkExpiries(): Promise<void>;
+}
+
+/** Opens a review of the caller's own profile; a grantee is refused (access_denied). */
+export async function openReview(
+  deps: Deps,
+  caller: Caller,
+  options: ReviewOptions,
+): Promise<Result<ReviewRun>> {
+  if (caller.kind !== 'subject') {
+    return fail('access_denied', 'only the subject reviews their own profile; a grant token cannot');
+  }
+  // Read before the state: the state is then at least as new as the seq it carries (review-state.ts).
+  const seq = await deps.store.latestChangeSeq();
+  const loaded = await loadState(deps, caller, seq);
+  if (!loaded.ok) return loaded;
+  const base = resumable(options, seq);
+  const first: ReviewUpdate | undefined =
+    base === undefined ? { kind: 'snapshot', state: loaded.value } : deltaOrNothing(base, loaded.value);
+  let subscription: ChangeSubscription | undefined;
+  if (options.follow) {
+    const followed = followChanges(deps, caller, seq);
+    if (!followed.ok) return followed;
+    subscription = followed.value;
+  }
+  let last = loaded.value;
+  let closed = false;
+
+  async function* updates(): AsyncGenerator<ReviewUpdate> {
+    if (first !== undefined) yield first;
+    while (subscription !== undefined && !closed) {
+      try {
+        for await (const event of subscription) {
+          const next = await loadState(deps, caller, event.seq);
+          // The person's account cannot stop being theirs mid-run; a failure here is a bug.
+          if (!next.ok) throw new Error(`review state failed: ${next.error.description}`);
+          const delta = diff(last, next.value);
+          last = next.value;
+          yield { kind: 'delta', delta, state: last };
+        }
+        return;
+      } catch (e) {
+        // Too slow to keep up: the feed dropped us; the outbox has every event after `last`.
+        if (!(e instanceof ChangeFeedOverflow) || closed) throw e;
+        const again = followChanges(deps, caller, last.seq);
+        if (!again.ok) throw new Error(again.error.description);
+        subscription = again.value;
+      }
+    }
+  }
+
+  return ok({
+    [Symbol.asyncIterator]: () => updates(),
+    close() {
+      closed = true;
+      subscription?.close();
+    },
+    async checkExpiries() {
+      const now = deps.clock();
+      for (const shown of last.active_grants) {
+        if (shown.expires_at === undefined || new Date(shown.expires_at) > now) continue;
+        const grant = await deps.store.getGrant(shown.grant_id);
+        if (grant !== undefined) await announceIfExpired(deps, grant, now);
+      }
+    },
+  });
+}
+
+/**
+ * The state as its JSON text reads: what the client receives, so what the patches are computed
+ * on (an `undefined` member would otherwise be a difference no client can see).
+ */
+async function loadState(deps: Deps, caller: Caller, seq: number): Promise<Result<ReviewState>> {
+  const state = await loadReviewState(deps, caller, seq);
+  return state.ok ? ok(JSON.parse(JSON.stringify(state.value)) as ReviewState) : state;
+}
+
+/**
+ * The state a resuming client holds, when it can be the base of a patch: a JSON object whose
+ * `seq` is the `since` it resumes from, and not past the outbox's end (a seq this provider never
+ * wrote is someone else's state). Anything else gets a fresh snapshot, which is never a gap.
+ */
+function resumable(options: ReviewOptions, latest: number): object | undefined {
+  const { since, held } = options;
+  if (since === undefined || since > latest) return undefined;
+  if (typeof held !== 'object' || held === null || Array.isArray(held)) return undefined;
+  return (held as { seq?: unknown }).seq === since ? held : undefined;
+}
+
+function deltaOrNothing(base: object, state: ReviewState): ReviewUpdate | undefined {
+  const delta = diff(base, state);
+  return delta.length === 0 ? undefined : { kind: 'delta', delta, state };
+}
+
+/** The RFC 6902 patch that turns `from` into `to` (add, remove and replace only). */
+function diff(from: object, to: ReviewState): PatchOperation[] {
+  return jsonPatch.compare(from, to).filter((o): o is PatchOperation => o.op !== '_get');
+}

@@ -1,0 +1,155 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, Hono } from 'hono';
+import { fail, type PpxFailure } from '../../model/errors.ts';
+import { authenticate } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
+import { noteCaller } from '../shared/access-log.ts';
+import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { readJsonBody } from '../shared/body.ts';
+import { errorResponse } from '../shared/errors.ts';
+import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
+import { type ReviewRequest, reviewRequest } from './input.ts';
+
+// The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
+// POST /v1/agui/review. A short pipeline: rate limit → subject bearer → RunAgentInput → open the
+// review (operations/review-stream.ts) → SSE. Everything refused before the stream starts is an
+// HTTP error with the PPX body; once it has started, a failure is a RUN_ERROR event.
+
+export interface AguiOptions {
+  readonly bodyLimitBytes: number;
+  /** How often a following run writes an SSE comment (proxies close silent streams; Node's fetch at 300 s). */
+  readonly keepaliveMs?: number;
+  readonly log?: (msg: string) => void;
+}
+
+/** Under the 15 s WIRE-NOTES §7 asks for, with room for a busy event loop. */
+export const KEEPALIVE_MS = 10_000;
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
+type App = Hono<any>;
+
+export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
+  const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
+  app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
+    const headers: [string, string][] = [];
+    const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
+      errorResponse(failure, {
+        ...errors,
+        headers: new Headers(headers),
+        ...(tokenPresented !== undefined ? { tokenPresented } : {}),
+      });
+    const token = readBearer(c.req.header('authorization'));
+    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
+    if (limited) headers.push(...limited.headers);
+    if (limited?.allowed === false) return refuse(RATE_LIMITED);
+
+    if (token === undefined || !token.ok) {
+      const failure =
+        token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
+      return refuse(failure, token !== undefined);
+    }
+    const caller = await authenticate(deps, token.value);
+    if (!caller.ok) return refuse(caller.error);
+    noteCaller(c.req.raw, caller.value.kind);
+
+    const body = await readJsonBody(
+      {
+        stream: c.env?.incoming ?? c.req.raw.body,
+        contentLength: c.req.header('content-length'),
+        contentType: c.req.header('content-type'),
+      },
+      options.bodyLimitBytes,
+    );
+    if (!body.ok) return refuse(body.error);
+    const request = reviewRequest(body.value);
+    if (!request.ok) return refuse(request.error);
+
+    const run = await openReview(deps, caller.value, request.value);
+    if (!run.ok) return refuse(run.error);
+    const stream = reviewStream(deps, run.value, request.value, options);
+    const encoder = new EventEncoder(); // no `accept`: */* would name protobuf while writing SSE
+    const out = new Headers(headers);
+    out.set('Content-Type', encoder.getContentType());
+    // The person's own data: never kept by a cache; and no proxy buffering of a live stream.
+    out.set('Cache-Control', 'no-store');
+    out.set('X-Accel-Buffering', 'no');
+    return new Response(stream, { status: 200, headers: out });
+  });
+  // RFC 9110 §15.5.6: a run is only ever started with POST.
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/v1/agui/review', () =>
+    errorResponse(
+      { code: 'method_not_allowed', description: 'start a review run with POST /v1/agui/review' },
+      { headers: new Headers({ Allow: 'POST' }) },
+    ),
+  );
+}
+
+const UTF8 = new TextEncoder();
+const KEEPALIVE = UTF8.encode(': keepalive\n\n');
+
+/**
+ * The run as SSE: RUN_STARTED, the review's updates, and RUN_FINISHED when the review ends on
+ * the provider's side (a one-shot run's first update, or the feed closing). The client leaving
+ * cancels the stream, which closes the review's subscription and its timer.
+ */
+export function reviewStream(
+  deps: Deps,
+  run: ReviewRun,
+  request: ReviewRequest,
+  options: Pick<AguiOptions, 'keepaliveMs' | 'log'>,
+): ReadableStream<Uint8Array> {
+  const encoder = new EventEncoder();
+  const ids: RunIds = { threadId: request.threadId, runId: request.runId };
+  const log = options.log ?? (() => undefined);
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let gone = false;
+  const stop = () => {
+    gone = true;
+    if (timer !== undefined) clearInterval(timer);
+    run.close();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: BaseEvent) => {
+        if (!gone) controller.enqueue(UTF8.encode(encoder.encode(event)));
+      };
+      send(runStarted(ids, deps.clock()));
+      if (request.follow) {
+        timer = setInterval(() => {
+          if (gone) return;
+          controller.enqueue(KEEPALIVE);
+          run.checkExpiries().catch((e: unknown) => log(`review expiry check failed: ${String(e)}`));
+        }, options.keepaliveMs ?? KEEPALIVE_MS);
+      }
+      void (async () => {
+        try {
+          for await (const update of run) send(updateEvent(update, deps.clock()));
+          send(runFinished(ids, deps.clock()));
+        } catch (e) {
+          log(`review stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          send(
+            runError(
+              {
+                code: 'server_error',
+                description: 'the provider failed to follow your profile; it has been logged',
+              },
+              deps.clock(),
+            ),
+          );
+        }
+        if (!gone) {
+          stop();
+          controller.close();
+        }
+      })();
+    },
+    cancel() {
+      stop();
+    },
+  });
+}

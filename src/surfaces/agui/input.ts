@@ -1,0 +1,51 @@
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import { z } from 'zod';
+import { fail, ok, type Result } from '../../model/errors.ts';
+import { parseInput } from '../../model/validate.ts';
+
+// What a review run is asked for: an AG-UI RunAgentInput (validated with the protocol's own zod
+// schema, as its client validates what it is sent), and the PPX knobs it carries in
+// `forwardedProps` (WIRE-NOTES §7).
+
+/** `forwardedProps` of a review run; other members are a client's own and are ignored. */
+const ReviewProps = z.looseObject({
+  /** False: a one-shot run (RUN_STARTED, STATE_SNAPSHOT, RUN_FINISHED). */
+  follow: z.boolean({ error: 'forwardedProps.follow is true or false' }).optional(),
+  /** The `seq` of the state the client holds, to resume from. */
+  since: z
+    .number({ error: 'forwardedProps.since is the seq of the state you hold, a non-negative integer' })
+    .int({ error: 'forwardedProps.since is the seq of the state you hold, a non-negative integer' })
+    .min(0, { error: 'forwardedProps.since is the seq of the state you hold, a non-negative integer' })
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
+});
+
+export interface ReviewRequest {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly follow: boolean;
+  readonly since?: number;
+  /** `RunAgentInput.state`: what the client holds now (HttpAgent sends it on every run). */
+  readonly held?: unknown;
+}
+
+/** The review run a parsed JSON body asks for, or an invalid_request naming what is wrong. */
+export function reviewRequest(body: unknown): Result<ReviewRequest> {
+  const input = parseInput(RunAgentInputSchema, body, 'the RunAgentInput');
+  if (!input.ok) return input;
+  const props = parseInput(ReviewProps.optional(), input.value.forwardedProps, 'forwardedProps');
+  if (!props.ok) return props;
+  // No run of this stream ever ends in an interrupt yet, so any resume entry answers an
+  // interrupt that does not exist: refused, never silently dropped.
+  const resume = input.value.resume ?? [];
+  if (resume.length > 0) {
+    return fail('invalid_request', `there is no open interrupt "${resume[0]?.interruptId}" to resume`);
+  }
+  return ok({
+    threadId: input.value.threadId,
+    runId: input.value.runId,
+    follow: props.value?.follow ?? true,
+    ...(props.value?.since !== undefined ? { since: props.value.since } : {}),
+    ...(input.value.state !== undefined ? { held: input.value.state } : {}),
+  });
+}
