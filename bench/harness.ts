@@ -120,7 +120,7 @@ export interface Target {
  * ticks of 10 ms); undefined elsewhere. CPU per request is steadier than req/s on a shared
  * machine, and does not count the load generator, which shares the two cores.
  */
-function cpuMicros(pid: number | undefined): number | undefined {
+export function cpuMicros(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
