@@ -54,7 +54,7 @@ export async function openReview(
   }
   // Read before the state: the state is then at least as new as the seq it carries (review-state.ts).
   const seq = await deps.store.latestChangeSeq();
-  const loaded = await loadState(deps, caller, seq);
+  const loaded = await sharedState(deps, caller, seq);
   if (!loaded.ok) return loaded;
   const base = resumable(options, seq);
   const first: ReviewUpdate | undefined =
@@ -73,10 +73,10 @@ export async function openReview(
     while (subscription !== undefined && !closed) {
       try {
         for await (const event of subscription) {
-          const next = await loadState(deps, caller, event.seq);
+          const next = await sharedState(deps, caller, event.seq);
           // The person's account cannot stop being theirs mid-run; a failure here is a bug.
           if (!next.ok) throw new Error(`review state failed: ${next.error.description}`);
-          const delta = diff(last, next.value);
+          const delta = sharedDiff(last, next.value);
           last = next.value;
           yield { kind: 'delta', delta, state: last };
         }
@@ -106,6 +106,54 @@ export async function openReview(
       }
     },
   });
+}
+
+/**
+ * A person's open runs share one read of the state per change, and one patch per pair of states:
+ * with 200 runs of one person every change was 200 reads and 200 diffs, which cost reads of the
+ * profile more than half their throughput (`npm run bench:agui`). The state at a seq is the same
+ * for every run (it is read after that seq was committed, so at least as new as it), and states
+ * are never changed once made (each is its own JSON copy), so runs can hold the same objects.
+ * Only the latest state per person is kept; a failed read is not.
+ */
+const latestStates = new WeakMap<object, Map<string, { seq: number; state: Promise<Result<ReviewState>> }>>();
+
+function sharedState(deps: Deps, caller: Caller, seq: number): Promise<Result<ReviewState>> {
+  if (caller.kind !== 'subject') return loadState(deps, caller, seq);
+  let bySubject = latestStates.get(deps.store);
+  if (bySubject === undefined) {
+    bySubject = new Map();
+    latestStates.set(deps.store, bySubject);
+  }
+  const hit = bySubject.get(caller.subjectId);
+  if (hit?.seq === seq) return hit.state;
+  const forget = () => {
+    if (bySubject.get(caller.subjectId)?.state === state) bySubject.delete(caller.subjectId);
+  };
+  const state = loadState(deps, caller, seq).then(
+    (r) => {
+      if (!r.ok) forget();
+      return r;
+    },
+    (e: unknown) => {
+      forget();
+      throw e;
+    },
+  );
+  if (bySubject.size >= 10_000) bySubject.clear();
+  bySubject.set(caller.subjectId, { seq, state });
+  return state;
+}
+
+/** The patch from one state to the next, made once for every run that held `from`. */
+const patches = new WeakMap<object, { readonly to: ReviewState; readonly delta: PatchOperation[] }>();
+
+function sharedDiff(from: object, to: ReviewState): PatchOperation[] {
+  const hit = patches.get(from);
+  if (hit?.to === to) return hit.delta;
+  const delta = diff(from, to);
+  patches.set(from, { to, delta });
+  return delta;
 }
 
 /**
