@@ -683,6 +683,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: [
       ['test/e2e/agui/runs.test.ts', 'only the subject: a grant token is 403'],
       ['test/e2e/agui/runs.test.ts', "another subject's changes never reach a person's stream"],
+      ['test/e2e/agui/session.test.ts', 'a session from signing in opens a run'],
+      ['test/e2e/agui/session.test.ts', 'a cross-site request on the session is refused'],
     ],
   },
   {

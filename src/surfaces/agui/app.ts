@@ -2,21 +2,21 @@ import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { fail, type PpxFailure } from '../../model/errors.ts';
-import { authenticate } from '../../operations/caller.ts';
+import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
-import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { cookiePlan } from '../shared/session.ts';
+import { reviewCaller } from './caller.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { type ReviewRequest, reviewRequest } from './input.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
-// POST /v1/agui/review. A short pipeline: rate limit → subject bearer → RunAgentInput → open the
+// POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
 // review (operations/review-stream.ts) → SSE. Everything refused before the stream starts is an
 // HTTP error with the PPX body; once it has started, a failure is a RUN_ERROR event.
 
@@ -35,6 +35,7 @@ type App = Hono<any>;
 
 export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
+  const plan = cookiePlan(deps.provider.baseUrl);
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
     const headers: [string, string][] = [];
     const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
@@ -48,14 +49,8 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     if (limited) headers.push(...limited.headers);
     if (limited?.allowed === false) return refuse(RATE_LIMITED);
 
-    if (token === undefined || !token.ok) {
-      const failure =
-        token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
-      return refuse(failure, token !== undefined);
-    }
-    const caller = await authenticate(deps, token.value);
-    if (!caller.ok) return refuse(caller.error);
-    noteCaller(c.req.raw, caller.value.kind);
+    const who = await reviewCaller(c, deps, plan, token);
+    if (!who.ok) return refuse(who.error, who.tokenPresented);
 
     const body = await readJsonBody(
       {
@@ -69,7 +64,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     const request = reviewRequest(body.value);
     if (!request.ok) return refuse(request.error);
 
-    const run = await openReview(deps, caller.value, request.value);
+    const run = await openReview(deps, who.caller, request.value);
     if (!run.ok) return refuse(run.error);
     const stream = reviewStream(deps, run.value, request.value, options);
     const encoder = new EventEncoder(); // no `accept`: */* would name protobuf while writing SSE
