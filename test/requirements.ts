@@ -683,6 +683,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: [
       ['test/e2e/agui/runs.test.ts', 'only the subject: a grant token is 403'],
       ['test/e2e/agui/runs.test.ts', "another subject's changes never reach a person's stream"],
+      ['test/e2e/agui/session.test.ts', 'a session from signing in opens a run'],
+      ['test/e2e/agui/session.test.ts', 'a cross-site request on the session is refused'],
     ],
   },
   {
@@ -691,8 +693,20 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'RUN_STARTED first, STATE_SNAPSHOT, then deltas; one-shot runs end with RUN_FINISHED; a following run sends a comment at least every 15 s',
     tests: [
       ['test/e2e/agui/runs.test.ts', 'a one-shot run: RUN_STARTED, STATE_SNAPSHOT'],
-      ['test/e2e/agui/live.test.ts', 'the run so far obeys AG-UI'],
+      ['test/e2e/agui/live.test.ts', 'the runs so far obey AG-UI'],
       ['test/e2e/agui/stream.test.ts', 'writes a comment line every interval while nothing changes'],
+    ],
+  },
+  {
+    id: 'agui.consent-interrupt',
+    source: 'WIRE-NOTES §7; ../shared/design/PITFALLS.md (AG-UI 1.0.0)',
+    rule: 'a pending consent request ends a run with CUSTOM INTERRUPT then the interrupt outcome; resume approves, narrows or rejects through the consent operations; a bad resume is RUN_ERROR with nothing applied',
+    tests: [
+      ['test/e2e/agui/interrupts.test.ts', 'a pending consent request ends the run'],
+      ['test/e2e/agui/interrupts.test.ts', 'resumed with approve'],
+      ['test/e2e/agui/interrupts.test.ts', 'resumed with edit'],
+      ['test/e2e/agui/interrupts.test.ts', 'resumed with reject'],
+      ['test/e2e/agui/interrupts.test.ts', 'bad answers are RUN_ERROR with nothing applied'],
     ],
   },
 ];

@@ -34,6 +34,8 @@ export interface ReviewOptions {
  * not following, else when `close()` is called (a pending `next()` then finishes).
  */
 export interface ReviewRun extends AsyncIterable<ReviewUpdate> {
+  /** False when a resuming client's state is already current: the first update is a change. */
+  readonly startsWithUpdate: boolean;
   close(): void;
   /**
    * Announces the expiry of any grant of the last state sent that is past it now. An expiry is
@@ -92,6 +94,7 @@ export async function openReview(
   }
 
   return ok({
+    startsWithUpdate: first !== undefined,
     [Symbol.asyncIterator]: () => updates(),
     close() {
       closed = true;

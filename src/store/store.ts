@@ -139,6 +139,8 @@ export interface StoreReader extends WritebackReader, ChangeReader {
   getGrantRequest(grantRequestId: string): Promise<GrantRequestRecord | undefined>;
   /** The requests of one package, in the order of the client's authorization_details. */
   listGrantRequestsByPackage(packageId: string): Promise<GrantRequestRecord[]>;
+  /** A subject's consent requests still pending (expired ones included), oldest first. */
+  listPendingGrantRequestsBySubject(subjectId: string): Promise<GrantRequestRecord[]>;
   getTokenFamily(familyId: string): Promise<TokenFamilyRecord | undefined>;
   /** A refresh token by hash, whatever its status (the caller tells rotated from current). */
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
@@ -308,6 +310,7 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   getSession: true,
   getGrantRequest: true,
   listGrantRequestsByPackage: true,
+  listPendingGrantRequestsBySubject: true,
   getTokenFamily: true,
   getRefreshToken: true,
   listTokenFamiliesByGrant: true,

@@ -132,6 +132,13 @@ export class ConsentQueries {
       .map((row) => body<GrantRequestRecord>(row));
   }
 
+  listPendingGrantRequestsBySubject(subjectId: string): GrantRequestRecord[] {
+    return this.#sql
+      .get("SELECT body FROM grant_requests WHERE subject_id = ? AND status = 'pending' ORDER BY rowid")
+      .all(subjectId)
+      .map((row) => body<GrantRequestRecord>(row));
+  }
+
   transitionGrantRequest(
     grantRequestId: string,
     expected: GrantRequestStatus,

@@ -2,21 +2,23 @@ import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { fail, type PpxFailure } from '../../model/errors.ts';
-import { authenticate } from '../../operations/caller.ts';
+import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { InterruptBook } from '../../operations/review-interrupts.ts';
 import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
-import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { cookiePlan } from '../shared/session.ts';
+import { reviewCaller } from './caller.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { type ReviewRequest, reviewRequest } from './input.ts';
+import { interruptEvents, type ThreadInterrupts, threadInterrupts } from './interrupts.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
-// POST /v1/agui/review. A short pipeline: rate limit → subject bearer → RunAgentInput → open the
+// POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
 // review (operations/review-stream.ts) → SSE. Everything refused before the stream starts is an
 // HTTP error with the PPX body; once it has started, a failure is a RUN_ERROR event.
 
@@ -35,6 +37,8 @@ type App = Hono<any>;
 
 export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
+  const plan = cookiePlan(deps.provider.baseUrl);
+  const book = new InterruptBook();
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
     const headers: [string, string][] = [];
     const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
@@ -48,14 +52,8 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     if (limited) headers.push(...limited.headers);
     if (limited?.allowed === false) return refuse(RATE_LIMITED);
 
-    if (token === undefined || !token.ok) {
-      const failure =
-        token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
-      return refuse(failure, token !== undefined);
-    }
-    const caller = await authenticate(deps, token.value);
-    if (!caller.ok) return refuse(caller.error);
-    noteCaller(c.req.raw, caller.value.kind);
+    const who = await reviewCaller(c, deps, plan, token);
+    if (!who.ok) return refuse(who.error, who.tokenPresented);
 
     const body = await readJsonBody(
       {
@@ -69,9 +67,19 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     const request = reviewRequest(body.value);
     if (!request.ok) return refuse(request.error);
 
-    const run = await openReview(deps, caller.value, request.value);
-    if (!run.ok) return refuse(run.error);
-    const stream = reviewStream(deps, run.value, request.value, options);
+    const thread =
+      who.caller.kind === 'subject' ? threadInterrupts(deps, book, who.caller, request.value) : undefined;
+    // The answers first, so that the run's first state shows what they decided.
+    const unanswered = await thread?.resume();
+    const run = unanswered === undefined ? await openReview(deps, who.caller, request.value) : undefined;
+    if (run?.ok === false) return refuse(run.error);
+    const stream =
+      run === undefined
+        ? failedRun(deps, request.value, unanswered!)
+        : reviewStream(deps, run.value, request.value, {
+            ...options,
+            ...(thread ? { interrupts: thread } : {}),
+          });
     const encoder = new EventEncoder(); // no `accept`: */* would name protobuf while writing SSE
     const out = new Headers(headers);
     out.set('Content-Type', encoder.getContentType());
@@ -90,6 +98,19 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
 }
 
 const UTF8 = new TextEncoder();
+
+/** A run refused after its input was read (a resume that cannot apply): RUN_STARTED, RUN_ERROR. */
+function failedRun(deps: Deps, request: ReviewRequest, failure: PpxFailure): ReadableStream<Uint8Array> {
+  const encoder = new EventEncoder();
+  const ids: RunIds = { threadId: request.threadId, runId: request.runId };
+  const text = [runStarted(ids, deps.clock()), runError(failure, deps.clock())].map((e) => encoder.encode(e));
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(UTF8.encode(text.join('')));
+      controller.close();
+    },
+  });
+}
 const KEEPALIVE = UTF8.encode(': keepalive\n\n');
 
 /**
@@ -101,7 +122,7 @@ export function reviewStream(
   deps: Deps,
   run: ReviewRun,
   request: ReviewRequest,
-  options: Pick<AguiOptions, 'keepaliveMs' | 'log'>,
+  options: Pick<AguiOptions, 'keepaliveMs' | 'log'> & { readonly interrupts?: ThreadInterrupts },
 ): ReadableStream<Uint8Array> {
   const encoder = new EventEncoder();
   const ids: RunIds = { threadId: request.threadId, runId: request.runId };
@@ -128,8 +149,26 @@ export function reviewStream(
       }
       void (async () => {
         try {
-          for await (const update of run) send(updateEvent(update, deps.clock()));
-          send(runFinished(ids, deps.clock()));
+          // A pending consent request ends the run as an interrupt (WIRE-NOTES §7), looked for
+          // after each state sent, so the client holds the state the request arrived in.
+          const interrupted = async () => {
+            const open = (await options.interrupts?.pending()) ?? [];
+            if (open.length === 0 || gone) return false;
+            options.interrupts?.opened(open);
+            for (const event of interruptEvents(ids, open, deps.clock())) send(event);
+            return true;
+          };
+          let ended = !run.startsWithUpdate && (await interrupted());
+          if (!ended) {
+            for await (const update of run) {
+              send(updateEvent(update, deps.clock()));
+              if (await interrupted()) {
+                ended = true;
+                break;
+              }
+            }
+          }
+          if (!ended) send(runFinished(ids, deps.clock()));
         } catch (e) {
           log(`review stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
           send(

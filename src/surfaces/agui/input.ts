@@ -1,7 +1,8 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
-import { fail, ok, type Result } from '../../model/errors.ts';
+import { ok, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
+import type { ResumeAnswer } from '../../operations/review-interrupts.ts';
 
 // What a review run is asked for: an AG-UI RunAgentInput (validated with the protocol's own zod
 // schema, as its client validates what it is sent), and the PPX knobs it carries in
@@ -27,6 +28,8 @@ export interface ReviewRequest {
   readonly since?: number;
   /** `RunAgentInput.state`: what the client holds now (HttpAgent sends it on every run). */
   readonly held?: unknown;
+  /** The answers to the thread's open interrupts (consent requests), checked by the review. */
+  readonly resume: readonly ResumeAnswer[];
 }
 
 /** The review run a parsed JSON body asks for, or an invalid_request naming what is wrong. */
@@ -35,17 +38,16 @@ export function reviewRequest(body: unknown): Result<ReviewRequest> {
   if (!input.ok) return input;
   const props = parseInput(ReviewProps.optional(), input.value.forwardedProps, 'forwardedProps');
   if (!props.ok) return props;
-  // No run of this stream ever ends in an interrupt yet, so any resume entry answers an
-  // interrupt that does not exist: refused, never silently dropped.
-  const resume = input.value.resume ?? [];
-  if (resume.length > 0) {
-    return fail('invalid_request', `there is no open interrupt "${resume[0]?.interruptId}" to resume`);
-  }
   return ok({
     threadId: input.value.threadId,
     runId: input.value.runId,
     follow: props.value?.follow ?? true,
     ...(props.value?.since !== undefined ? { since: props.value.since } : {}),
     ...(input.value.state !== undefined ? { held: input.value.state } : {}),
+    resume: (input.value.resume ?? []).map((r) => ({
+      interruptId: r.interruptId,
+      status: r.status,
+      ...(r.payload !== undefined ? { payload: r.payload } : {}),
+    })),
   });
 }

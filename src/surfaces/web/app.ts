@@ -1,12 +1,12 @@
 import { type Env, Hono, type MiddlewareHandler } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
 import { readBodyBytes } from '../shared/body.ts';
+import { cookiePlan } from '../shared/session.ts';
 import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './layout.ts';
 import { providerName, send, type WebContext } from './respond.ts';
-import { cookiePlan } from './session.ts';
 import { messagePage, passwordSignIn, type SignInMethod } from './signin.ts';
 import { registerSignInRoutes } from './signin-routes.ts';
 import { registerSignupRoutes } from './signup.ts';

@@ -6,8 +6,9 @@ import {
 } from '../../operations/oauth/authorize.ts';
 import { authorizationResponse } from '../../operations/oauth/redirect.ts';
 import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
+import { currentSession } from '../shared/session.ts';
 import { send, type WebContext } from './respond.ts';
-import { currentSession, RETURN_TO_LIMIT } from './session.ts';
+import { RETURN_TO_LIMIT } from './session.ts';
 import { messagePage } from './signin.ts';
 
 // The OAuth 2.1 authorization endpoint (RFC 6749 §4.1.1, WIRE-NOTES §3, docs/oauth.md). It is a

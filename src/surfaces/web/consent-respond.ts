@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { DecisionOutcome } from '../../operations/consent/preview.ts';
+import type { WebSession } from '../shared/session.ts';
 import { html, type SafeHtml } from './escape.ts';
 import type { PageContext } from './grant-sections.ts';
 import { providerName, send, type WebContext } from './respond.ts';
-import type { WebSession } from './session.ts';
 import { messagePage, signOutForm } from './signin.ts';
 
 // What the consent routes answer besides the consent page itself: shared by the single-request

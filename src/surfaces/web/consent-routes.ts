@@ -9,12 +9,13 @@ import {
   loadConsentView,
   previewNarrowing,
 } from '../../operations/consent/preview.ts';
+import { crossSiteProblem, currentSession, sameToken, type WebSession } from '../shared/session.ts';
 import { consentPage } from './consent-page.ts';
 import { closingPage, consentPath, deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { decidePackageForm, showPackage } from './package-decision.ts';
 import { providerName, seeOther, send, type WebContext } from './respond.ts';
-import { crossSiteProblem, currentSession, field, readForm, sameToken, type WebSession } from './session.ts';
+import { field, readForm } from './session.ts';
 import { refused, showSignIn } from './signin-routes.ts';
 
 export function registerConsentRoutes(app: Hono, web: WebContext): void {

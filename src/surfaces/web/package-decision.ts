@@ -4,11 +4,12 @@ import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-re
 import type { Caller } from '../../operations/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
+import type { WebSession } from '../shared/session.ts';
 import { deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { elementPrefix, elementTitle, type PackageElement, packagePage } from './package-page.ts';
 import { seeOther, send, type WebContext } from './respond.ts';
-import { type Form, field, type WebSession } from './session.ts';
+import { type Form, field } from './session.ts';
 
 // The package page's form → decidePackage: one decision per element, built from the fields of
 // that element's prefix. Whether a narrowing is allowed, and whether the package may still be

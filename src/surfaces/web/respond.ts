@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
 import { clientAddress, limitRequest } from '../shared/rate-limit.ts';
+import type { CookiePlan } from '../shared/session.ts';
 import type { SafeHtml } from './escape.ts';
 import { securityHeaders } from './layout.ts';
-import type { CookiePlan } from './session.ts';
 import type { SignInMethod } from './signin.ts';
 
 /** What every web handler shares. */

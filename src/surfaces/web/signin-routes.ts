@@ -2,18 +2,16 @@ import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { signOut } from '../../operations/accounts.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
+import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
 import {
   clearSessionCookie,
-  crossSiteProblem,
-  currentSession,
   type Form,
   field,
   preSessionCsrf,
   preSessionCsrfCookie,
   readForm,
   safeReturnTo,
-  sameToken,
   setSessionCookie,
 } from './session.ts';
 import { messagePage, signedInPage, signInPage } from './signin.ts';

@@ -1,18 +1,10 @@
 import type { Hono } from 'hono';
 import { createSubject, SubjectInput, signIn } from '../../operations/accounts.ts';
+import { crossSiteProblem, sameToken } from '../shared/session.ts';
 import { html } from './escape.ts';
 import { errorBox, page } from './layout.ts';
 import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
-import {
-  crossSiteProblem,
-  type Form,
-  field,
-  preSessionCsrf,
-  preSessionCsrfCookie,
-  readForm,
-  safeReturnTo,
-  sameToken,
-} from './session.ts';
+import { type Form, field, preSessionCsrf, preSessionCsrfCookie, readForm, safeReturnTo } from './session.ts';
 import { refused, startSession } from './signin-routes.ts';
 
 /** Self-service accounts, registered only when the operator enables sign-up. */

@@ -23,7 +23,7 @@ export interface RunRecord {
   failure?: Error;
 }
 
-function recorder(record: RunRecord) {
+export function recorder(record: RunRecord) {
   return {
     onEvent: ({ event }: { event: BaseEvent }) => {
       record.events.push(event);
@@ -58,12 +58,18 @@ export interface Following {
   stop(): Promise<void>;
 }
 
-export function follow(agent: HttpAgent, forwardedProps: Record<string, unknown> = {}): Following {
+export function follow(
+  agent: HttpAgent,
+  forwardedProps: Record<string, unknown> = {},
+  resume?: { interruptId: string; status: 'resolved' | 'cancelled'; payload?: unknown }[],
+): Following {
   const record: RunRecord = { events: [] };
-  const done = agent.runAgent({ forwardedProps }, recorder(record)).catch((e: unknown) => {
-    // An aborted fetch rejects the run; anything else is a real failure, kept for the asserts.
-    if (!(e instanceof Error && e.name === 'AbortError')) record.failure ??= e as Error;
-  });
+  const done = agent
+    .runAgent({ forwardedProps, ...(resume ? { resume } : {}) }, recorder(record))
+    .catch((e: unknown) => {
+      // An aborted fetch rejects the run; anything else is a real failure, kept for the asserts.
+      if (!(e instanceof Error && e.name === 'AbortError')) record.failure ??= e as Error;
+    });
   return {
     agent,
     record,

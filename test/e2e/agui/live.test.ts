@@ -8,7 +8,7 @@ import { approve, ask } from '../consent/helpers.ts';
 import { decide, effective, travelGrant } from '../cross-domain/helpers.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
 import { confirm, propose, proposed } from '../writeback/helpers.ts';
-import { assertConverged, type Following, follow, reviewAgent } from './helpers.ts';
+import { assertConverged, eventually, type Following, follow, reviewAgent } from './helpers.ts';
 
 // One following review run, consumed by @ag-ui/client's HttpAgent, while every other surface
 // changes the person's data: after each change the state the client holds (the snapshot with
@@ -102,9 +102,23 @@ describe('the AG-UI review stream follows changes made on every surface', () => 
     assert.ok(!state().claims.some((c) => c.claim_id === second.claim_id));
   });
 
-  it('a grant made through the consent flow appears; revoking it over HTTP removes it', async () => {
+  /** Runs before the current one (a consent request interrupts a run; the next one resumes). */
+  const earlier: Following[] = [];
+
+  it('a consent request interrupts the run; approved over HTTP, the grant appears; revoking it over HTTP removes it', async () => {
     const pending = await ask(p);
+    const last = () => f.record.events.at(-1) as { type: string; outcome?: ToolResult } | undefined;
+    await eventually(
+      () => last()?.type === EventType.RUN_FINISHED,
+      'the consent request to interrupt the run',
+    );
+    const interrupt = last()?.outcome.interrupts[0];
+    assert.equal(interrupt.metadata.grant_request_id, pending.id);
+    await f.stop();
+    earlier.push(f);
     const approved = await approve(p, pending.id);
+    // Decided on another surface: the next run of the thread cancels the interrupt (nothing applied).
+    f = follow(f.agent, {}, [{ interruptId: interrupt.id, status: 'cancelled' }]);
     assert.equal(approved.status, 200, approved.text);
     const grantId = approved.json.grant_id ?? approved.json.grant?.grant_id;
     assert.ok(grantId, approved.text);
@@ -141,12 +155,17 @@ describe('the AG-UI review stream follows changes made on every surface', () => 
     assert.ok(!grantIds().includes(g.grant.grant_id));
   });
 
-  it('the run so far obeys AG-UI: RUN_STARTED first, one snapshot, then deltas only, seq rising', () => {
-    const types = f.record.events.map((e) => e.type);
+  it('the runs so far obey AG-UI: RUN_STARTED first, one snapshot, then deltas only; the interrupted one ends CUSTOM, RUN_FINISHED', () => {
+    const [first] = earlier;
+    const types = first!.record.events.map((e) => e.type);
     assert.equal(types[0], EventType.RUN_STARTED);
     assert.equal(types[1], EventType.STATE_SNAPSHOT);
     assert.ok(types.length > 10, `events: ${types.join(', ')}`);
-    assert.deepEqual(new Set(types.slice(2)), new Set([EventType.STATE_DELTA]));
-    assert.equal(f.record.failure, undefined);
+    assert.deepEqual(types.slice(-2), [EventType.CUSTOM, EventType.RUN_FINISHED]);
+    assert.deepEqual(new Set(types.slice(2, -2)), new Set([EventType.STATE_DELTA]));
+    const now = f.record.events.map((e) => e.type);
+    assert.deepEqual(now.slice(0, 2), [EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
+    assert.deepEqual(new Set(now.slice(2)), new Set([EventType.STATE_DELTA]));
+    for (const run of [first!, f]) assert.equal(run.record.failure, undefined);
   });
 });

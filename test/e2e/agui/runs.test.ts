@@ -192,7 +192,6 @@ describe('AG-UI review runs', () => {
       [input({ forwardedProps: { since: 'last' } }), 400, /forwardedProps\.since/],
       [input({ forwardedProps: { follow: 'no' } }), 400, /forwardedProps\.follow/],
       [input({ forwardedProps: null }), 400, /forwardedProps/],
-      [input({ resume: [{ interruptId: 'int-1', status: 'resolved' }] }), 400, /no open interrupt "int-1"/],
       [[1, 2], 400, /RunAgentInput/],
     ];
     for (const [body, status, description, type] of cases) {

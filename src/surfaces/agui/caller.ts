@@ -1,0 +1,56 @@
+import type { Context } from 'hono';
+import { fail, ok, type PpxFailure, type Result } from '../../model/errors.ts';
+import { authenticate, type Caller } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { noteCaller } from '../shared/access-log.ts';
+import type { readBearer } from '../shared/bearer.ts';
+import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
+
+// Who opens a review run: a subject bearer token (an app of the person's, a script), or the
+// person's signed-in browser session (the web app at /app). A cookie is sent by the browser on
+// its own, so a run on the session passes the checks every state-changing web form passes: the
+// request must come from this provider's origin, and carry the session's CSRF token (the
+// synchronizer token the pages embed) in a header another site cannot set without CORS.
+
+/** The header a run on the browser session carries the session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+export type CallerOutcome =
+  | { readonly ok: true; readonly caller: Caller }
+  | { readonly ok: false; readonly error: PpxFailure; readonly tokenPresented?: boolean };
+
+export async function reviewCaller(
+  c: Context,
+  deps: Deps,
+  plan: CookiePlan,
+  token: ReturnType<typeof readBearer>,
+): Promise<CallerOutcome> {
+  // A bearer token, when sent, decides alone: a bad token never falls back to a cookie.
+  if (token !== undefined) {
+    if (!token.ok) return { ok: false, error: token.error, tokenPresented: true };
+    const caller = await authenticate(deps, token.value);
+    if (!caller.ok) return { ok: false, error: caller.error, tokenPresented: true };
+    noteCaller(c.req.raw, caller.value.kind);
+    return { ok: true, caller: caller.value };
+  }
+  const session = await currentSession(c, deps, plan);
+  if (session === undefined) {
+    const none = fail('invalid_token', 'an access token or a signed-in session is required').error;
+    return { ok: false, error: none, tokenPresented: false };
+  }
+  const checked = sessionChecks(c, plan, session.record.csrf_token);
+  if (!checked.ok) return { ok: false, error: checked.error };
+  return { ok: true, caller: { kind: 'subject', subjectId: session.record.subject_id } };
+}
+
+function sessionChecks(c: Context, plan: CookiePlan, csrf: string): Result<true> {
+  const problem = crossSiteProblem(c, plan, 'This request');
+  if (problem !== undefined) return fail('access_denied', problem);
+  if (!sameToken(c.req.header(CSRF_HEADER), csrf)) {
+    return fail(
+      'access_denied',
+      `a run on your signed-in session carries the session's CSRF token in the ${CSRF_HEADER} header`,
+    );
+  }
+  return ok(true);
+}
