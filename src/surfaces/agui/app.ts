@@ -7,10 +7,9 @@ import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { InterruptBook } from '../../operations/review-interrupts.ts';
 import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
-import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
-import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { cookiePlan } from '../shared/session.ts';
 import { reviewCaller } from './caller.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
@@ -40,17 +39,8 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const plan = cookiePlan(deps.provider.baseUrl);
   const book = new InterruptBook();
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
-    const headers: [string, string][] = [];
-    const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
-      errorResponse(failure, {
-        ...errors,
-        headers: new Headers(headers),
-        ...(tokenPresented !== undefined ? { tokenPresented } : {}),
-      });
-    const token = readBearer(c.req.header('authorization'));
-    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
-    if (limited) headers.push(...limited.headers);
-    if (limited?.allowed === false) return refuse(RATE_LIMITED);
+    const { token, headers, respond: refuse, refused } = await startApiRequest(deps, c, errors);
+    if (refused) return refused;
 
     const who = await reviewCaller(c, deps, plan, token);
     if (!who.ok) return refuse(who.error, who.tokenPresented);

@@ -7,11 +7,10 @@ import { authenticate, type Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { noteCaller } from '../shared/access-log.ts';
-import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
-import { type ErrorResponseOptions, errorResponse } from '../shared/errors.ts';
+import type { ErrorResponseOptions } from '../shared/errors.ts';
 import { jsonText } from '../shared/json-text.ts';
-import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
@@ -58,20 +57,8 @@ async function handle(
   route: Route,
   c: Context<Env>,
 ) {
-  // Headers for the answer, whichever it is (rate limit, Connection: close); plain until an error
-  // answer needs a Headers object.
-  const headers: [string, string][] = [];
-  const respond = (failure: PpxFailure, tokenPresented?: boolean) =>
-    errorResponse(failure, {
-      ...errors,
-      headers: new Headers(headers),
-      ...(tokenPresented !== undefined ? { tokenPresented } : {}),
-    });
-  const token = readBearer(c.req.header('authorization'));
-
-  const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
-  if (limited) headers.push(...limited.headers);
-  if (limited?.allowed === false) return respond(RATE_LIMITED);
+  const { token, headers, respond, refused } = await startApiRequest(deps, c, errors);
+  if (refused) return refused;
 
   let caller: Caller | undefined;
   if (route.auth === 'bearer') {
