@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { auditEvent } from '../store/fixtures.ts';
 import { freePort } from '../support/provider.ts';
 import { BIN, type CliSandbox, ROOT, sandbox, show } from './helpers.ts';
 import { type Child, waitForExit, waitForLine } from './serve-child.ts';
@@ -65,12 +66,33 @@ describe('ppx serve: logs, health and stopping', () => {
     assert.equal(subject.code, 0, show(subject));
     token = /eyJ[\w.-]+/.exec(subject.stdout)?.[0] ?? '';
     assert.ok(token, subject.stdout);
+    const granted = await box.run([
+      'mint',
+      'grant',
+      '--client',
+      'fragrance-demo',
+      '--namespaces',
+      'core',
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--json',
+    ]);
+    assert.equal(granted.code, 0, show(granted));
+    const grantToken = (JSON.parse(granted.stdout) as { access_token: string }).access_token;
     const s = await serve(box, [], port);
     running.push(s);
     const summary = await fetch(`${s.url}/v1/profile/summary`, {
       headers: { authorization: `Bearer ${token}` },
     });
     assert.equal(summary.status, 200);
+    const query = await fetch(`${s.url}/v1/profile/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${grantToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(query.status, 200);
+    assert.match(await logLine(s, /POST \/v1\/profile\/query /), / 200 \d+\.\dms grant$/);
+    assert.ok(!s.log.out.includes(grantToken), 'a grant token reached the log');
     const refused = await fetch(`${s.url}/v1/audit/events?limit=1&grant_id=secret-looking`, {
       headers: { authorization: 'Bearer not-a-token' },
     });
@@ -155,6 +177,32 @@ describe('ppx serve: logs, health and stopping', () => {
       [access.method, access.path, access.status, access.caller],
       ['GET', '/healthz', 200, 'none'],
     );
+  });
+
+  it('with --audit-retention-days prunes older events when it starts, and says so', async () => {
+    const subject = 'subj_retention';
+    const store = await openSqliteStore(box.db);
+    const old = auditEvent({ subject_id: subject, at: new Date(Date.now() - 40 * 86_400_000).toISOString() });
+    const recent = auditEvent({ subject_id: subject, at: new Date(Date.now() - 86_400_000).toISOString() });
+    try {
+      await store.appendAudit([old, recent]);
+    } finally {
+      await store.close();
+    }
+    const s = await serve(box, ['--audit-retention-days', '30']);
+    running.push(s);
+    await logLine(s, /^audit retention \(30 days\): removed 1 events from before \S+, \d+ unused key lists/);
+    await stop(s);
+    const reopened = await openSqliteStore(box.db);
+    try {
+      const left = await reopened.listAudit({ subject_id: subject, limit: 10 });
+      assert.deepEqual(
+        left.events.map((e) => e.event_id),
+        [recent.event_id],
+      );
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('says the port is in use, without a stack, when it is', async () => {
