@@ -85,4 +85,31 @@ describe('background WAL checkpoints', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('hand checkpoints back to the writer when the worker fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const writer = new DatabaseSync(join(dir, 'raw.db'));
+    try {
+      writer.exec('PRAGMA journal_mode = WAL');
+      const autoCheckpoint = () =>
+        Number(writer.prepare('PRAGMA wal_autocheckpoint').get()?.['wal_autocheckpoint']);
+      // The worker is pointed at a directory: it cannot open it as a database and fails.
+      const checkpointer = new Checkpointer(dir, writer);
+      for (let i = 0; i < 500; i++) checkpointer.committed();
+      assert.equal(autoCheckpoint(), 0);
+      let restored = false;
+      for (let tries = 0; tries < 100 && !restored; tries++) {
+        await sleep(50);
+        restored = autoCheckpoint() === 1000;
+      }
+      assert.ok(restored, 'the writer never took its checkpoints back');
+      // Stopped for good: more commits start no other worker.
+      for (let i = 0; i < 600; i++) checkpointer.committed();
+      assert.equal(autoCheckpoint(), 1000);
+      await checkpointer.stop();
+    } finally {
+      writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
