@@ -56,7 +56,7 @@ function claimSentences(claim: Claim, state: ReviewState, now: Date): string[] {
   out.push(
     claim.source.kind === 'user_stated'
       ? 'You said this yourself.'
-      : `${sourceWords(claim.source.kind)}; the provider is ${confidenceWords(claim.confidence)}.`,
+      : `${sourceWords(claim.source.kind)}. How sure it is: ${confidenceWords(claim.confidence)}.`,
   );
   const lifecycle = claim.lifecycle;
   if (lifecycle?.last_confirmed_at !== undefined) {
@@ -93,13 +93,22 @@ function grantSentences(grant: ConsentGrant, now: Date): string[] {
       : ` (only ${grant.allowed_claim_keys.length === 1 ? '1 preference' : `${grant.allowed_claim_keys.length} preferences`})`;
   return [
     `${grant.grantee_id} can see your ${areas}${keys} in ${listWords(grant.allowed_domains.map(domainWords))}.`,
-    `You allowed it for ${listWords(grant.purposes.map(purposeWords).map((p) => p.toLowerCase()))}.`,
-    `It may ${listWords(grant.allowed_operations.map(operationWords).map((o) => o.toLowerCase()))}.`,
+    `You allowed it to ${listWords(grant.purposes.map(purposeWords).map((p) => p.toLowerCase()))}.`,
+    `It may ${listWords(grant.allowed_operations.map((o) => GRANT_CAN[o] ?? operationWords(o).toLowerCase()))}.`,
     grant.expires_at === undefined
       ? 'It lasts until you revoke it.'
       : `${expiryWords(grant.expires_at, now)}; you can revoke it before then.`,
   ];
 }
+
+/** What a grant lets its app do, said of the grant (the consent page's words say "shown below"). */
+const GRANT_CAN: Record<string, string> = {
+  read: 'read those preferences',
+  query: 'ask questions about them',
+  propose_update: 'suggest changes, which you review',
+  confirm_update: 'confirm changes to your profile',
+  export: 'export a copy of them',
+};
 
 function sentence(words: string): string {
   return /[.!?]$/.test(words) ? words : `${words}.`;
