@@ -14,6 +14,7 @@ import { errorResponse } from '../shared/errors.ts';
 import { cookiePlan } from '../shared/session.ts';
 import { decisionEvents, type PreparedAction, prepareActions, runAction, toolCallEvents } from './actions.ts';
 import { reviewCaller } from './caller.ts';
+import { RunLimit } from './run-limit.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { explanation, textMessageEvents } from './explanations.ts';
 import { type ReviewRequest, reviewRequest } from './input.ts';
@@ -29,6 +30,8 @@ export interface AguiOptions {
   /** How often a following run writes an SSE comment (proxies close silent streams; Node's fetch at 300 s). */
   readonly keepaliveMs?: number;
   readonly log?: (msg: string) => void;
+  /** Following runs one person may hold open on this instance (run-limit.ts). */
+  readonly maxRunsPerPerson?: number;
 }
 
 /** Under the 15 s WIRE-NOTES §7 asks for, with room for a busy event loop. */
@@ -41,6 +44,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
   const plan = cookiePlan(deps.provider.baseUrl);
   const book = new InterruptBook();
+  const limit = new RunLimit(options.maxRunsPerPerson);
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
     const { token, headers, respond: refuse, refused } = await startApiRequest(deps, c, errors);
     if (refused) return refused;
@@ -65,12 +69,28 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     const thread =
       who.caller.kind === 'subject' ? threadInterrupts(deps, book, who.caller, request.value) : undefined;
     // The answers first, so that the run's first state shows what they decided.
+    // Counted before anything is applied: a refused run must not have acted.
+    const release =
+      request.value.follow && who.caller.kind === 'subject' ? limit.take(who.caller.subjectId) : () => undefined;
+    if (release === undefined) {
+      return refuse({
+        code: 'rate_limited',
+        description: `you already have ${limit.max} live views of your profile open; close one (another tab or app) and try again`,
+      });
+    }
     const answered = (await thread?.resume()) ?? ok([]);
-    if (!answered.ok) return sse(failedRun(deps, request.value, answered.error), headers);
+    if (!answered.ok) {
+      release();
+      return sse(failedRun(deps, request.value, answered.error), headers);
+    }
     const run = await openReview(deps, who.caller, request.value);
-    if (!run.ok) return refuse(run.error);
+    if (!run.ok) {
+      release();
+      return refuse(run.error);
+    }
     const stream = reviewStream(deps, run.value, request.value, {
       ...options,
+      onClose: release,
       caller: who.caller,
       actions: actions.value,
       decisions: answered.value,
@@ -145,6 +165,8 @@ export interface RunWork {
   /** The consent decisions the run's resume made before it started (each a tool call to report). */
   readonly decisions: readonly Answered[];
   readonly interrupts?: ThreadInterrupts;
+  /** Called once when the run ends, whichever side ends it. */
+  readonly onClose?: () => void;
 }
 
 /**
@@ -166,9 +188,11 @@ export function reviewStream(
   let timer: ReturnType<typeof setInterval> | undefined;
   let gone = false;
   const stop = () => {
+    if (gone) return;
     gone = true;
     if (timer !== undefined) clearInterval(timer);
     run.close();
+    options.onClose?.();
   };
   return new ReadableStream<Uint8Array>({
     start(controller) {
