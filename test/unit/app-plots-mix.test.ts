@@ -161,6 +161,7 @@ describe('confidenceMix', () => {
     const [, , w = 0] = (/viewBox="([^"]+)"/.exec(long)?.[1] ?? '').split(' ').map(Number);
     const labels = [...long.matchAll(/class="ppx-plot-label"[^>]*>([^<]*)</g)].map((m) => m[1] ?? '');
     assert.equal(labels.length, 2);
-    for (const l of labels) assert.ok(l.length * 13 * 0.56 <= w, l);
+    for (const l of labels) assert.ok(l.length * 13 * 0.62 <= w, l);
+    assert.match(labels[1] ?? '', /…: 1 preference$/, 'the title is cut, not its count');
   });
 });

@@ -105,6 +105,14 @@ describe('accessOverTime', () => {
     // Each app's row is labelled directly with its name and total, so colour is not the cue.
     const labels = [...part(html, 'svg').matchAll(/class="ppx-plot-label"[^>]*>([^<]*)</g)].map((m) => m[1]);
     assert.deepEqual(labels, ['Scent Shop: 3 reads', 'Trip Planner: 2 reads', 'Daily News: 1 read']);
+    // A long name is cut to fit the width; its count stays.
+    const long = accessOverTime([read('client-x', '2026-12-01T08:00:00Z')], {
+      now: NOW,
+      appNames: { 'client-x': 'A really long application name '.repeat(4) },
+    });
+    const [label = ''] = [...long.matchAll(/class="ppx-plot-label"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    assert.match(label, /…: 1 read$/);
+    assert.ok(label.length * 12 * 0.56 <= 360, label);
   });
 
   it('leaves days without reads empty: no bar, no table row, but the baseline and the days named', () => {

@@ -174,15 +174,10 @@ function chart(
   ];
   model.series.forEach((s, row) => {
     const y = TOP + row * ROW;
-    const label = `${s.name}: ${countWords(s.total, 'read', 'reads')}`;
-    parts.push(
-      svgText(
-        0,
-        y + LABEL,
-        fitLines(label, WIDTH, LABEL, 1)[0] ?? '',
-        `class="ppx-plot-label" font-size="${LABEL}" fill="${INK}"`,
-      ),
-    );
+    // A long name is cut, never its count.
+    const count = `: ${countWords(s.total, 'read', 'reads')}`;
+    const label = `${fitLines(s.name, WIDTH - count.length * LABEL * 0.56, LABEL, 1)[0] ?? ''}${count}`;
+    parts.push(svgText(0, y + LABEL, label, `class="ppx-plot-label" font-size="${LABEL}" fill="${INK}"`));
     const base = y + LABEL + 6 + BARS;
     parts.push(
       `<line class="ppx-plot-baseline" x1="0" x2="${WIDTH}" y1="${num(base)}" y2="${num(base)}" stroke="${BASELINE}" stroke-width="1"/>`,

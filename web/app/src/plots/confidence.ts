@@ -116,18 +116,21 @@ function patterns(stripes: string, faint: string): string {
   return `<defs>${hatch(stripes, NOT_STATED)}${hatch(faint, BAND_FILLS[BANDS.length - 1] ?? MUTED)}</defs>`;
 }
 
+/** "Fragrance preferences: 4 preferences" in two lines at most; a long title is cut, never its count. */
+function headingLines(area: AreaMix): string[] {
+  const count = `: ${countWords(area.total, 'preference', 'preferences')}`;
+  // Bold text is about a tenth wider than fitLines reckons.
+  const lines = fitLines(area.title, WIDTH * 0.9 - count.length * HEAD * 0.62, HEAD, 2);
+  return [...lines.slice(0, -1), `${lines.at(-1) ?? ''}${count}`];
+}
+
 function chart(areas: readonly AreaMix[], prefix: string, title: string, desc: string): string {
   const stripes = `${prefix}-stripes`;
   const faint = `${prefix}-faint`;
   const parts: string[] = [patterns(stripes, faint)];
   let y = 0;
   for (const area of areas) {
-    for (const line of fitLines(
-      `${area.title}: ${countWords(area.total, 'preference', 'preferences')}`,
-      WIDTH,
-      HEAD,
-      2,
-    )) {
+    for (const line of headingLines(area)) {
       y += HEAD + 3;
       parts.push(
         svgText(0, y, line, `class="ppx-plot-label" font-size="${HEAD}" font-weight="bold" fill="${INK}"`),
