@@ -86,11 +86,7 @@ describe('ppx mint grant --for mcp, end to end', () => {
   });
 
   for (const [extra, problem] of [
-    [
-      ['--for', 'a2a'],
-      'the A2A surface is not there yet, so no token can be minted for it (--for api or mcp)',
-    ],
-    [['--for', 'ws'], '--for must be one of api, mcp, not "ws"'],
+    [['--for', 'ws'], '--for must be one of api, mcp, a2a, not "ws"'],
     [['--resource', 'http://elsewhere.example/mcp'], null],
     [['--for', 'api', '--resource', 'BASE/mcp'], null],
   ] as const) {
