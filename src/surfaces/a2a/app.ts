@@ -2,7 +2,6 @@ import { A2A_VERSION_HEADER, AgentCard, formatSSEEvent, SSE_HEADERS } from '@a2a
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import {
   DefaultRequestHandler,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   ServerCallContext,
   type TaskStore,
@@ -24,6 +23,7 @@ import { CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
 import { literalCall } from './literal.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
 import { inputOf, namedSkill, SKILLS } from './skills.ts';
+import { StoredTaskStore } from './task-store.ts';
 
 // The A2A surface (WIRE-NOTES §6, bindings/a2a.md): the provider as a "preference agent" at
 // POST /a2a, its card at /.well-known/agent-card.json. One JSON-RPC endpoint speaks A2A 1.0
@@ -37,7 +37,7 @@ import { inputOf, namedSkill, SKILLS } from './skills.ts';
 export interface A2aOptions {
   readonly bodyLimitBytes: number;
   readonly version: string;
-  /** Where tasks are kept; in memory when absent (tests of the surface alone). */
+  /** Where tasks are kept; the provider's store when absent. */
   readonly taskStore?: TaskStore;
 }
 
@@ -74,7 +74,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
     ready ??= signedCard(deps, options.version).then((card) => {
       const handler = new DefaultRequestHandler(
         card,
-        options.taskStore ?? new InMemoryTaskStore((context) => context.user?.userName ?? ''),
+        options.taskStore ?? new StoredTaskStore(deps),
         executor,
       );
       const json = JSON.stringify({
