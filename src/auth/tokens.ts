@@ -57,7 +57,11 @@ export class TokenService {
    * The key documents the provider signs as itself (the A2A agent card's JWS) are signed with:
    * the tokens' own, published in the provider's JWKS, so one key set verifies everything.
    */
-  get documentSigner(): { readonly kid: string; readonly alg: string; readonly privateKey: SigningKey['privateKey'] } {
+  get documentSigner(): {
+    readonly kid: string;
+    readonly alg: string;
+    readonly privateKey: SigningKey['privateKey'];
+  } {
     return { kid: this.#key.kid, alg: TOKEN_ALG, privateKey: this.#key.privateKey };
   }
 

@@ -28,7 +28,10 @@ export async function authenticateA2a(deps: Deps, token: string | undefined): Pr
         "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
       );
     case 'package':
-      return fail('invalid_token', 'a grant package token cannot be used here: use a token for one of its grants');
+      return fail(
+        'invalid_token',
+        'a grant package token cannot be used here: use a token for one of its grants',
+      );
     case 'grant':
       return callerForGrant(deps, principal.grantId, principal.clientId, now);
   }

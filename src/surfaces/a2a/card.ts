@@ -37,7 +37,7 @@ export function agentCard(deps: Deps, version: string): AgentCard {
         scheme: {
           $case: 'httpAuthSecurityScheme',
           value: {
-            description: 'A token bound to one consent grant, for this agent (audience ' + endpoint + ')',
+            description: `A token bound to one consent grant, for this agent (audience ${endpoint})`,
             scheme: 'Bearer',
             bearerFormat: 'JWT',
           },
@@ -47,10 +47,7 @@ export function agentCard(deps: Deps, version: string): AgentCard {
         scheme: {
           $case: 'oauth2SecurityScheme',
           value: {
-            description:
-              'The person approves a grant on the provider’s consent page (OAuth 2.1, PKCE S256, resource ' +
-              endpoint +
-              ')',
+            description: `The person approves a grant on the provider’s consent page (OAuth 2.1, PKCE S256, resource ${endpoint})`,
             flows: {
               flow: {
                 $case: 'authorizationCode',

@@ -1,3 +1,4 @@
+import type { Task } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { Deps } from '../../operations/deps.ts';
@@ -24,7 +25,7 @@ export class PreferenceAgentExecutor implements AgentExecutor {
     const history = [{ ...request.userMessage, taskId: request.taskId, contextId: request.contextId }];
     const caller = request.context.state.get(CALLER_KEY) as GrantCaller | undefined;
     const asked = askedOf(request.userMessage);
-    let task;
+    let task: Task;
     if (caller === undefined) {
       // app.ts authenticates every call first; reaching here without a caller is a bug.
       task = failedTask(

@@ -35,7 +35,8 @@ export class StoredTaskStore implements TaskStore {
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_PAGE;
-    const filtered = params.status !== TaskState.TASK_STATE_UNSPECIFIED && params.status !== TaskState.UNRECOGNIZED;
+    const filtered =
+      params.status !== TaskState.TASK_STATE_UNSPECIFIED && params.status !== TaskState.UNRECOGNIZED;
     const page = await listA2aTasks(this.#deps, ownerOf(context), {
       pageSize,
       ...(params.contextId ? { contextId: params.contextId } : {}),
