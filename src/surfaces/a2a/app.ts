@@ -23,6 +23,7 @@ import { CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
 import { literalCall } from './literal.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
 import { inputOf, namedSkill, SKILLS } from './skills.ts';
+import { guarded } from './stream-guard.ts';
 import { StoredTaskStore } from './task-store.ts';
 
 // The A2A surface (WIRE-NOTES §6, bindings/a2a.md): the provider as a "preference agent" at
@@ -194,7 +195,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       context,
     );
     if (!isStream(handled)) return rpc(handled);
-    return sse(guarded(deps, caller.value, handled));
+    return sse(guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL));
   }
 
   /** What the grant refuses whatever the params hold: HTTP 403 with a challenge, as MCP answers it. */
@@ -237,35 +238,6 @@ function jsonRpcShape(
 
 function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {
   return typeof x === 'object' && x !== null && Symbol.asyncIterator in x;
-}
-
-/**
- * A task stream that ends the moment its grant does: before each event the grant is read again,
- * and a revoked or expired grant ends the stream with the token error instead.
- */
-async function* guarded(deps: Deps, caller: GrantCaller, events: AsyncGenerator<unknown, void, undefined>) {
-  for await (const event of events) {
-    const now = await authenticateAgain(deps, caller);
-    if (now !== undefined) {
-      yield rpcErrorOf((event as { id?: string | number | null }).id ?? null, now);
-      await events.return(undefined);
-      return;
-    }
-    yield event;
-  }
-}
-
-async function authenticateAgain(deps: Deps, caller: GrantCaller): Promise<PpxFailure | undefined> {
-  const grant = await deps.store.getGrant(caller.grant.grant_id);
-  const now = deps.clock();
-  if (
-    grant === undefined ||
-    grant.status !== 'active' ||
-    (grant.expires_at !== undefined && new Date(grant.expires_at) <= now)
-  ) {
-    return { code: 'invalid_token', description: 'the grant this stream runs under has ended' };
-  }
-  return undefined;
 }
 
 const UTF8 = new TextEncoder();

@@ -1,5 +1,6 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a-tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
 
@@ -8,6 +9,15 @@ import type { Deps } from '../../operations/deps.ts';
 // grant the call runs under, which app.ts makes the call's user.
 
 const DEFAULT_PAGE = 50;
+
+/**
+ * How long a stored task still holds its result (the PPX object in its artifact): long enough to
+ * fetch it again after a dropped connection, short enough that a task does not go on showing
+ * claims the person has since deleted or narrowed away. Afterwards GetTask and ListTasks give
+ * the task with its status and no artifact (`metadata.result_expired: true`): ask again for a
+ * fresh answer, checked against the grant as it is now.
+ */
+export const RESULT_TTL_MS = 10 * 60_000;
 
 export class StoredTaskStore implements TaskStore {
   readonly #deps: Deps;
@@ -30,7 +40,15 @@ export class StoredTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const record = await loadA2aTask(this.#deps, taskId, ownerOf(context));
-    return record === undefined ? undefined : Task.fromJSON(JSON.parse(record.body));
+    return record === undefined ? undefined : this.#shown(record);
+  }
+
+  /** The stored task, without its result once that is older than RESULT_TTL_MS. */
+  #shown(record: A2aTaskRecord): Task {
+    const task = Task.fromJSON(JSON.parse(record.body));
+    const age = this.#deps.clock().getTime() - Date.parse(record.updated_at);
+    if (age <= RESULT_TTL_MS || task.artifacts.length === 0) return task;
+    return { ...task, artifacts: [], metadata: { ...task.metadata, result_expired: true } };
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -44,7 +62,7 @@ export class StoredTaskStore implements TaskStore {
       ...(params.pageToken ? { after: params.pageToken } : {}),
     });
     return {
-      tasks: page.tasks.map((r) => Task.fromJSON(JSON.parse(r.body))),
+      tasks: page.tasks.map((r) => this.#shown(r)),
       nextPageToken: page.next ?? '',
       pageSize,
       totalSize: page.total,

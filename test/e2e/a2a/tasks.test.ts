@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
+import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
@@ -96,5 +97,28 @@ describe('A2A preference agent: tasks', () => {
     await assert.rejects(client.cancelTask({ tenant: '', id: sent.id, metadata: undefined }), /cancel/i);
     const theirs = await a2aClient(p, other.token);
     await assert.rejects(theirs.cancelTask({ tenant: '', id: sent.id, metadata: undefined }), /not found/i);
+  });
+});
+
+describe('A2A preference agent: how long a task holds its result', () => {
+  let p: TestProvider;
+  let now = Date.now();
+  before(async () => {
+    p = await startTestProvider({ clock: () => new Date(now) });
+  });
+  after(async () => p.close());
+
+  it('a task older than RESULT_TTL_MS is given back without its result, marked result_expired', async () => {
+    const { token } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const sent = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(sent));
+    const fresh = await client.getTask({ tenant: '', id: sent.id, historyLength: 0 });
+    assert.equal(fresh.artifacts.length, 1);
+    now += RESULT_TTL_MS + 1000;
+    const old = await client.getTask({ tenant: '', id: sent.id, historyLength: 0 });
+    assert.equal(old.artifacts.length, 0, 'no claim values once the result is old');
+    assert.equal(old.metadata?.result_expired, true);
+    assert.equal(old.status?.state, State.TASK_STATE_COMPLETED);
   });
 });
