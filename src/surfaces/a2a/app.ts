@@ -1,4 +1,10 @@
-import { A2A_VERSION_HEADER, AgentCard, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import {
+  A2A_VERSION_HEADER,
+  AgentCard,
+  formatSSEEvent,
+  HTTP_EXTENSION_HEADER,
+  SSE_HEADERS,
+} from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import {
   DefaultRequestHandler,
@@ -18,8 +24,9 @@ import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
-import { CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
+import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
 import { literalCall } from './literal.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
 import { inputOf, namedSkill, SKILLS } from './skills.ts';
@@ -103,10 +110,10 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   );
 
   app.post('/a2a', async (c: Context<{ Bindings: HttpBindings }>) => {
-    const limits: (readonly [string, string])[] = [];
-    const response = await answer(c, limits);
+    const extra: (readonly [string, string])[] = [];
+    const response = await answer(c, extra);
     const out = new Response(response.body, response);
-    for (const [k, v] of limits) out.headers.set(k, v);
+    for (const [k, v] of extra) out.headers.set(k, v);
     // Every answer is about a grant and a person's preferences: no cache may keep it.
     out.headers.set('Cache-Control', 'no-store');
     return out;
@@ -121,10 +128,11 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
     ),
   );
 
-  async function answer(c: Context<{ Bindings: HttpBindings }>, limits: (readonly [string, string])[]) {
+  /** The answer; `extra` collects headers it adds (RateLimit-*, the extensions activated). */
+  async function answer(c: Context<{ Bindings: HttpBindings }>, extra: (readonly [string, string])[]) {
     const token = readBearer(c.req.header('authorization'));
     const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
-    if (limited) limits.push(...limited.headers);
+    if (limited) extra.push(...limited.headers);
     if (limited?.allowed === false) return httpError(429, RATE_LIMITED);
     const caller = token?.ok === false ? token : await authenticateA2a(deps, token?.value);
     if (!caller.ok) {
@@ -189,7 +197,12 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       if (!input.ok) return rpc(rpcErrorOf(id, input.error));
     }
     const handlers = await surface();
-    const context = callContext(caller.value, legacy ? '0.3' : A2A_PROTOCOL);
+    const drawn = asksForA2ui(
+      c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
+    );
+    // A2A extensions: the response names those it activated.
+    if (drawn) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSION]);
+    const context = callContext(caller.value, legacy ? '0.3' : A2A_PROTOCOL, drawn);
     const handled = await (legacy ? handlers.v03 : handlers.v1).handle(
       request as Record<string, unknown>,
       context,
@@ -210,10 +223,14 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
 }
 
 /** The call's context for the SDK: the grant as its user (the owner of its tasks), and the caller. */
-function callContext(caller: GrantCaller, version: string): ServerCallContext {
+function callContext(caller: GrantCaller, version: string, a2ui: boolean): ServerCallContext {
   const grantId = caller.grant.grant_id;
   const user = { isAuthenticated: true, userName: grantId };
-  return new ServerCallContext({ user, requestedVersion: version, state: new Map([[CALLER_KEY, caller]]) });
+  const state = new Map<string, unknown>([
+    [CALLER_KEY, caller],
+    [A2UI_KEY, a2ui],
+  ]);
+  return new ServerCallContext({ user, requestedVersion: version, state });
 }
 
 function jsonRpcShape(

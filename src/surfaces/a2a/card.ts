@@ -2,6 +2,7 @@ import { type AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata } from '../../operations/oauth/metadata.ts';
 import { resourceUrl } from '../../operations/resources.ts';
+import { A2UI_EXTENSION } from './a2ui-parts.ts';
 import { cardSkills } from './skills.ts';
 
 // The agent card (WIRE-NOTES §6, bindings/a2a.md "Agent card"), in the A2A 1.0 shape as
@@ -31,7 +32,20 @@ export function agentCard(deps: Deps, version: string): AgentCard {
     provider: { url: base, organization: deps.provider.name },
     version,
     documentationUrl: `${base}/openapi.json`,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [
+        {
+          uri: A2UI_EXTENSION,
+          description:
+            'A claim result also carries the A2UI v0.8 messages of its ClaimCards (data parts, application/json+a2ui)',
+          required: false,
+          params: undefined,
+        },
+      ],
+      extendedAgentCard: false,
+    },
     securitySchemes: {
       bearer: {
         scheme: {

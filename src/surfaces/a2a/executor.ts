@@ -3,6 +3,7 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { Deps } from '../../operations/deps.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import { a2uiParts } from './a2ui-parts.ts';
 import { askedOf } from './skills.ts';
 import { completedTask, failedTask } from './tasks.ts';
 
@@ -12,6 +13,8 @@ import { completedTask, failedTask } from './tasks.ts';
 
 /** Where app.ts leaves the request's caller in the SDK's per-call state. */
 export const CALLER_KEY = 'ppx.caller';
+/** Set (true) by app.ts when the request asked for the A2UI extension (a2ui-parts.ts). */
+export const A2UI_KEY = 'ppx.a2ui';
 
 export class PreferenceAgentExecutor implements AgentExecutor {
   readonly #deps: Deps;
@@ -40,8 +43,16 @@ export class PreferenceAgentExecutor implements AgentExecutor {
     } else {
       const { skill, input } = asked.value;
       const result = await skill.operation.run(deps, caller, input);
+      const drawn = result.ok && request.context.state.get(A2UI_KEY) === true;
       task = result.ok
-        ? completedTask(ids, skill.id, result.value, history, deps.clock())
+        ? completedTask(
+            ids,
+            skill.id,
+            result.value,
+            history,
+            deps.clock(),
+            drawn ? a2uiParts(result.value, deps.clock()) : [],
+          )
         : failedTask(ids, skill.id, result.error, history, deps.clock());
     }
     bus.publish(AgentEvent.task(task));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { A2UI_EXTENSION } from '../../../src/surfaces/a2a/a2ui-parts.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { messageProblems } from '../../unit/a2ui/support.ts';
 import { a2aGrant } from './helpers.ts';
 
 // The preference agent on the wire, for agents that do not use the SDK: the binding's literal
@@ -116,6 +118,46 @@ describe('A2A preference agent on the wire', () => {
       { 'A2A-Version': '1.0' },
     );
     assert.equal(v1.json.result.task.status.state, 'TASK_STATE_COMPLETED', v1.text);
+  });
+
+  it('with the A2UI extension asked for, a claim result also carries valid A2UI v0.8 messages of its ClaimCards', async () => {
+    const send = (headers: Record<string, string>) =>
+      call(
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'SendMessage',
+          params: {
+            message: {
+              messageId: 'm-a2ui',
+              role: 'ROLE_USER',
+              parts: [
+                {
+                  data: { method: 'get_effective_profile', params: { context: {} } },
+                  mediaType: 'application/json',
+                },
+              ],
+            },
+          },
+        },
+        { 'A2A-Version': '1.0', ...headers },
+      );
+    const plain = await send({});
+    assert.equal(
+      plain.json.result.task.artifacts[0].parts.length,
+      1,
+      'without the extension: the PPX object only',
+    );
+    const drawn = await send({ 'A2A-Extensions': A2UI_EXTENSION });
+    const [ppx, ...ui] = drawn.json.result.task.artifacts[0].parts;
+    assert.ok(Array.isArray(ppx.data.claims));
+    assert.ok(ui.length >= ppx.data.claims.length * 2, 'a surface per claim');
+    for (const part of ui) {
+      assert.equal(part.metadata.mimeType, 'application/json+a2ui');
+      assert.deepEqual(messageProblems(part.data), [], JSON.stringify(part.data).slice(0, 200));
+    }
+    const kinds = new Set(ui.map((part: Any) => Object.keys(part.data)[0]));
+    assert.deepEqual([...kinds].sort(), ['beginRendering', 'dataModelUpdate', 'surfaceUpdate']);
   });
 
   it('bad input gets the standard JSON-RPC codes (and a PPX code where one applies), never a 500', async () => {
