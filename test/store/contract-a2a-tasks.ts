@@ -356,8 +356,10 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
       }),
     );
 
-    const shared = sameDatabase === undefined ? { skip: 'no second instance of one database' } : {};
-    it('keeps tasks when the store is closed and opened again', shared, async () => {
+    // Only where one database can be opened twice (a file, a server): an in-memory store has no
+    // second instance, and these tests are then not there rather than skipped.
+    const shared = sameDatabase === undefined ? () => undefined : it;
+    shared('keeps tasks when the store is closed and opened again', async () => {
       const reopen = sameDatabase!();
       const t = task({ owner: owner(), state: 'TASK_STATE_WORKING' });
       const first = await reopen();
@@ -386,7 +388,7 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
       }
     });
 
-    it('shows a task saved by one instance to another open at the same time', shared, async () => {
+    shared('shows a task saved by one instance to another open at the same time', async () => {
       const reopen = sameDatabase!();
       const a = await reopen();
       const b = await reopen();
