@@ -122,3 +122,62 @@ describe('A2A preference agent: how long a task holds its result', () => {
     assert.equal(old.status?.state, State.TASK_STATE_COMPLETED);
   });
 });
+
+describe('A2A preference agent: streams on both versions', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(async () => p.close());
+
+  it('SubscribeToTask of a finished task says in words that it cannot be followed', async () => {
+    const { token } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const sent = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(sent));
+    const seen: unknown[] = [];
+    const outcome = await (async () => {
+      for await (const event of client.resubscribeTask({ tenant: '', id: sent.id })) seen.push(event);
+    })().catch((e: Error) => e);
+    assert.ok(outcome instanceof Error, `refused, not ${JSON.stringify(seen).slice(0, 100)}`);
+    assert.match(outcome.message, /terminal state/);
+  });
+
+  it('0.3 message/stream answers SSE events in the 0.3 shape, ending with the completed task', async () => {
+    const { token } = await a2aGrant(p);
+    const r = await fetch(`${p.url}/a2a`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'st',
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: 'm-stream-03',
+            role: 'user',
+            parts: [{ kind: 'data', data: { method: 'get_effective_profile', params: {} } }],
+          },
+        },
+      }),
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /text\/event-stream/);
+    const events = (await r.text())
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map(
+        (b) => JSON.parse(b.slice(6)) as { id: string; result: { kind: string; status?: { state: string } } },
+      );
+    assert.ok(events.length >= 1);
+    assert.ok(events.every((e) => e.id === 'st'));
+    const last = events.at(-1)!.result;
+    assert.ok(last.kind === 'task' || last.kind === 'status-update', JSON.stringify(last).slice(0, 200));
+    assert.equal(last.status?.state, 'completed');
+  });
+});
