@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
+import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a-tasks.ts';
+import { issueGrantToken, issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
 import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
 // Tasks of the preference agent with @a2a-js/sdk's client: streaming, retrieval and listing (a
@@ -120,6 +122,34 @@ describe('A2A preference agent: how long a task holds its result', () => {
     assert.equal(old.artifacts.length, 0, 'no claim values once the result is old');
     assert.equal(old.metadata?.result_expired, true);
     assert.equal(old.status?.state, State.TASK_STATE_COMPLETED);
+  });
+
+  it('the rows go after a day (the hourly retention), and at once when the person deletes claims', async () => {
+    const { token, grant } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const first = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(first));
+    now += TASK_RETENTION_MS + 1000;
+    assert.ok((await pruneA2aTaskRows(p.deps)) >= 1);
+    assert.equal(await p.deps.store.getA2aTask(first.id, grant.grant_id), undefined);
+
+    // A day later the first token has expired: a fresh one for the same grant.
+    const fresh = (await issueGrantToken(p.deps, grant, undefined, `${p.url}/a2a`)).access_token;
+    const again = await a2aClient(p, fresh);
+    const second = await again.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(second));
+    const claimId = (resultOf(second) as { claims: { claim_id: string }[] }).claims[0]!.claim_id;
+    const deleted = await api(p.url, `/v1/profile/claims/${encodeURIComponent(claimId)}`, {
+      token: (await issueSubjectToken(p.deps, p.subjectId)).access_token,
+      method: 'DELETE',
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(
+      await p.deps.store.getA2aTask(second.id, grant.grant_id),
+      undefined,
+      'the deleted claim lives on nowhere',
+    );
+    await assert.rejects(again.getTask({ tenant: '', id: second.id, historyLength: 0 }), /not found/i);
   });
 });
 
