@@ -23,7 +23,13 @@ export async function authenticateClient(
     return refused;
   const client = await deps.store.getClient(creds.client_id);
   if (!client) return refused;
-  if (client.kind === 'public') return ok(client);
+  // A public client has no secret (RFC 6749 §2.1): one that sends a secret is not the client it
+  // names, or is misconfigured; either way it does not get to use the public client's identity.
+  if (client.kind === 'public') {
+    return creds.client_secret === undefined || creds.client_secret === ''
+      ? ok(client)
+      : fail('invalid_client', 'this client is public and has no secret: send none');
+  }
   return creds.client_secret !== undefined && secretMatches(client, creds.client_secret)
     ? ok(client)
     : refused;

@@ -80,6 +80,9 @@ export async function exchangeCode(
     });
     return invalidGrant();
   }
+  // A wrong verifier, redirect_uri or resource does not spend the code: only the client that
+  // holds the verifier can finish, and spending it would let whoever intercepted a code cancel
+  // the person's consent (docs/oauth.md, "Codes").
   if (!sameRedirect(input.redirect_uri, request)) return invalidGrant();
   if (!verifyS256(verifier, request.code_challenge)) return invalidGrant();
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
@@ -101,6 +104,7 @@ export async function refreshTokens(
   input: {
     refresh_token?: string | undefined;
     resource?: string | undefined;
+    scope?: string | undefined;
     client_secret?: string | undefined;
   },
 ): Promise<Result<OAuthTokenResponse>> {
@@ -111,6 +115,21 @@ export async function refreshTokens(
   const resource = family.resource ?? resourceUrl(deps.provider, 'api');
   if (input.resource !== undefined && input.resource !== resource) {
     return fail('invalid_target', 'a refresh token keeps the resource it was issued for');
+  }
+  // RFC 6749 §6: a refresh may not ask for a scope the grant was not given (checked before the
+  // token rotates, so a refused refresh spends nothing). Asking for less is allowed and answered
+  // with the grant's scope as it is (§3.3: the response's `scope` says what was issued): a token
+  // is bound to its grant, which the person approved, not to the scope string.
+  if (input.scope !== undefined) {
+    const granted = new Set(
+      (await Promise.all(family.grant_ids.map((id) => deps.store.getGrant(id))))
+        .flatMap((g) => (g ? scopeOf(g.allowed_operations).split(' ') : []))
+        .filter((x) => x !== ''),
+    );
+    const wider = input.scope.split(' ').filter((x) => x !== '' && !granted.has(x));
+    if (wider.length > 0) {
+      return fail('invalid_scope', `a refresh cannot widen the grant: ${wider.join(' ')} was not granted`);
+    }
   }
   const refreshed = await refreshGrantTokens(deps, {
     client_id: client.client_id,

@@ -55,6 +55,7 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
           ? await refreshTokens(deps, client.value, {
               refresh_token: p['refresh_token'],
               resource: p['resource'],
+              scope: p['scope'],
               client_secret: creds.value.client_secret,
             })
           : fail('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');

@@ -128,6 +128,54 @@ describe('authorization code flow', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
+  it('a refresh asking for a scope the grant was not given is invalid_scope, and spends nothing', async () => {
+    const { tokens } = await codeFlow(p, cookie, clientId, { resource: p.url });
+    const refresh = tokens.json.refresh_token;
+    const wider = await postForm(token, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: clientId,
+      scope: 'ppx:read ppx:export',
+    });
+    assert.equal(wider.status, 400, wider.text);
+    assert.equal(wider.json.error, 'invalid_scope');
+    assert.match(wider.json.error_description, /ppx:export was not granted/);
+    // The same refresh token still works (nothing rotated), asking for less, or for the same.
+    const narrower = await postForm(token, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: clientId,
+      scope: 'ppx:read',
+    });
+    assert.equal(narrower.status, 200, narrower.text);
+    assert.equal(narrower.json.scope, 'ppx:read ppx:query', 'the grant as it is');
+    const same = await postForm(token, {
+      grant_type: 'refresh_token',
+      refresh_token: narrower.json.refresh_token,
+      client_id: clientId,
+      scope: 'ppx:read ppx:query',
+    });
+    assert.equal(same.status, 200, same.text);
+  });
+
+  it('a public client sending a secret is refused (invalid_client): it has none', async () => {
+    const { verifier, challenge } = pkce();
+    const back = await consentInBrowser(codeRequest(p, clientId, challenge, { resource: p.url }), cookie);
+    const params = {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    };
+    const posted = await postForm(token, { ...params, client_secret: 'guessed' });
+    assert.equal(posted.status, 401, posted.text);
+    assert.equal(posted.json.error, 'invalid_client');
+    assert.match(posted.json.error_description, /public and has no secret/);
+    // Nothing was spent: the real client, sending no secret, still redeems the code.
+    assert.equal((await postForm(token, params)).status, 200);
+  });
+
   it('refresh rotates, keeps the audience; a replayed refresh token kills the family', async () => {
     const { tokens } = await codeFlow(p, cookie, clientId, { resource: p.url });
     const first = tokens.json.refresh_token;
