@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+// The Web Crypto global (Node and browsers alike: the model is bundled into the web app too), not
+// node:crypto, which a browser bundle cannot load.
+const randomUUID = () => globalThis.crypto.randomUUID();
 
 // Identifiers are URN-style `ppx:<type>:<id>` (SPEC §5). Fresh ids are random UUIDs, so an id
 // is never reused across distinct objects; the store's unique constraints back that up.

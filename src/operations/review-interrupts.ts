@@ -70,12 +70,21 @@ const Decision = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('reject') }),
 ]);
 
-/** What an answer did, for the run's log and tests. */
+/** The consent flow's operation an answer called, as the run reports it (a TOOL_CALL_*). */
+export interface DecisionCall {
+  readonly name: 'approve_grant_request' | 'reject_grant_request';
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly value: unknown;
+}
+
+/** What an answer did: for the run's events (the decision as a tool call), its log and tests. */
 export interface Answered {
   readonly interruptId: string;
   readonly grant_request_id: string;
   readonly outcome: 'approved' | 'rejected' | 'dismissed';
   readonly grant_id?: string;
+  /** Absent for a dismissal, which decides nothing. */
+  readonly call?: DecisionCall;
 }
 
 type Planned = { readonly answer: ResumeAnswer; readonly request: GrantRequestRecord } & (
@@ -161,15 +170,24 @@ async function apply(deps: Deps, caller: Caller, step: Planned): Promise<Result<
   const base = { interruptId: step.answer.interruptId, grant_request_id: step.request.grant_request_id };
   if (step.kind === 'dismiss') return ok({ ...base, outcome: 'dismissed' });
   if (step.kind === 'reject') {
-    const r = await rejectGrantRequest(deps, caller, { grant_request_id: base.grant_request_id });
-    return r.ok ? ok({ ...base, outcome: 'rejected' }) : r;
+    const args = { grant_request_id: base.grant_request_id };
+    const r = await rejectGrantRequest(deps, caller, args);
+    if (!r.ok) return r;
+    return ok({
+      ...base,
+      outcome: 'rejected',
+      call: { name: 'reject_grant_request', arguments: args, value: r.value },
+    });
   }
-  const r = await approveGrantRequest(deps, caller, {
-    grant_request_id: base.grant_request_id,
-    ...(step.narrow ? { narrow: step.narrow } : {}),
-  });
+  const args = { grant_request_id: base.grant_request_id, ...(step.narrow ? { narrow: step.narrow } : {}) };
+  const r = await approveGrantRequest(deps, caller, args);
   if (!r.ok) return r;
-  return ok({ ...base, outcome: 'approved', ...(r.value.grant_id ? { grant_id: r.value.grant_id } : {}) });
+  return ok({
+    ...base,
+    outcome: 'approved',
+    ...(r.value.grant_id ? { grant_id: r.value.grant_id } : {}),
+    call: { name: 'approve_grant_request', arguments: args, value: r.value },
+  });
 }
 
 /**

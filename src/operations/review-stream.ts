@@ -43,6 +43,14 @@ export interface ReviewRun extends AsyncIterable<ReviewUpdate> {
    * following stream looks now and then, so that the person sees it without anyone reading.
    */
   checkExpiries(): Promise<void>;
+  /**
+   * The patch from the last state sent to the current one (undefined when nothing changed),
+   * after the run itself changed something (the person's actions): a one-shot run then still
+   * shows what they did. A following run's later events skip what it already reflects.
+   */
+  refresh(): Promise<ReviewUpdate | undefined>;
+  /** The last state sent (or, before the first update of a resumed run, the current one). */
+  readonly state: ReviewState;
 }
 
 /** Opens a review of the caller's own profile; a grantee is refused (access_denied). */
@@ -75,6 +83,7 @@ export async function openReview(
     while (subscription !== undefined && !closed) {
       try {
         for await (const event of subscription) {
+          if (event.seq <= last.seq) continue; // already reflected (a refresh read past it)
           const next = await sharedState(deps, caller, event.seq);
           // The person's account cannot stop being theirs mid-run; a failure here is a bug.
           if (!next.ok) throw new Error(`review state failed: ${next.error.description}`);
@@ -99,6 +108,16 @@ export async function openReview(
     close() {
       closed = true;
       subscription?.close();
+    },
+    get state() {
+      return last;
+    },
+    async refresh() {
+      const next = await sharedState(deps, caller, await deps.store.latestChangeSeq());
+      if (!next.ok) throw new Error(`review state failed: ${next.error.description}`);
+      const delta = sharedDiff(last, next.value);
+      last = next.value;
+      return delta.length === 0 ? undefined : { kind: 'delta', delta, state: last };
     },
     async checkExpiries() {
       const now = deps.clock();

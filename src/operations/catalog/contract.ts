@@ -107,6 +107,15 @@ export interface A2aBinding {
 }
 
 /**
+ * How the person's review run (AG-UI) offers the operation as a tool: the person acting on
+ * their own profile from their app, through the same handler as the HTTP API.
+ */
+export interface AguiBinding {
+  /** True when a call can change the person's state (its STATE_DELTA follows the result). */
+  readonly writes: boolean;
+}
+
+/**
  * What a handler may return for an output schema: the schema's type, read-only all the way down
  * (results share arrays between requests and never write to them: resolve/identity-memo.ts).
  */
@@ -140,6 +149,8 @@ export interface OperationSpec<C extends CallerNeed, I extends z.ZodType, O exte
   readonly http?: HttpBinding<OutputOf<z.output<O>>>;
   readonly mcp?: McpBinding;
   readonly a2a?: A2aBinding;
+  /** Offered to the person as a tool of their AG-UI review run (docs/ag-ui.md, "The person's actions"). */
+  readonly agui?: AguiBinding;
 }
 
 /**
@@ -163,6 +174,7 @@ export interface CatalogOperation {
   readonly http?: HttpBinding;
   readonly mcp?: McpBinding;
   readonly a2a?: A2aBinding;
+  readonly agui?: AguiBinding;
 }
 
 /**

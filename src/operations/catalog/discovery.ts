@@ -66,5 +66,6 @@ export const listAuditEventsOperation = defineOperation({
   output: z.strictObject({ events: z.array(AuditEvent), next_cursor: z.string().optional() }),
   errors: ['invalid_request'],
   run: (deps, caller, input) => listAuditEvents(deps, caller, input),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/audit/events', tag: 'audit', input: 'query' },
 });

@@ -39,6 +39,7 @@ export const listConsentGrantsOperation = defineOperation({
   follows: { object: 'consent-grant', at: 'grants' },
   errors: [],
   run: (deps, caller) => listConsentGrants(deps, caller),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/consent/grants', tag: 'consent', input: 'none' },
   mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['grants'] },
 });
@@ -56,6 +57,7 @@ export const revokeConsentGrantOperation = defineOperation({
   follows: { object: 'consent-grant', at: 'grant' },
   errors: ['invalid_request', 'not_found'],
   run: (deps, caller, input) => revokeConsentGrant(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'POST', path: '/v1/consent/revoke', tag: 'consent', input: 'body' },
   mcp: {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

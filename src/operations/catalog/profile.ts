@@ -93,6 +93,7 @@ export const exportProfileOperation = defineOperation({
   follows: { object: 'profile' },
   errors: ['insufficient_scope', 'not_found', 'invalid_request'],
   run: (deps, caller) => exportProfile(deps, caller),
+  agui: { writes: false },
   http: { method: 'POST', path: '/v1/export', tag: 'export', input: 'body' },
   mcp: { annotations: READ_ONLY, grantIds: 'read', shows: ['claims'] },
 });

@@ -36,6 +36,7 @@ export const listCrossDomainReviewsOperation = defineOperation({
   output: z.strictObject({ reviews: z.array(Review) }),
   errors: ['invalid_request', 'access_denied'],
   run: (deps, caller, input) => listCrossDomainReviews(deps, caller, input),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/consent/cross-domain/reviews', tag: 'consent', input: 'query' },
 });
 
@@ -49,6 +50,7 @@ export const approveCrossDomainReviewOperation = defineOperation({
   output: z.strictObject({ review: Review }),
   errors: DECISION_ERRORS,
   run: (deps, caller, input) => approveCrossDomainReview(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'POST', path: '/v1/consent/cross-domain/approve', tag: 'consent', input: 'body' },
 });
 
@@ -62,5 +64,6 @@ export const rejectCrossDomainReviewOperation = defineOperation({
   output: z.strictObject({ review: Review }),
   errors: DECISION_ERRORS,
   run: (deps, caller, input) => rejectCrossDomainReview(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'POST', path: '/v1/consent/cross-domain/reject', tag: 'consent', input: 'body' },
 });

@@ -44,6 +44,7 @@ export const proposeUpdatesOperation = defineOperation({
   follows: { object: 'claim', at: 'claims' },
   errors: ['invalid_request', 'insufficient_scope', 'writeback_forbidden', 'not_found'],
   run: (deps, caller, input) => proposeUpdates(deps, caller, input),
+  agui: { writes: true },
   http: {
     method: 'POST',
     path: '/v1/profile/propose-updates',
@@ -80,6 +81,7 @@ export const confirmUpdatesOperation = defineOperation({
   follows: { object: 'claim', at: 'claims' },
   errors: ['invalid_request', 'insufficient_scope', 'not_found', 'conflict'],
   run: (deps, caller, input) => confirmUpdates(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'POST', path: '/v1/profile/confirm-updates', tag: 'profile', input: 'body' },
   // Destructive: an `edit` decision replaces a claim's value, a `reject` drops a proposal.
   mcp: {
@@ -99,6 +101,7 @@ export const listClaimHistoryOperation = defineOperation({
   output: HistoryPage,
   errors: SUBJECT_ERRORS,
   run: (deps, caller, input) => listClaimHistory(deps, caller, input),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/profile/history', tag: 'profile', input: 'query' },
 });
 
@@ -113,6 +116,7 @@ export const diffProfileOperation = defineOperation({
   output: DiffResponse,
   errors: SUBJECT_ERRORS,
   run: (deps, caller, input) => diffProfile(deps, caller, input),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/profile/diff', tag: 'profile', input: 'query' },
 });
 
@@ -126,6 +130,7 @@ export const deleteClaimOperation = defineOperation({
   output: DeletionResult,
   errors: SUBJECT_ERRORS,
   run: (deps, caller, input) => deleteClaim(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'DELETE', path: '/v1/profile/claims/:claim_id', tag: 'profile', input: 'path' },
 });
 
@@ -139,6 +144,7 @@ export const deleteNamespaceOperation = defineOperation({
   output: DeletionResult,
   errors: [...SUBJECT_ERRORS, 'unknown_namespace'],
   run: (deps, caller, input) => deleteNamespace(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'DELETE', path: '/v1/profile/namespaces/:namespace', tag: 'profile', input: 'path' },
 });
 
@@ -153,6 +159,7 @@ export const deleteProfileOperation = defineOperation({
   output: DeletionResult,
   errors: SUBJECT_ERRORS,
   run: (deps, caller) => deleteWholeProfile(deps, caller),
+  agui: { writes: true },
   http: { method: 'DELETE', path: '/v1/profile', tag: 'profile', input: 'none' },
 });
 
@@ -167,6 +174,7 @@ export const getSensitiveKeysOperation = defineOperation({
   output: SensitiveKeys,
   errors: SUBJECT_ERRORS,
   run: (deps, caller) => getSensitiveKeys(deps, caller),
+  agui: { writes: false },
   http: { method: 'GET', path: '/v1/profile/sensitive-keys', tag: 'profile', input: 'none' },
 });
 
@@ -180,5 +188,6 @@ export const setSensitiveKeysOperation = defineOperation({
   output: SensitiveKeys,
   errors: SUBJECT_ERRORS,
   run: (deps, caller, input) => setSensitiveKeys(deps, caller, input),
+  agui: { writes: true },
   http: { method: 'POST', path: '/v1/profile/sensitive-keys', tag: 'profile', input: 'body' },
 });

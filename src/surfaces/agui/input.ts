@@ -9,6 +9,22 @@ import type { ResumeAnswer } from '../../operations/review-interrupts.ts';
 // `forwardedProps` (WIRE-NOTES §7).
 
 /** `forwardedProps` of a review run; other members are a client's own and are ignored. */
+export const MAX_ACTIONS = 20;
+
+const Id = z.string().min(1).max(300);
+const ExplainTarget = z.union([
+  z.strictObject({ claim_id: Id }),
+  z.strictObject({ proposal_id: Id }),
+  z.strictObject({ grant_id: Id }),
+]);
+export type ExplainTarget = z.infer<typeof ExplainTarget>;
+
+/** An action as asked for; its name and arguments are checked against the catalog (actions.ts). */
+export interface ActionRequest {
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
 const ReviewProps = z.looseObject({
   /** False: a one-shot run (RUN_STARTED, STATE_SNAPSHOT, RUN_FINISHED). */
   follow: z.boolean({ error: 'forwardedProps.follow is true or false' }).optional(),
@@ -18,6 +34,24 @@ const ReviewProps = z.looseObject({
     .int({ error: 'forwardedProps.since is the seq of the state you hold, a non-negative integer' })
     .min(0, { error: 'forwardedProps.since is the seq of the state you hold, a non-negative integer' })
     .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
+  /** The person's actions, run in order as tools (surfaces/agui/actions.ts). */
+  actions: z
+    .array(
+      z.strictObject({
+        name: z.string({ error: 'each action has a name, the operation to run' }).min(1).max(100),
+        arguments: z.record(z.string(), z.unknown()).optional(),
+      }),
+      { error: 'forwardedProps.actions is a list of {name, arguments}' },
+    )
+    .max(MAX_ACTIONS, { error: `at most ${MAX_ACTIONS} actions in one run` })
+    .optional(),
+  /** What to explain in words (TEXT_MESSAGE_*): claims, proposals or grants of the state, by id. */
+  explain: z
+    .array(ExplainTarget, {
+      error: 'forwardedProps.explain is a list of {claim_id}, {proposal_id} or {grant_id}',
+    })
+    .max(MAX_ACTIONS, { error: `at most ${MAX_ACTIONS} explanations in one run` })
     .optional(),
 });
 
@@ -30,6 +64,8 @@ export interface ReviewRequest {
   readonly held?: unknown;
   /** The answers to the thread's open interrupts (consent requests), checked by the review. */
   readonly resume: readonly ResumeAnswer[];
+  readonly actions: readonly ActionRequest[];
+  readonly explain: readonly ExplainTarget[];
 }
 
 /** The review run a parsed JSON body asks for, or an invalid_request naming what is wrong. */
@@ -49,5 +85,7 @@ export function reviewRequest(body: unknown): Result<ReviewRequest> {
       status: r.status,
       ...(r.payload !== undefined ? { payload: r.payload } : {}),
     })),
+    actions: (props.value?.actions ?? []).map((a) => ({ name: a.name, arguments: a.arguments ?? {} })),
+    explain: props.value?.explain ?? [],
   });
 }

@@ -1,8 +1,9 @@
 import { type CustomEvent, EventType, type RunFinishedEvent } from '@ag-ui/core';
-import type { PpxFailure } from '../../model/errors.ts';
+import { ok, type Result } from '../../model/errors.ts';
 import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import {
+  type Answered,
   answerInterrupts,
   CONSENT_ACTIONS,
   CONSENT_REASON,
@@ -71,7 +72,7 @@ export function interruptEvents(
 /** The interrupts of one thread: resuming it, and what may interrupt its run. */
 export interface ThreadInterrupts {
   /** Applies the run's `resume`; a failure is the run's RUN_ERROR, with nothing applied. */
-  resume(): Promise<PpxFailure | undefined>;
+  resume(): Promise<Result<readonly Answered[]>>;
   /** The consent requests that end the run now (none dismissed on this thread). */
   pending(): Promise<ConsentInterrupt[]>;
   /** Records the interrupts the run ended with: the next run of the thread must answer them. */
@@ -87,13 +88,13 @@ export function threadInterrupts(
   const known = book.get(caller.subjectId, request.threadId);
   return {
     async resume() {
-      if (request.resume.length === 0 && (known === undefined || known.open.size === 0)) return undefined;
+      if (request.resume.length === 0 && (known === undefined || known.open.size === 0)) return ok([]);
       const answered = await answerInterrupts(deps, caller, request.resume, known?.open);
-      if (!answered.ok) return answered.error;
+      if (!answered.ok) return answered;
       const thread = book.thread(caller.subjectId, request.threadId);
       thread.open.clear();
       for (const a of answered.value) if (a.outcome === 'dismissed') thread.dismissed.add(a.interruptId);
-      return undefined;
+      return answered;
     },
     pending: () =>
       consentInterrupts(deps, caller.subjectId, book.get(caller.subjectId, request.threadId)?.dismissed),

@@ -30,7 +30,12 @@ describe('a following review run', () => {
     p = await startTestProvider({ clock: () => new Date(now) });
     watchSubscriptions(p.deps.changes, open);
     const app = new Hono();
-    mountAgui(app, p.deps, { bodyLimitBytes: 1 << 20, keepaliveMs: 25, log: (m) => logged.push(m) });
+    mountAgui(app, p.deps, {
+      bodyLimitBytes: 1 << 20,
+      keepaliveMs: 25,
+      log: (m) => logged.push(m),
+      maxRunsPerPerson: 3,
+    });
     await new Promise<void>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
         url = `http://127.0.0.1:${info.port}/v1/agui/review`;
@@ -126,6 +131,34 @@ describe('a following review run', () => {
     );
     assert.match(logged.join('\n'), /review stream failed: Error: disk on fire/);
     await eventually(() => open.size === 0, 'the subscription to close');
+  });
+
+  it('a person holds at most so many following runs: the next is 429 in words, one-shot runs still go, a closed run frees its place', async () => {
+    const runs = [follow(agent()), follow(agent()), follow(agent())];
+    for (const f of runs) {
+      await eventually(() => f.record.events.some((e) => e.type === EventType.STATE_SNAPSHOT), 'a snapshot');
+    }
+    const post = (forwardedProps: Record<string, unknown>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${p.subjectToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId: 't', runId: 'r', messages: [], forwardedProps }),
+      });
+    const refused = await post({});
+    assert.equal(refused.status, 429);
+    const body = (await refused.json()) as { error: string; error_description: string };
+    assert.equal(body.error, 'rate_limited');
+    assert.match(body.error_description, /already have 3 live views of your profile open/);
+    const once = await post({ follow: false });
+    assert.equal(once.status, 200);
+    await once.text();
+    await runs[0]!.stop();
+    await eventually(() => open.size === 2, 'the closed run to let go of its subscription');
+    const again = follow(agent());
+    await eventually(() => again.record.events.some((e) => e.type === EventType.STATE_SNAPSHOT), 'a new run');
+    assert.equal(again.record.failure, undefined);
+    for (const f of [...runs.slice(1), again]) await f.stop();
+    await eventually(() => open.size === 0, 'every subscription closed');
   });
 
   it('ends with RUN_FINISHED (success) when the provider stops following', async () => {

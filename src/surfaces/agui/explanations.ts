@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BaseEvent,
+  EventType,
+  type TextMessageContentEvent,
+  type TextMessageEndEvent,
+  type TextMessageStartEvent,
+} from '@ag-ui/core';
+import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ConsentGrant } from '../../model/consent-grant.ts';
+import type { PendingProposal, ReviewState } from '../../operations/review-state.ts';
+import {
+  confidenceWords,
+  dayWords,
+  expiryWords,
+  listWords,
+  relativeWords,
+  sourceWords,
+} from '../shared/a2ui/words.ts';
+import {
+  domainWords,
+  keyWords,
+  namespaceWords,
+  operationWords,
+  purposeWords,
+  valueWords,
+} from '../shared/describe.ts';
+import type { ExplainTarget } from './input.ts';
+
+// Explanations in words (WIRE-NOTES §7: TEXT_MESSAGE_START/CONTENT/END "for explanations"): a
+// run's `forwardedProps.explain` names claims, proposals or grants of the person's state, and the
+// run answers each with an assistant message saying what it is, where it came from and who can
+// see it. Made from the state the run just sent, so it never says more than the person's view.
+
+/** The sentences explaining one target, from the state the run holds now. */
+export function explanation(state: ReviewState, target: ExplainTarget, now: Date): string[] {
+  if ('claim_id' in target) {
+    const claim = state.claims.find((c) => c.claim_id === target.claim_id);
+    return claim ? claimSentences(claim, state, now) : ['That preference is no longer in your profile.'];
+  }
+  if ('proposal_id' in target) {
+    const proposal = state.pending_reviews.find(
+      (r): r is PendingProposal => r.kind === 'writeback_proposal' && r.proposal_id === target.proposal_id,
+    );
+    return proposal ? proposalSentences(proposal, now) : ['That suggestion is no longer waiting for you.'];
+  }
+  const grant = state.active_grants.find((g) => g.grant_id === target.grant_id);
+  return grant ? grantSentences(grant, now) : ['That access has ended, or it was never given.'];
+}
+
+function claimSentences(claim: Claim, state: ReviewState, now: Date): string[] {
+  const key = qualifiedKey(claim);
+  const words = keyWords(key);
+  const out = [`${words.name}: ${valueWords(claim.value, key)}.`];
+  if (words.description !== undefined) out.push(sentence(words.description));
+  out.push(
+    claim.source.kind === 'user_stated'
+      ? 'You said this yourself.'
+      : `${sourceWords(claim.source.kind)}. How sure it is: ${confidenceWords(claim.confidence)}.`,
+  );
+  const lifecycle = claim.lifecycle;
+  if (lifecycle?.last_confirmed_at !== undefined) {
+    out.push(`You last confirmed it ${relativeWords(lifecycle.last_confirmed_at, now)}.`);
+  }
+  if (lifecycle?.expires_at !== undefined) out.push(`${expiryWords(lifecycle.expires_at, now)}.`);
+  const seeing = state.active_grants.filter(
+    (g) =>
+      g.allowed_namespaces.includes(claim.namespace) &&
+      (g.allowed_claim_keys === undefined || g.allowed_claim_keys.includes(key)),
+  );
+  out.push(
+    seeing.length === 0
+      ? 'No app can see it right now.'
+      : `Who can see it right now: ${listWords(seeing.map((g) => g.grantee_id))}.`,
+  );
+  return out;
+}
+
+function proposalSentences(proposal: PendingProposal, now: Date): string[] {
+  const key = qualifiedKey(proposal.claim);
+  return [
+    `${proposal.client_id} suggested ${relativeWords(proposal.created_at, now)} (${dayWords(proposal.created_at)}) that ${keyWords(key).name.toLowerCase()} is ${valueWords(proposal.claim.value, key)}.`,
+    ...(proposal.reason !== undefined ? [`It said why: “${proposal.reason}”.`] : []),
+    'Nothing changes in your profile until you accept it; you can also change it first, or turn it down.',
+  ];
+}
+
+function grantSentences(grant: ConsentGrant, now: Date): string[] {
+  const areas = listWords(grant.allowed_namespaces.map((n) => namespaceWords(n).title.toLowerCase()));
+  const keys =
+    grant.allowed_claim_keys === undefined
+      ? ''
+      : ` (only ${grant.allowed_claim_keys.length === 1 ? '1 preference' : `${grant.allowed_claim_keys.length} preferences`})`;
+  return [
+    `${grant.grantee_id} can see your ${areas}${keys} in ${listWords(grant.allowed_domains.map(domainWords))}.`,
+    `You allowed it to ${listWords(grant.purposes.map(purposeWords).map((p) => p.toLowerCase()))}.`,
+    `It may ${listWords(grant.allowed_operations.map((o) => GRANT_CAN[o] ?? operationWords(o).toLowerCase()))}.`,
+    grant.expires_at === undefined
+      ? 'It lasts until you revoke it.'
+      : `${expiryWords(grant.expires_at, now)}; you can revoke it before then.`,
+  ];
+}
+
+/** What a grant lets its app do, said of the grant (the consent page's words say "shown below"). */
+const GRANT_CAN: Record<string, string> = {
+  read: 'read those preferences',
+  query: 'ask questions about them',
+  propose_update: 'suggest changes, which you review',
+  confirm_update: 'confirm changes to your profile',
+  export: 'export a copy of them',
+};
+
+function sentence(words: string): string {
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
+
+/** One assistant message: START, one CONTENT per sentence, END. */
+export function textMessageEvents(sentences: readonly string[], at: Date): BaseEvent[] {
+  const messageId = `msg_${randomUUID()}`;
+  const timestamp = at.getTime();
+  const start: TextMessageStartEvent = {
+    type: EventType.TEXT_MESSAGE_START,
+    messageId,
+    role: 'assistant',
+    timestamp,
+  };
+  const content: TextMessageContentEvent[] = sentences.map((s, i) => ({
+    type: EventType.TEXT_MESSAGE_CONTENT,
+    messageId,
+    delta: i === 0 ? s : ` ${s}`,
+    timestamp,
+  }));
+  const end: TextMessageEndEvent = { type: EventType.TEXT_MESSAGE_END, messageId, timestamp };
+  return [start, ...content, end];
+}
