@@ -14,11 +14,11 @@ import { errorResponse } from '../shared/errors.ts';
 import { cookiePlan } from '../shared/session.ts';
 import { decisionEvents, type PreparedAction, prepareActions, runAction, toolCallEvents } from './actions.ts';
 import { reviewCaller } from './caller.ts';
-import { RunLimit } from './run-limit.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { explanation, textMessageEvents } from './explanations.ts';
 import { type ReviewRequest, reviewRequest } from './input.ts';
 import { interruptEvents, type ThreadInterrupts, threadInterrupts } from './interrupts.ts';
+import { RunLimit } from './run-limit.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
 // POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
@@ -71,7 +71,9 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     // The answers first, so that the run's first state shows what they decided.
     // Counted before anything is applied: a refused run must not have acted.
     const release =
-      request.value.follow && who.caller.kind === 'subject' ? limit.take(who.caller.subjectId) : () => undefined;
+      request.value.follow && who.caller.kind === 'subject'
+        ? limit.take(who.caller.subjectId)
+        : () => undefined;
     if (release === undefined) {
       return refuse({
         code: 'rate_limited',
