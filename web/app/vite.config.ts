@@ -13,11 +13,6 @@ export default defineConfig({
   base: '/app/',
   publicDir: false,
   logLevel: 'warn',
-  resolve: {
-    // model/ids.ts takes randomUUID from node:crypto; the browser has its own (the app never
-    // makes ids, but the module is reached through model/vocabulary.ts).
-    alias: { 'node:crypto': here('src/shims/node-crypto.ts') },
-  },
   build: {
     outDir: here('../../dist/app'),
     emptyOutDir: true,
