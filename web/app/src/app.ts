@@ -243,7 +243,12 @@ export function startApp(): void {
         drawn.delete(id);
       }
     }
-    if (document.activeElement === document.body && lastFocus && !document.contains(lastFocus)) {
+    if (
+      document.activeElement === document.body &&
+      lastFocus &&
+      !document.contains(lastFocus) &&
+      lastSection !== ''
+    ) {
       // What had the focus went away (a revoked grant's card): its section's heading takes it.
       const heading = main.querySelector<HTMLElement>(`#${CSS.escape(lastSection)} h2`);
       heading?.focus();

@@ -1,4 +1,5 @@
 import { HttpAgent } from '@ag-ui/client';
+import { sentence } from './actions.ts';
 import {
   type ConsentInterrupt,
   consentInterrupt,
@@ -37,7 +38,7 @@ async function probe(csrf: string): Promise<Probe> {
       },
     },
   );
-  if (failure !== undefined) throw new Error(failure);
+  if (failure !== undefined) throw new Error(sentence(failure));
   const requests = (agent.pendingInterrupts ?? [])
     .map(consentInterrupt)
     .filter((i): i is ConsentInterrupt => i !== undefined);
@@ -70,7 +71,20 @@ export async function decideRequest(csrf: string, grantRequestId: string, decisi
       onRunErrorEvent: ({ event }) => {
         failure = event.message;
       },
+      // The decision is reported as a tool call (approve_grant_request / reject_grant_request).
+      onToolCallResultEvent: ({ event }) => {
+        const result = parse(event.content);
+        if (result?.ok === false) failure = result.error_description ?? 'the decision was refused';
+      },
     },
   );
-  if (failure !== undefined) throw new Error(failure);
+  if (failure !== undefined) throw new Error(sentence(failure));
+}
+
+function parse(content: unknown): { ok?: boolean; error_description?: string } | undefined {
+  try {
+    return typeof content === 'string' ? JSON.parse(content) : undefined;
+  } catch {
+    return undefined;
+  }
 }

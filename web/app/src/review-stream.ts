@@ -83,14 +83,17 @@ export class ReviewStream {
       await agent.runAgent(
         { forwardedProps, ...(resume.length > 0 ? { resume } : {}) },
         {
+          // The provider took the run: from here it follows (a resume with nothing new sends no state).
+          onRunStartedEvent: () => {
+            if (this.#seq !== undefined) this.#on.connection('live');
+          },
           onStateChanged: ({ state }) => {
             this.#seq = (state as ReviewState).seq;
             this.#on.connection('live');
             this.#on.state(state as ReviewState);
           },
-          onRunFinishedEvent: ({ event }) => {
-            const outcome = (event as { outcome?: { type?: string } }).outcome;
-            interrupted = outcome?.type === 'interrupt';
+          onRunFinishedEvent: (finished) => {
+            interrupted = finished.outcome === 'interrupt';
           },
           onRunErrorEvent: ({ event }) => {
             error = event.message;

@@ -3,7 +3,7 @@ import { appName, appNames, learnAppNames } from '../app-names.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
 import { AUDIT_WORDS, actorWords, keysWords, timeWords } from '../words.ts';
-import { plotSection } from './plots.ts';
+import { accessSection } from './plots.ts';
 
 // Who read what, and when (list_audit_events), newest first, with filters: which app, what kind
 // of thing, from and until a day; a page at a time ("Show more").
@@ -11,11 +11,7 @@ import { plotSection } from './plots.ts';
 export const activityView: View = {
   path: '/app/activity',
   title: 'Who looked, and when',
-  sections: (ctx) => [
-    filtersSection(ctx),
-    plotSection('access', list.events, ctx.now(), appNames()),
-    logSection(ctx),
-  ],
+  sections: (ctx) => [accessSection(ctx, appNames()), filtersSection(ctx), logSection(ctx)],
 };
 
 interface Filters {

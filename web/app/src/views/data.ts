@@ -20,7 +20,7 @@ function exportSection(ctx: AppContext): Section {
     build: () => {
       const button = h(
         'button',
-        { type: 'button', class: 'primary', id: 'export' },
+        { type: 'button', class: 'primary', id: 'export-file' },
         'Download my preferences',
       );
       button.addEventListener('click', async () => {

@@ -14,7 +14,7 @@ import { type Choice, grantNarrowing } from '../narrowing.ts';
 import { decideRequest } from '../requests.ts';
 import type { ConsentInterrupt } from '../review-stream.ts';
 import { areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
-import { plotSection } from './plots.ts';
+import { mixSection } from './plots.ts';
 
 // The first view: what waits for the person (apps asking for access, changes apps suggested),
 // then everything known about them, area by area, with who can see each area right now.
@@ -211,7 +211,7 @@ function profileSections(ctx: AppContext): Section[] {
       return el;
     },
   };
-  const sections: Section[] = [heading, plotSection('mix', claims)];
+  const sections: Section[] = [heading, mixSection(claims)];
   for (const area of areas) {
     const inArea = claims.filter((c) => c.namespace === area);
     const seers = grants.filter((g) => seesArea(g, area));
