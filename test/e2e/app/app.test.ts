@@ -56,6 +56,29 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await screenshot(page, 'overview');
   });
 
+  it('a claim explained in words on request, and changed with its slider by keyboard', async () => {
+    const card = page.locator(`[data-surface="${surfaceIdFor('claim', 'ppx:claim:demo-core-novelty')}"]`);
+    const wrap = page.locator('.claim', { has: card });
+    await wrap.getByRole('button', { name: 'Explain this' }).click();
+    await wrap.locator('.explanation:not(:empty)').waitFor();
+    assert.match(
+      (await wrap.locator('.explanation').textContent()) ?? '',
+      /^Trying new things: High \(62%\)\./,
+    );
+    const slider = card.getByLabel('Move it to change it');
+    await slider.focus();
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowLeft');
+    await card.getByRole('button', { name: 'Change it' }).click();
+    await page.waitForSelector('#notices :text("Changed. It now says what you set.")');
+    await card.locator(':text("Medium (50%)")').waitFor();
+    const claim = (await p.deps.store.getProfileContent('ppx:profile:demo-0001'))?.claims.find(
+      (c) => c.claim_id === 'ppx:claim:demo-core-novelty',
+    );
+    assert.equal(claim?.value, 0.5);
+    assert.equal(claim?.source.kind, 'user_stated');
+    assert.match((await card.textContent()) ?? '', /You said this/);
+  });
+
   it('a consent request appears without reload; approved narrowed, the grant is exactly what was kept', async () => {
     const req = await requestConsent(p);
     const form = page.locator('[data-surface^="ppx-consent-"]');
@@ -119,6 +142,24 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.equal(decided?.status, 'confirmed');
   });
 
+  it('offline, an action says so in words; back online, the page shows what changed meanwhile', async () => {
+    await openView(page, 'Who can see what');
+    await browser.context.setOffline(true);
+    await page.getByRole('link', { name: 'Download or delete', exact: true }).click();
+    await page.click('#export-file');
+    await page.waitForSelector('#notices .error');
+    assert.match(await shown(page, '#notices'), /did not reach the server/);
+    const { grant } = await p.grant({
+      client_id: 'travel-demo',
+      allowed_domains: ['travel'],
+      allowed_namespaces: ['travel'],
+    });
+    await browser.context.setOffline(false);
+    await openView(page, 'Who can see what');
+    await page.locator(`[data-surface="${surfaceIdFor('grant', grant.grant_id)}"]`).waitFor();
+    await page.waitForSelector('#connection.live');
+  });
+
   it('export downloads a file with the whole profile', async () => {
     await openView(page, 'Download or delete');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-file')]);
@@ -128,5 +169,19 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.ok(Array.isArray(profile.claims) && profile.claims.length > 0, 'the file holds the claims');
     assert.match(await shown(page, '#notices'), /downloaded as a file/);
     await screenshot(page, 'data');
+  });
+
+  it('deleting the whole profile takes a confirmation, then the page says nothing is stored', async () => {
+    await openView(page, 'Download or delete');
+    await page.click('#delete-all');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    assert.ok(await p.deps.store.getProfileBySubject(p.subjectId), 'cancelled: nothing deleted');
+    await page.click('#delete-all');
+    await page.getByRole('button', { name: 'Yes, delete everything' }).click();
+    await page.waitForSelector('#delete :text("Nothing is stored about you.")');
+    assert.equal(await p.deps.store.getProfileBySubject(p.subjectId), undefined);
+    await openView(page, 'Your preferences');
+    await page.waitForSelector('#profile :text("Nothing is stored about you.")');
+    await screenshot(page, 'deleted');
   });
 });

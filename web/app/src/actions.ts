@@ -95,3 +95,34 @@ export function sentence(words: string): string {
   const first = s.charAt(0).toUpperCase() + s.slice(1);
   return /[.!?]$/.test(first) ? first : `${first}.`;
 }
+
+/** What the stream explains (docs/ag-ui.md, "Explanations"). */
+export type Explainable = { claim_id: string } | { grant_id: string } | { proposal_id: string };
+
+/** The explanation of one thing, in sentences, as the stream's assistant message says it. */
+export async function explain(csrf: string, what: Explainable): Promise<string> {
+  const agent = new HttpAgent({
+    url: REVIEW_URL,
+    headers: sessionHeaders(csrf),
+    threadId: newThreadId('explain'),
+  });
+  let text = '';
+  let failure: string | undefined;
+  try {
+    await agent.runAgent(
+      { forwardedProps: { follow: false, explain: [what] } },
+      {
+        onTextMessageContentEvent: ({ event }) => {
+          text += event.delta;
+        },
+        onRunErrorEvent: ({ event }) => {
+          failure = event.message;
+        },
+      },
+    );
+  } catch {
+    throw new ActionError('The explanation did not arrive. Check your connection and try again.', 'network');
+  }
+  if (failure !== undefined) throw new ActionError(sentence(failure), 'run_error');
+  return text.trim() === '' ? 'There is nothing more to say about this.' : text.trim();
+}

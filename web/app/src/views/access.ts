@@ -3,6 +3,7 @@ import { grantCard } from '../../../../src/surfaces/shared/a2ui/index.ts';
 import { appName, appNames } from '../app-names.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
+import { explainButton } from '../explain-button.ts';
 import { areaTitle, dayWords, relativeWords } from '../words.ts';
 
 // Who can see what, right now: each app's access (GrantCard: what for, which areas and kinds,
@@ -36,6 +37,15 @@ function grantsSection(ctx: AppContext): Section {
 }
 
 function grantSurface(ctx: AppContext, grant: ConsentGrant): HTMLElement {
+  return h(
+    'div',
+    { class: 'claim' },
+    grantCardOf(ctx, grant),
+    explainButton(ctx.csrf, { grant_id: grant.grant_id }, JSON.stringify(grant)),
+  );
+}
+
+function grantCardOf(ctx: AppContext, grant: ConsentGrant): HTMLElement {
   const name = appName(grant.grantee_id);
   return ctx.surface(
     grantCard({ grant, ...(name !== grant.grantee_id ? { clientName: name } : {}) }, ctx.now()),

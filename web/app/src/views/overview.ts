@@ -10,6 +10,7 @@ import { editedClaim, editedProposal, fromPercent } from '../claim-edits.ts';
 import { confirmStep } from '../confirm-step.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
+import { explainButton } from '../explain-button.ts';
 import { type Choice, grantNarrowing } from '../narrowing.ts';
 import { decideRequest } from '../requests.ts';
 import type { ConsentInterrupt } from '../review-stream.ts';
@@ -99,6 +100,15 @@ function suggestionsSection(ctx: AppContext): Section {
 }
 
 function proposal(ctx: AppContext, p: PendingProposal): HTMLElement {
+  return h(
+    'div',
+    { class: 'claim' },
+    proposalSurface(ctx, p),
+    explainButton(ctx.csrf, { proposal_id: p.proposal_id }, JSON.stringify(p)),
+  );
+}
+
+function proposalSurface(ctx: AppContext, p: PendingProposal): HTMLElement {
   const record = { ...p, status: 'pending' } as unknown as ProposalRecord;
   return ctx.surface(proposalCard(record, appName(p.client_id), ctx.now()), (a) => {
     if (a.name === 'confirm') {
@@ -303,7 +313,10 @@ function claimSurface(ctx: AppContext, claim: Claim): HTMLElement {
       wrap.append(step);
     }
   };
-  wrap.append(ctx.surface(claimCard(claim, ctx.now()), onAction));
+  wrap.append(
+    ctx.surface(claimCard(claim, ctx.now()), onAction),
+    explainButton(ctx.csrf, { claim_id: claim.claim_id }, JSON.stringify(claim)),
+  );
   return wrap;
 }
 
