@@ -3,7 +3,9 @@ import { askingApp } from '../../operations/consent/preview.ts';
 import { currentSession } from '../shared/session.ts';
 import { type AppBundle, appBundleLoader } from './app-bundle.ts';
 import { APP_VIEWS, appSecurityHeaders, appShell, missingBundlePage } from './app-shell.ts';
-import { providerName, type WebContext } from './respond.ts';
+import { html } from './escape.ts';
+import { providerName, send, type WebContext } from './respond.ts';
+import { messagePage } from './signin.ts';
 
 // The person's web app at /app (docs/web-app.md): the page and its views need the signed-in
 // session (without one, sign-in first and back here); the built files are served with long cache
@@ -32,6 +34,20 @@ export function registerAppRoutes(app: Hono, web: WebContext, appDir: URL): void
   for (const view of APP_VIEWS) {
     app.get(`/app${view}`, async (c) => page(c, web, await bundle()));
   }
+  // Anything else under /app is a page in words, not the API's JSON 404.
+  app.get('/app/', (c) => c.body(null, 308, { Location: '/app', ...appSecurityHeaders() }));
+  app.get('/app/*', (c) =>
+    send(
+      c,
+      messagePage(
+        providerName(web),
+        'There is no such page',
+        'This address does not lead to a page.',
+        html`<p><a href="/app">See your preferences</a></p>`,
+      ),
+      404,
+    ),
+  );
 }
 
 async function page(c: Context, web: WebContext, bundle: AppBundle | undefined): Promise<Response> {

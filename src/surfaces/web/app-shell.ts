@@ -41,6 +41,7 @@ export function appShell(input: ShellInput): SafeHtml {
 <meta name="ppx-csrf" content="${input.csrf}">
 <meta name="ppx-provider" content="${input.providerName}">
 <meta name="ppx-username" content="${input.username}">
+<link rel="icon" href="data:,">
 ${styles}
 <script type="module" src="${input.bundle.script}"></script>
 </head>

@@ -105,6 +105,16 @@ describe('the web app at /app, served by the provider', () => {
     assert.equal((await fetch(`${p.url}/app/assets/..%2f..%2fpackage.json`)).status, 404);
   });
 
+  it('another address under /app is a page in words (404); /app/ is /app', async () => {
+    const r = await get('/app/nope');
+    assert.equal(r.status, 404);
+    assert.match(r.headers.get('content-type')!, /^text\/html/);
+    assert.match(await r.text(), /There is no such page/);
+    const slash = await get('/app/');
+    assert.equal(slash.status, 308);
+    assert.equal(slash.headers.get('location'), '/app');
+  });
+
   it('the app names: only on the session, only registered apps', async () => {
     assert.equal((await get('/app/apps.json?id=fragrance-demo', '')).status, 401);
     const r = await get('/app/apps.json?id=fragrance-demo&id=no-such-app');
