@@ -6,8 +6,8 @@ import { DEMO, LARGE, runEntry, seedBenchProvider, serveUntilStopped } from './b
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
 // store, token verification, grant re-read, policy, resolution, one audit write per request), rate
 // limiting off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
-// `--audience mcp` (bench:mcp): the grant token's audience is `${url}/mcp` (RFC 8707) instead of
-// the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
+// `--audience mcp` (bench:mcp) or `a2a` (bench:a2a): the grant token's audience is `${url}/mcp`
+// or `${url}/a2a` (RFC 8707) instead of the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
 // 200-claim fixture, read under a grant of the demo client.
 
 runEntry(async () => {
@@ -17,14 +17,14 @@ runEntry(async () => {
       profile: { type: 'string', default: 'large' },
     },
   });
-  if (values.audience !== 'http' && values.audience !== 'mcp')
-    throw new Error(`--audience must be http or mcp, not ${values.audience}`);
+  if (values.audience !== 'http' && values.audience !== 'mcp' && values.audience !== 'a2a')
+    throw new Error(`--audience must be http, mcp or a2a, not ${values.audience}`);
   if (values.profile !== 'large' && values.profile !== 'demo')
     throw new Error(`--profile must be large or demo, not ${values.profile}`);
-  const mcp = values.audience === 'mcp';
+  const surface = values.audience === 'http' ? undefined : values.audience;
   const profile = values.profile === 'demo' ? DEMO : LARGE;
-  const bench = await seedBenchProvider(mcp ? 'ppx-bench-mcp-' : 'ppx-bench-', profile);
-  const audience = mcp ? `${bench.deps.provider.baseUrl}/mcp` : undefined;
+  const bench = await seedBenchProvider(surface ? `ppx-bench-${surface}-` : 'ppx-bench-', profile);
+  const audience = surface ? `${bench.deps.provider.baseUrl}/${surface}` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),

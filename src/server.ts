@@ -4,6 +4,7 @@ import { type HttpBindings, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
+import { mountA2a } from './surfaces/a2a/app.ts';
 import { mountAgui } from './surfaces/agui/app.ts';
 import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
 import { mountHealth } from './surfaces/http/health.ts';
@@ -16,7 +17,10 @@ import { mountWebPages } from './surfaces/web/app.ts';
 
 // The composition root: every surface mounted on one listener. Surfaces never import each
 // other; what they share (bearer reading, rate limiting, the base of error mapping, response
-// JSON) is in surfaces/shared/. A new surface (A2A) is one more mount here.
+// JSON) is in surfaces/shared/. A new surface is one more mount here.
+
+/** The provider's version, as the A2A agent card states it. */
+const PROVIDER_VERSION = '0.1.0';
 
 export interface ServerOptions {
   readonly bodyLimitBytes: number;
@@ -43,6 +47,7 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   mountMcp(app, deps, { bodyLimitBytes });
   mountHttpApi(app, deps, { bodyLimitBytes });
   mountAgui(app, deps, { bodyLimitBytes, log: options.log });
+  mountA2a(app, deps, { bodyLimitBytes, version: PROVIDER_VERSION });
   mountWebPages(app, deps, {
     log: options.log,
     signupEnabled: options.signupEnabled === true,

@@ -53,6 +53,18 @@ export class TokenService {
     return this.#key.publicJwk;
   }
 
+  /**
+   * The key documents the provider signs as itself (the A2A agent card's JWS) are signed with:
+   * the tokens' own, published in the provider's JWKS, so one key set verifies everything.
+   */
+  get documentSigner(): {
+    readonly kid: string;
+    readonly alg: string;
+    readonly privateKey: SigningKey['privateKey'];
+  } {
+    return { kid: this.#key.kid, alg: TOKEN_ALG, privateKey: this.#key.privateKey };
+  }
+
   /** `audience` is the resource the token is for (RFC 8707; operations/resources.ts). */
   async mint(subject: TokenSubject, ttlSeconds: number, now: Date, audience: string): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);

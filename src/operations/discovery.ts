@@ -42,7 +42,7 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
     },
     transport_bindings: {
       mcp: { supported: true, server_uri: resourceUrl(provider, 'mcp') },
-      a2a: { supported: false },
+      a2a: { supported: true, agent_card_uri: `${base}/.well-known/agent-card.json` },
       http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
     },
     // The person's review stream (POST /v1/agui/review, docs/ag-ui.md); the card has no slot for

@@ -2,7 +2,7 @@ import type { ProviderInfo } from './deps.ts';
 
 // The protected resources (RFC 8707, RFC 9728) this provider issues tokens for: one entry per
 // surface that takes grant tokens. A token's audience is exactly one of these URLs, and each
-// surface verifies tokens against its own; adding a surface (A2A) is one entry here.
+// surface verifies tokens against its own; adding a surface is one entry here.
 
 export const RESOURCES = [
   // The PPX HTTP binding: its URL is the base URL itself (the issuer), so its metadata lives at
@@ -10,6 +10,8 @@ export const RESOURCES = [
   { kind: 'api', path: '' },
   // Streamable HTTP MCP endpoint (WIRE-NOTES §5).
   { kind: 'mcp', path: '/mcp' },
+  // The A2A preference agent's JSON-RPC endpoint (WIRE-NOTES §6).
+  { kind: 'a2a', path: '/a2a' },
 ] as const;
 
 export type ResourceKind = (typeof RESOURCES)[number]['kind'];

@@ -10,10 +10,12 @@ import type { DefaultPolicy } from '../model/profile.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import type { SigningKeyRecord } from '../model/signing-key.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
+import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
+export type * from './a2a-task-store.ts';
 export type * from './change-store.ts';
 export type * from './writeback-store.ts';
 
@@ -90,8 +92,11 @@ export interface ClaimChange extends ClaimShape {
   readonly changed_at: string;
 }
 
-/** listChanges, latestChangeSeq (the change-event outbox): change-store.ts. */
-export interface StoreReader extends WritebackReader, ChangeReader {
+/**
+ * listChanges, latestChangeSeq (the change-event outbox): change-store.ts; getA2aTask,
+ * listA2aTasks (A2A tasks, by owner): a2a-task-store.ts.
+ */
+export interface StoreReader extends WritebackReader, ChangeReader, A2aTaskReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -158,9 +163,9 @@ export interface StoreReader extends WritebackReader, ChangeReader {
 
 /**
  * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
- * appendChange, markGrantExpiryAnnounced: change-store.ts.
+ * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts.
  */
-export interface StoreWriter extends WritebackWriter, ChangeWriter {
+export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -322,6 +327,8 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   listCrossDomainReviewsBySubject: true,
   listChanges: true,
   latestChangeSeq: true,
+  getA2aTask: true,
+  listA2aTasks: true,
 };
 
 /**

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt } from 'jose';
+import { ask, bearerFetch, isTask, resultOf } from '../e2e/a2a/helpers.ts';
 import { freePort } from '../support/provider.ts';
 import { killHard, serveProcess } from '../support/serve-process.ts';
 import { type CliSandbox, sandbox, show } from './helpers.ts';
@@ -74,6 +76,18 @@ describe('ppx mint grant --for mcp, end to end', () => {
     }
   });
 
+  it('--for a2a mints a token the A2A SDK client calls the preference agent with', async () => {
+    const minted = await mint('--for', 'a2a');
+    assert.equal(minted.resource, `${base}/a2a`);
+    const fetchImpl = bearerFetch(minted.access_token);
+    const client = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }).createFromUrl(base);
+    const task = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(task) && Array.isArray((resultOf(task) as { claims: unknown[] }).claims));
+  });
+
   it('--resource BASE/mcp mints the same audience', async () => {
     const minted = await mint('--resource', `${base}/mcp`);
     assert.equal(decodeJwt(minted.access_token).aud, `${base}/mcp`);
@@ -86,11 +100,7 @@ describe('ppx mint grant --for mcp, end to end', () => {
   });
 
   for (const [extra, problem] of [
-    [
-      ['--for', 'a2a'],
-      'the A2A surface is not there yet, so no token can be minted for it (--for api or mcp)',
-    ],
-    [['--for', 'ws'], '--for must be one of api, mcp, not "ws"'],
+    [['--for', 'ws'], '--for must be one of api, mcp, a2a, not "ws"'],
     [['--resource', 'http://elsewhere.example/mcp'], null],
     [['--for', 'api', '--resource', 'BASE/mcp'], null],
   ] as const) {
@@ -111,7 +121,7 @@ describe('ppx mint grant --for mcp, end to end', () => {
       const expected =
         problem ??
         (args[0] === '--resource'
-          ? `--resource must be one of this provider's resources: ${base}, ${base}/mcp`
+          ? `--resource must be one of this provider's resources: ${base}, ${base}/mcp, ${base}/a2a`
           : `--for api is ${base}, not --resource ${base}/mcp`);
       assert.equal(r.stderr, `ppx mint: ${expected}\n`);
       assert.doesNotMatch(r.stdout, /access_token/);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { claimShape } from '../../src/model/claim.ts';
 import type { Store } from '../../src/store/store.ts';
+import { a2aTaskContract } from './contract-a2a-tasks.ts';
 import { auditContract } from './contract-audit.ts';
 import { auditLogContract } from './contract-audit-log.ts';
 import { changesContract } from './contract-changes.ts';
@@ -22,11 +23,24 @@ import {
   withStore,
 } from './fixtures.ts';
 
+export interface StoreContractOptions {
+  /**
+   * Returns an opener of one fresh database that every call opens again: a new instance on the
+   * same data (a reopened file, another pool on one PostgreSQL database). The tests of what must
+   * survive a restart or be seen from another instance run only with it.
+   */
+  readonly sameDatabase?: () => () => Promise<Store>;
+}
+
 /**
  * The behaviour every Store implementation must have (see the conventions in src/store/store.ts).
  * `open` must return a fresh, empty store on every call; each test closes the store it opened.
  */
-export function runStoreContract(name: string, open: () => Promise<Store>): void {
+export function runStoreContract(
+  name: string,
+  open: () => Promise<Store>,
+  options: StoreContractOptions = {},
+): void {
   describe(`Store contract: ${name}`, () => {
     profileContract(open);
     claimAndModifierContract(open);
@@ -38,6 +52,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     transactionContract(open);
     writebackContract(open);
     changesContract(open);
+    a2aTaskContract(open, options.sameDatabase);
   });
 }
 

@@ -47,7 +47,12 @@ function freshPath(): string {
 }
 
 runStoreContract('sqlite :memory:', () => openSqliteStore(':memory:'));
-runStoreContract('sqlite file', () => openSqliteStore(freshPath()));
+runStoreContract('sqlite file', () => openSqliteStore(freshPath()), {
+  sameDatabase: () => {
+    const path = freshPath();
+    return () => openSqliteStore(path);
+  },
+});
 
 describe('fixtures', () => {
   it('are valid per the model schemas', () => {

@@ -25,10 +25,6 @@ function isKind(kind: string): kind is ResourceKind {
 /** What is wrong with `--for`, known before the store (and so the base URL) is open. */
 export function forProblem(kind: string | undefined): string | undefined {
   if (kind === undefined || isKind(kind)) return undefined;
-  // WIRE-NOTES §6 plans an A2A surface; until it has a resource, no token can be for it.
-  if (kind === 'a2a') {
-    return `the A2A surface is not there yet, so no token can be minted for it (--for ${KINDS.join(' or ')})`;
-  }
   return `--for must be one of ${KINDS.join(', ')}, not "${kind}"`;
 }
 

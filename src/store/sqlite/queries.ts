@@ -8,7 +8,7 @@ import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
 import { type ClaimChange, IdConflictError, type ProfileContent, type StoreTx } from '../store.ts';
-import { ChangeQueries } from './change-queries.ts';
+import { A2aTaskQueries } from './a2a-task-queries.ts';
 import { ContentCache, versionedBodies } from './content-cache.ts';
 import { RecordCache } from './record-cache.ts';
 import { body, integer, profileFromRow, type Row, StatementCache, text, toJson } from './rows.ts';
@@ -25,7 +25,7 @@ const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default
  * the async surface are the caller's concern (sqlite-store.ts); a write here is one or more
  * statements that the caller wraps in a transaction or savepoint so it applies all-or-nothing.
  */
-export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
+export class SqliteQueries extends A2aTaskQueries implements Sync<StoreTx> {
   readonly #sql: StatementCache;
   /** Present only on the read connection (see ContentCache). */
   readonly #claims: ContentCache<Claim> | undefined;
@@ -36,7 +36,7 @@ export class SqliteQueries extends ChangeQueries implements Sync<StoreTx> {
     // Subjects, sessions, grant requests and refresh tokens come from ConsentQueries; the audit log
     // from AuditQueries, which extends it; cross-domain reviews from ReviewQueries, which extends that; proposals and claim history from
     // WritebackQueries, which extends ReviewQueries; the change outbox from ChangeQueries, which
-    // extends WritebackQueries.
+    // extends WritebackQueries; A2A tasks from A2aTaskQueries, which extends ChangeQueries.
     const sql = new StatementCache(db);
     super(sql);
     this.#sql = sql;

@@ -48,6 +48,7 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   decideCrossDomainReview: true,
   appendChange: true,
   markGrantExpiryAnnounced: true,
+  putA2aTask: true,
 };
 
 type Runner = (call: () => unknown) => Promise<unknown>;

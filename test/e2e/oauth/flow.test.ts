@@ -71,6 +71,20 @@ describe('authorization code flow', () => {
     assert.equal((await effective(p, t.access_token)).status, 401);
   });
 
+  it('a token for the A2A resource calls the preference agent, and only it', async () => {
+    const { tokens } = await codeFlow(p, cookie, clientId, { resource: `${p.url}/a2a` });
+    assert.equal(tokens.status, 200, tokens.text);
+    const call = await fetch(`${p.url}/a2a`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokens.json.access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_effective_profile', params: {} }),
+    });
+    const answer = (await call.json()) as { result?: { claims?: unknown[] } };
+    assert.equal(call.status, 200);
+    assert.ok(Array.isArray(answer.result?.claims), JSON.stringify(answer).slice(0, 200));
+    assert.equal((await effective(p, tokens.json.access_token)).status, 401);
+  });
+
   it('a token for the MCP resource (the default) is refused by the HTTP API', async () => {
     const { tokens } = await codeFlow(p, cookie, clientId);
     assert.equal(tokens.status, 200);

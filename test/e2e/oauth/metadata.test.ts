@@ -45,6 +45,7 @@ describe('OAuth metadata', () => {
   for (const [path, resource] of [
     ['/.well-known/oauth-protected-resource', ''],
     ['/.well-known/oauth-protected-resource/mcp', '/mcp'],
+    ['/.well-known/oauth-protected-resource/a2a', '/a2a'],
   ] as const) {
     it(`protected resource metadata (RFC 9728) at ${path}`, async () => {
       const r = await api(p.url, path);

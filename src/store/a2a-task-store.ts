@@ -1,0 +1,49 @@
+import type { A2aTaskRecord } from '../model/a2a-task.ts';
+
+// The A2A task side of the store contract (issue 13; SQLite migration 0012). StoreReader and
+// StoreWriter in store.ts extend these interfaces; the conventions stated there hold here too.
+// Every reader takes the owner (the grant id the task was made under): a task of another grant is
+// not there, exactly as a missing one is not, so no caller can learn that a task id exists.
+
+export interface A2aTaskQuery {
+  /** Only tasks of this A2A context. */
+  readonly contextId?: string;
+  /** Only tasks in this state (the SDK's JSON name, e.g. `TASK_STATE_COMPLETED`). */
+  readonly state?: string;
+  /** Page size, 1..100 (a value outside is brought to the nearest bound). */
+  readonly pageSize: number;
+  /**
+   * Opaque cursor from a previous page's `next`, given with the same owner and filters; an invalid
+   * one throws RangeError.
+   */
+  readonly after?: string;
+}
+
+export interface A2aTaskPage {
+  /** Newest `updated_at` first, ties by task_id (ascending). */
+  readonly tasks: A2aTaskRecord[];
+  /** Present when more tasks follow: pass it as `after` for the next page. */
+  readonly next?: string;
+  /** How many of the owner's tasks match the filters, over every page. */
+  readonly total: number;
+}
+
+export interface A2aTaskReader {
+  /** The task with this id made under `owner`; undefined when missing or made under another grant. */
+  getA2aTask(taskId: string, owner: string): Promise<A2aTaskRecord | undefined>;
+  /**
+   * One page of the tasks made under `owner` that match the filters. Empty (total 0) for an owner
+   * with none. Paging on with `next` while tasks are saved misses none that stayed unchanged and
+   * gives none twice; a task saved again meanwhile moves to the front and is not on later pages.
+   */
+  listA2aTasks(owner: string, query: A2aTaskQuery): Promise<A2aTaskPage>;
+}
+
+export interface A2aTaskWriter {
+  /**
+   * Inserts a task, or replaces a stored one of the same id whole (context, state, updated_at,
+   * body), keeping its first `created_at`. A task id stored under another owner throws
+   * IdConflictError and changes nothing: a task never moves between grants.
+   */
+  putA2aTask(record: A2aTaskRecord): Promise<void>;
+}

@@ -1,0 +1,144 @@
+import type { SQLInputValue } from 'node:sqlite';
+import type { A2aTaskRecord } from '../../model/a2a-task.ts';
+import type { A2aTaskPage, A2aTaskQuery } from '../a2a-task-store.ts';
+import { IdConflictError } from '../store.ts';
+import { ChangeQueries } from './change-queries.ts';
+import { instant, integer, type Row, type StatementCache, text } from './rows.ts';
+
+const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+/** The largest page a listing gives (A2A ListTasks allows 1..100). */
+const PAGE_MAX = 100;
+
+/** A WHERE clause with the values of its placeholders. */
+type Clause = readonly [string, ...SQLInputValue[]];
+
+/**
+ * A2A tasks (migration 0012) as synchronous SQL; SqliteQueries inherits them. Every read names the
+ * owner in its WHERE clause, so another grant's task is never read, not even to be dropped after.
+ * A listing walks one index newest first from its cursor, the (updated_ms, task_id) of the last
+ * task it gave: a keyset, so a page costs the same however deep it is, and a save between two
+ * pages neither repeats nor skips a task that stayed where it was.
+ *
+ * putA2aTask is one upsert whose WHERE keeps the owner: a task id of another owner changes no row,
+ * which is then reported, as putClaims does for a claim of another profile.
+ */
+export class A2aTaskQueries extends ChangeQueries {
+  readonly #sql: StatementCache;
+
+  constructor(sql: StatementCache) {
+    super(sql);
+    this.#sql = sql;
+  }
+
+  getA2aTask(taskId: string, owner: string): A2aTaskRecord | undefined {
+    const row = this.#sql
+      .get(`SELECT ${COLUMNS} FROM a2a_tasks WHERE task_id = ? AND owner = ?`)
+      .get(taskId, owner);
+    return row === undefined ? undefined : taskFromRow(row);
+  }
+
+  listA2aTasks(owner: string, query: A2aTaskQuery): A2aTaskPage {
+    const size = pageSize(query.pageSize);
+    const filters: Clause[] = [['owner = ?', owner]];
+    if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
+    if (query.state !== undefined) filters.push(['state = ?', query.state]);
+    const paged = [...filters];
+    if (query.after !== undefined) {
+      const [ms, taskId] = decodeTaskCursor(query.after);
+      // The first clause bounds the index walk; the second drops the tasks of that same instant
+      // up to and including the cursor's (ties run by task_id, ascending).
+      paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
+    }
+    const index = query.contextId === undefined ? 'a2a_tasks_by_owner' : 'a2a_tasks_by_context';
+    const rows = this.#sql
+      .get(
+        `SELECT ${COLUMNS} FROM a2a_tasks INDEXED BY ${index} WHERE ${where(paged)}
+         ORDER BY updated_ms DESC, task_id LIMIT ?`,
+      )
+      .all(...values(paged), size + 1);
+    const totalRow = this.#sql
+      .get(`SELECT count(*) AS n FROM a2a_tasks INDEXED BY ${index} WHERE ${where(filters)}`)
+      .get(...values(filters));
+    const total = totalRow === undefined ? 0 : integer(totalRow, 'n');
+    const page = rows.slice(0, size);
+    const last = page.at(-1);
+    const tasks = page.map(taskFromRow);
+    return rows.length > size && last !== undefined
+      ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
+      : { tasks, total };
+  }
+
+  putA2aTask(record: A2aTaskRecord): void {
+    const result = this.#sql
+      .get(
+        `INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body
+         WHERE a2a_tasks.owner = excluded.owner`,
+      )
+      .run(
+        record.task_id,
+        record.owner,
+        record.context_id,
+        record.state,
+        record.created_at,
+        record.updated_at,
+        instant(record.updated_at),
+        record.body,
+      );
+    if (Number(result.changes) === 0) throw new IdConflictError(record.task_id, 'A2A task');
+  }
+}
+
+function where(clauses: readonly Clause[]): string {
+  return clauses.map(([clause]) => clause).join(' AND ');
+}
+
+function values(clauses: readonly Clause[]): SQLInputValue[] {
+  return clauses.flatMap(([, ...vs]) => vs);
+}
+
+function pageSize(requested: number): number {
+  const n = Math.trunc(requested);
+  if (Number.isNaN(n)) return 1;
+  return Math.min(PAGE_MAX, Math.max(1, n));
+}
+
+function taskFromRow(row: Row): A2aTaskRecord {
+  return {
+    task_id: text(row, 'task_id'),
+    owner: text(row, 'owner'),
+    context_id: text(row, 'context_id'),
+    state: text(row, 'state'),
+    created_at: text(row, 'created_at'),
+    updated_at: text(row, 'updated_at'),
+    body: text(row, 'body'),
+  };
+}
+
+// A cursor is the (updated_ms, task_id) of the last task of a page, base64url-encoded so callers
+// treat it as opaque; the letter keeps another list's cursor from being taken for one.
+function encodeTaskCursor(ms: number, taskId: string): string {
+  return Buffer.from(`t${JSON.stringify([ms, taskId])}`, 'utf8').toString('base64url');
+}
+
+/** The position a task cursor stands for; anything else throws RangeError. */
+function decodeTaskCursor(cursor: string): readonly [number, string] {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = raw.startsWith('t') ? JSON.parse(raw.slice(1)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    Number.isSafeInteger(parsed[0]) &&
+    typeof parsed[1] === 'string' &&
+    encodeTaskCursor(parsed[0], parsed[1]) === cursor
+  ) {
+    return [parsed[0], parsed[1]];
+  }
+  throw new RangeError('invalid A2A task cursor');
+}

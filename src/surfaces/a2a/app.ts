@@ -1,0 +1,296 @@
+import {
+  A2A_VERSION_HEADER,
+  AgentCard,
+  formatSSEEvent,
+  HTTP_EXTENSION_HEADER,
+  SSE_HEADERS,
+} from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import {
+  DefaultRequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, Hono } from 'hono';
+import type { PpxFailure } from '../../model/errors.ts';
+import { a2aResource, authenticateA2a } from '../../operations/a2a-caller.ts';
+import { precheckGrant } from '../../operations/access.ts';
+import type { Deps } from '../../operations/deps.ts';
+import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { noteCaller } from '../shared/access-log.ts';
+import { limiterKey, readBearer } from '../shared/bearer.ts';
+import { readJsonBody } from '../shared/body.ts';
+import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
+import { A2A_PROTOCOL, signedCard } from './card.ts';
+import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
+import { literalCall } from './literal.ts';
+import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
+import { inputOf, namedSkill, SKILLS } from './skills.ts';
+import { guarded } from './stream-guard.ts';
+import { StoredTaskStore } from './task-store.ts';
+
+// The A2A surface (WIRE-NOTES §6, bindings/a2a.md): the provider as a "preference agent" at
+// POST /a2a, its card at /.well-known/agent-card.json. One JSON-RPC endpoint speaks A2A 1.0
+// (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask), the 0.3
+// names (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe), and the
+// binding's literal form (`"method": "get_effective_profile"`, result = the PPX body). Each
+// request: rate limit → bearer token for `${base}/a2a` (401 with a challenge) → JSON-RPC shape →
+// the skill and what the grant refuses whatever the params hold (403) → the params → the SDK's
+// request handler, whose executor runs the catalog operation.
+
+export interface A2aOptions {
+  readonly bodyLimitBytes: number;
+  readonly version: string;
+  /** Where tasks are kept; the provider's store when absent. */
+  readonly taskStore?: TaskStore;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
+type App = Hono<any>;
+
+const V1_METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'GetExtendedAgentCard',
+]);
+const V03_METHODS = new Set([
+  'message/send',
+  'message/stream',
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/resubscribe',
+]);
+/** The methods whose params carry a message naming a skill. */
+const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+
+export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
+  const prm = resourceMetadataUrl(deps.provider, 'a2a');
+  const executor = new PreferenceAgentExecutor(deps);
+  // The card is signed once, when first asked for (signing needs the key; mounting is sync).
+  let ready:
+    | Promise<{ json: string; v1: JsonRpcTransportHandler; v03: LegacyJsonRpcTransportHandler }>
+    | undefined;
+  const surface = () => {
+    ready ??= signedCard(deps, options.version).then((card) => {
+      const handler = new DefaultRequestHandler(
+        card,
+        options.taskStore ?? new StoredTaskStore(deps),
+        executor,
+      );
+      const json = JSON.stringify({
+        ...(AgentCard.toJSON(card) as object),
+        // What an A2A 0.3 client looks for to find the transport (PITFALLS); outside the
+        // signed 1.0 card, which a 1.0 client parses without them.
+        url: a2aResource(deps),
+        preferredTransport: 'JSONRPC',
+        protocolVersion: '0.3',
+      });
+      return {
+        json,
+        v1: new JsonRpcTransportHandler(handler),
+        v03: new LegacyJsonRpcTransportHandler(handler),
+      };
+    });
+    return ready;
+  };
+
+  app.get('/.well-known/agent-card.json', async (c) =>
+    c.body((await surface()).json, 200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'public, max-age=300',
+    }),
+  );
+
+  app.post('/a2a', async (c: Context<{ Bindings: HttpBindings }>) => {
+    const extra: (readonly [string, string])[] = [];
+    const response = await answer(c, extra);
+    const out = new Response(response.body, response);
+    for (const [k, v] of extra) out.headers.set(k, v);
+    // Every answer is about a grant and a person's preferences: no cache may keep it.
+    out.headers.set('Cache-Control', 'no-store');
+    return out;
+  });
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/a2a', () =>
+    Response.json(
+      {
+        error: 'method_not_allowed',
+        error_description: 'call the preference agent with POST /a2a (JSON-RPC 2.0)',
+      },
+      { status: 405, headers: { Allow: 'POST' } },
+    ),
+  );
+
+  /** The answer; `extra` collects headers it adds (RateLimit-*, the extensions activated). */
+  async function answer(c: Context<{ Bindings: HttpBindings }>, extra: (readonly [string, string])[]) {
+    const token = readBearer(c.req.header('authorization'));
+    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
+    if (limited) extra.push(...limited.headers);
+    if (limited?.allowed === false) return httpError(429, RATE_LIMITED);
+    const caller = token?.ok === false ? token : await authenticateA2a(deps, token?.value);
+    if (!caller.ok) {
+      const challenge =
+        token === undefined
+          ? `Bearer resource_metadata="${prm}"`
+          : bearerChallenge(prm, 'invalid_token', caller.error.description);
+      return httpError(401, caller.error, challenge);
+    }
+    noteCaller(c.req.raw, 'grant');
+
+    const body = await readJsonBody(
+      {
+        stream: c.env?.incoming ?? c.req.raw.body,
+        contentLength: c.req.header('content-length'),
+        contentType: c.req.header('content-type'),
+      },
+      options.bodyLimitBytes,
+    );
+    if (!body.ok) {
+      if (body.error.code === 'payload_too_large') {
+        return rpc(rpcError(null, -32600, `the request is larger than ${options.bodyLimitBytes} bytes`), 413);
+      }
+      if (body.error.code === 'unsupported_media_type')
+        return rpc(rpcError(null, -32600, body.error.description), 415);
+      return rpc(rpcError(null, -32700, 'the request is not valid JSON'));
+    }
+    const request = body.value;
+    if (Array.isArray(request))
+      return rpc(rpcError(null, -32600, 'batch requests are not supported: send one call'));
+    const shape = jsonRpcShape(request);
+    if (shape.error) return rpc(shape.error);
+    const { id, method, params } = shape;
+
+    // The binding's literal form: the method is a skill, the result the PPX body.
+    const skill = SKILLS.get(method);
+    if (skill !== undefined) {
+      const allowed = await precheckGrant(deps, caller.value, skill.operation.grant, skill.operation.name);
+      if (!allowed.ok) return refusedByGrant(allowed.error);
+      return rpc(await literalCall(deps, caller.value, skill, id, params));
+    }
+    const legacy = V03_METHODS.has(method);
+    if (!legacy && !V1_METHODS.has(method)) {
+      return rpc(
+        rpcError(id, -32601, `there is no method "${method}" (the skills: ${[...SKILLS.keys()].join(', ')})`),
+      );
+    }
+    const version = c.req.header(A2A_VERSION_HEADER);
+    if (version !== undefined && version !== (legacy ? '0.3' : A2A_PROTOCOL)) {
+      return rpc(
+        rpcError(id, -32009, `A2A version ${version} is not spoken here with ${method} (1.0, and 0.3 names)`),
+      );
+    }
+    if (SENDS.has(method)) {
+      // WIRE-NOTES §2.7: which skill, then what the grant refuses whatever the params hold, then the params.
+      const named = namedSkill((params as { message?: unknown } | undefined)?.message);
+      if (!named.ok) return rpc(rpcErrorOf(id, named.error));
+      const { operation } = named.value.skill;
+      const allowed = await precheckGrant(deps, caller.value, operation.grant, operation.name);
+      if (!allowed.ok) return refusedByGrant(allowed.error);
+      const input = inputOf(named.value);
+      if (!input.ok) return rpc(rpcErrorOf(id, input.error));
+    }
+    const handlers = await surface();
+    const drawn = asksForA2ui(
+      c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
+    );
+    // A2A extensions: the response names those it activated.
+    if (drawn) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSION]);
+    const context = callContext(caller.value, legacy ? '0.3' : A2A_PROTOCOL, drawn);
+    const handled = await (legacy ? handlers.v03 : handlers.v1).handle(
+      request as Record<string, unknown>,
+      context,
+    );
+    if (!isStream(handled)) return rpc(handled);
+    return sse(guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL));
+  }
+
+  /** What the grant refuses whatever the params hold: HTTP 403 with a challenge, as MCP answers it. */
+  function refusedByGrant(failure: PpxFailure): Response {
+    if (failure.code === 'insufficient_scope') {
+      return httpError(403, failure, bearerChallenge(prm, 'insufficient_scope', failure.description));
+    }
+    if (failure.code === 'invalid_token')
+      return httpError(401, failure, bearerChallenge(prm, 'invalid_token', failure.description));
+    return httpError(403, failure);
+  }
+}
+
+/** The call's context for the SDK: the grant as its user (the owner of its tasks), and the caller. */
+function callContext(caller: GrantCaller, version: string, a2ui: boolean): ServerCallContext {
+  const grantId = caller.grant.grant_id;
+  const user = { isAuthenticated: true, userName: grantId };
+  const state = new Map<string, unknown>([
+    [CALLER_KEY, caller],
+    [A2UI_KEY, a2ui],
+  ]);
+  return new ServerCallContext({ user, requestedVersion: version, state });
+}
+
+function jsonRpcShape(
+  body: unknown,
+):
+  | { error: RpcError; id?: never; method?: never; params?: never }
+  | { error?: never; id: string | number | null; method: string; params: unknown } {
+  if (typeof body !== 'object' || body === null)
+    return { error: rpcError(null, -32600, 'a JSON-RPC request is an object') };
+  const r = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  const id = typeof r.id === 'string' || typeof r.id === 'number' ? r.id : null;
+  if (r.jsonrpc !== '2.0') return { error: rpcError(id, -32600, 'jsonrpc must be "2.0"') };
+  if (typeof r.method !== 'string') return { error: rpcError(id, -32600, 'method must be a string') };
+  if (
+    r.params !== undefined &&
+    (typeof r.params !== 'object' || r.params === null || Array.isArray(r.params))
+  ) {
+    return { error: rpcError(id, -32602, 'params must be an object') };
+  }
+  return { id, method: r.method, params: r.params };
+}
+
+function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {
+  return typeof x === 'object' && x !== null && Symbol.asyncIterator in x;
+}
+
+const UTF8 = new TextEncoder();
+
+function sse(events: AsyncGenerator<unknown, void, undefined>): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await events.next();
+      if (next.done) controller.close();
+      else controller.enqueue(UTF8.encode(formatSSEEvent(next.value)));
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, { status: 200, headers: { ...SSE_HEADERS } });
+}
+
+function rpc(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** RFC 6750 §3 with the RFC 9728 §5.1 `resource_metadata` parameter. */
+function bearerChallenge(prm: string, error: string, description: string): string {
+  return `Bearer resource_metadata="${prm}", error="${error}", error_description="${description.replace(/["\\]/g, '')}"`;
+}
+
+/**
+ * A refusal at the HTTP level: the OAuth-shaped body (never a JSON-RPC -32001, which the SDK
+ * client would read as "task not found": PITFALLS).
+ */
+function httpError(status: number, failure: PpxFailure, challenge?: string): Response {
+  const headers = new Headers({ 'Content-Type': 'application/json' });
+  if (challenge !== undefined) headers.set('WWW-Authenticate', challenge);
+  return new Response(JSON.stringify({ error: failure.code, error_description: failure.description }), {
+    status,
+    headers,
+  });
+}
