@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
+import { effective, pendingReviews, travelGrant } from '../cross-domain/helpers.ts';
 import { connect, mcpGrant } from '../mcp/helpers.ts';
 import { exchange, launchChromium, requestConsent, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
 import { proposed } from '../writeback/helpers.ts';
@@ -140,6 +141,52 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await page.waitForSelector('#suggestions :text("No suggested change is waiting for you.")');
     const decided = await p.deps.store.getProposal(proposalId);
     assert.equal(decided?.status, 'confirmed');
+  });
+
+  it('a suggestion changed first with its slider is accepted as the person set it', async () => {
+    const g = await p.grant({
+      allowed_operations: ['read', 'query', 'propose_update'],
+      writeback_policy: 'review_required',
+    });
+    const r = await api(p.url, '/v1/profile/propose-updates', {
+      token: g.token,
+      body: {
+        claims: [
+          proposed('core', 'novelty_tolerance', 0.9, { value_type: 'float', units: 'normalized_0_1' }),
+        ],
+      },
+    });
+    assert.equal(r.status, 202, r.text);
+    const proposalId = r.json.proposals[0].proposal_id as string;
+    const card = page.locator(`[data-surface="${surfaceIdFor('proposal', proposalId)}"]`);
+    await card.waitFor();
+    await card.getByLabel('Move it to change it').focus();
+    for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowLeft');
+    await card.getByRole('button', { name: 'Change it first' }).click();
+    await card.waitFor({ state: 'detached' });
+    assert.match(await shown(page, '#notices'), /Your changed version is now in your profile/);
+    const decided = await p.deps.store.getProposal(proposalId);
+    assert.equal(decided?.status, 'confirmed');
+    const claim = (await p.deps.store.getProfileContent('ppx:profile:demo-0001'))?.claims.find(
+      (c) => c.namespace === 'core' && c.key === 'novelty_tolerance',
+    );
+    assert.equal(claim?.value, 0.7);
+  });
+
+  it('a cross-domain transfer waiting for the person appears, and is allowed on the page', async () => {
+    const travel = await travelGrant(p, 'allow_with_review');
+    await effective(p, travel.token);
+    const [review] = await pendingReviews(p, travel.grant.grant_id);
+    assert.ok(review, 'the read asked for a review');
+    const allow = page.locator(`#xd-${review.review_id.replace(/[^A-Za-z0-9_-]/g, '\\$&')}-approve`);
+    await allow.waitFor();
+    assert.match(
+      (await shown(page, '#suggestions')) ?? '',
+      /Travel Demo Agent wants to use your .* preferences for Travel/,
+    );
+    await allow.click();
+    await allow.waitFor({ state: 'detached' });
+    assert.deepEqual(await pendingReviews(p, travel.grant.grant_id), []);
   });
 
   it('offline, an action says so in words; back online, the page shows what changed meanwhile', async () => {
