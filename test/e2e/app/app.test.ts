@@ -207,6 +207,33 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await page.waitForSelector('#connection.live');
   });
 
+  it('the audit log in sentences, filtered by app and by what happened', async () => {
+    await openView(page, 'Who looked, and when');
+    await page.waitForSelector('ol.log li');
+    await page.selectOption('#f-app', 'travel-demo');
+    await page.selectOption('#f-what', 'summary');
+    await page.click('#f-apply');
+    await page.waitForFunction(() => {
+      const items = [
+        ...(
+          globalThis as unknown as {
+            document: { querySelectorAll(s: string): { textContent: string | null }[] };
+          }
+        ).document.querySelectorAll('ol.log li'),
+      ];
+      return (
+        items.length > 0 &&
+        items.every((li) => li.textContent?.includes('Travel Demo Agent read a summary of your preferences.'))
+      );
+    });
+    assert.doesNotMatch(
+      await shown(page, '#log'),
+      /travel-demo|summary\b(?! of)|grantee/,
+      'names and actions in words',
+    );
+    await screenshot(page, 'activity');
+  });
+
   it('export downloads a file with the whole profile', async () => {
     await openView(page, 'Download or delete');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-file')]);

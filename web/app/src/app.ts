@@ -200,6 +200,8 @@ export function startApp(): void {
   function draw(): void {
     const view = current();
     if (view !== drawnView) {
+      // A message was about the view it was said on.
+      if (drawnView !== undefined) notices.replaceChildren();
       drawnView = view;
       drawn.clear();
       main.replaceChildren(h('h1', { id: 'view-title' }, view.title));
