@@ -6,6 +6,7 @@ import { loadSigningKey } from './auth/signing-keys.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
+import { Metrics, timedStore } from './operations/metrics.ts';
 import { rateLimitsOf } from './operations/rate-limits.ts';
 import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
@@ -39,11 +40,16 @@ export async function providerOn(
     'pairwise_secret',
     randomBytes(32).toString('base64url'),
   );
+  const metrics = new Metrics();
+  const verified = metrics.tokenVerifications;
   return {
     // Operations get readers, the audit append and transaction(): writes go through the latter.
-    store: readOnlyView(store),
+    store: timedStore(readOnlyView(store), metrics),
     changes: store.changes,
-    tokens: new TokenService(key, { issuer: config.baseUrl }),
+    tokens: new TokenService(key, {
+      issuer: config.baseUrl,
+      onVerified: (outcome) => verified.inc({ outcome }),
+    }),
     pairwise: new PairwiseIds(pairwiseSecret),
     provider: {
       providerId: config.providerId,
@@ -53,5 +59,6 @@ export async function providerOn(
     },
     clock,
     rateLimits: { counter: rateCounter, limits: rateLimitsOf(config) },
+    metrics,
   };
 }

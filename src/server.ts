@@ -8,10 +8,12 @@ import { mountA2a } from './surfaces/a2a/app.ts';
 import { mountAgui } from './surfaces/agui/app.ts';
 import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
 import { mountHealth } from './surfaces/http/health.ts';
+import { mountMetrics } from './surfaces/http/metrics.ts';
 import { mountMcp } from './surfaces/mcp/app.ts';
 import { mountOAuth } from './surfaces/oauth/mount.ts';
 import { type AccessEntry, accessLog } from './surfaces/shared/access-log.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
+import { requestMetrics } from './surfaces/shared/request-metrics.ts';
 import { responseHeaders } from './surfaces/shared/response-headers.ts';
 import { mountWebPages } from './surfaces/web/app.ts';
 
@@ -40,8 +42,10 @@ type Env = { Bindings: HttpBindings };
 export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   const app = new Hono<Env>();
   if (options.accessLog) app.use(accessLog(options.accessLog));
+  app.use(requestMetrics(deps.metrics));
   app.use(responseHeaders(deps.provider.baseUrl));
   mountHealth(app, deps, options.draining ?? (() => false));
+  mountMetrics(app, deps);
   const bodyLimitBytes = options.bodyLimitBytes;
   mountOAuth(app, deps, { bodyLimitBytes });
   mountMcp(app, deps, { bodyLimitBytes });

@@ -31,6 +31,8 @@ export interface VerifiedToken {
 
 export interface TokenOptions {
   readonly issuer: string;
+  /** Told every verification's outcome (`valid`, or the refusal's code): the provider's metrics. */
+  readonly onVerified?: (outcome: string) => void;
 }
 
 const CACHE_LIMIT = 10_000;
@@ -85,6 +87,12 @@ export class TokenService {
    * expiry. Never throws; failures are `invalid_token`.
    */
   async verify(token: string, now: Date, audiences: readonly string[]): Promise<Result<VerifiedToken>> {
+    const result = await this.#verify(token, now, audiences);
+    this.#options.onVerified?.(result.ok ? 'valid' : result.error.code);
+    return result;
+  }
+
+  async #verify(token: string, now: Date, audiences: readonly string[]): Promise<Result<VerifiedToken>> {
     const cached = this.#verified.get(token);
     if (cached) {
       if (!audiences.includes(cached.audience)) return otherAudience();

@@ -4,10 +4,12 @@ import { importProfile } from '../operations/import-profile.ts';
 import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed-demo.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
+import { SCALE_HELP, seedScaleCommand } from './seed-scale.ts';
 
 export const FILES_HELP = `ppx export --subject ID [--out FILE]     the subject's whole profile as PPX JSON (stdout by default)
 ppx import FILE [--replace]              validates a PPX profile file and stores it; a bad file writes nothing
 ppx seed --demo                          (re)seeds the demo subject did:example:user-demo-0001 and its clients
+ppx seed --scale N                       N generated subjects for scale tests (ppx seed --scale --help)
 Only serve and seed create a database; every other command needs one (--db PATH or PPX_DB).`;
 
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
@@ -65,10 +67,14 @@ export async function importCommand(argv: string[]): Promise<number> {
 }
 
 export async function seedCommand(argv: string[]): Promise<number> {
+  if (argv.some((a) => a === '--scale' || a.startsWith('--scale='))) {
+    if (argv.includes('--help')) return usage('seed', SCALE_HELP, SCALE_HELP);
+    return seedScaleCommand(argv);
+  }
   const args = parse(argv, { ...COMMON_OPTIONS, demo: { type: 'boolean' } });
   if (!args.ok) return usage('seed', FILES_HELP, args.message);
   if (args.value.values.help) return usage('seed', FILES_HELP, FILES_HELP);
-  if (!args.value.values.demo) return usage('seed', FILES_HELP, 'only --demo is available');
+  if (!args.value.values.demo) return usage('seed', FILES_HELP, 'say what to seed: --demo, or --scale N');
   const config = configFrom(args.value.values);
   if (typeof config === 'string') return usage('seed', FILES_HELP, config);
   return withProvider(

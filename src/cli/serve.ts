@@ -1,3 +1,4 @@
+import { startA2aTaskRetention } from '../operations/a2a-tasks.ts';
 import { startAuditRetention } from '../operations/audit-retention.ts';
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { rememberServedBaseUrl } from '../operations/served-base-url.ts';
@@ -66,6 +67,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     config.auditRetentionDays !== undefined
       ? startAuditRetention(deps, config.auditRetentionDays, say)
       : undefined;
+  const taskRetention = startA2aTaskRetention(deps, say);
   const base = config.baseUrl;
   say(
     `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,
@@ -84,6 +86,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     { what: 'profile summary', url: `${base}/v1/profile/summary` },
     { what: 'effective profile', url: `${base}/v1/profile/effective` },
     { what: 'MCP (Streamable HTTP)', url: `${base}/mcp` },
+    { what: 'A2A agent card', url: `${base}/.well-known/agent-card.json` },
     { what: 'OAuth metadata', url: `${base}/.well-known/oauth-authorization-server` },
     { what: 'health, readiness', url: `${base}/healthz, ${base}/readyz` },
   ];
@@ -99,6 +102,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     stopping = true;
     say(`${signal}: finishing the requests in flight, then stopping`);
     retention?.stop();
+    taskRetention.stop();
     await server.drain(DRAIN_GRACE_MS);
     await deps.store.close();
     say('stopped');

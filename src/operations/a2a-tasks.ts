@@ -1,12 +1,22 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { A2aTaskRecord } from '../model/a2a-task.ts';
 import type { A2aTaskPage, A2aTaskQuery } from '../store/store.ts';
-import type { Deps } from './deps.ts';
+import type { Deps, TxDeps } from './deps.ts';
+import { inTransaction } from './transaction.ts';
 
 // The A2A preference agent's tasks, kept in the provider's store (issue 13: they survive a
 // restart and are visible from every instance). Each task is owned by the grant it was made
 // under: only that grant's caller finds it (a task of another grant is not there, as a missing
 // one is not), so a grantee lists its own tasks only, and a revoked grant's tasks are out of
 // reach with its token. The A2A surface adapts these to the SDK's TaskStore.
+//
+// A task holds what its grantee was shown, so it does not outlive its use: its result is given
+// back for 10 minutes only (surfaces/a2a/task-store.ts), a person's deletion of claims removes
+// the tasks of all their grants, and the rows themselves go after TASK_RETENTION_MS.
+
+/** How long a task row is kept after it was last saved. */
+export const TASK_RETENTION_MS = 24 * 3_600_000;
+const PRUNE_CHUNK = 1000;
 
 /** Saves a task whole, in its own transaction; a task id of another grant is refused (IdConflictError). */
 export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<void> {
@@ -19,4 +29,38 @@ export function loadA2aTask(deps: Deps, taskId: string, owner: string): Promise<
 
 export function listA2aTasks(deps: Deps, owner: string, query: A2aTaskQuery): Promise<A2aTaskPage> {
   return deps.store.listA2aTasks(owner, query);
+}
+
+/** Inside a deletion's transaction: the tasks of every grant of the subject go with it. */
+export async function forgetA2aTasksOf(tx: TxDeps, subjectId: string): Promise<void> {
+  for (const grant of await tx.store.listGrantsBySubject(subjectId))
+    await tx.store.deleteA2aTasksOf(grant.grant_id);
+}
+
+/** Removes the task rows older than TASK_RETENTION_MS, in chunks of their own transactions. */
+export async function pruneA2aTaskRows(deps: Deps): Promise<number> {
+  const before = new Date(deps.clock().getTime() - TASK_RETENTION_MS).toISOString();
+  let removed = 0;
+  for (;;) {
+    const n = await inTransaction(deps, (tx) => tx.store.pruneA2aTasks(before, PRUNE_CHUNK));
+    removed += n;
+    if (n < PRUNE_CHUNK) return removed;
+    await nextTurn();
+  }
+}
+
+/** Prunes task rows now and every hour while the provider runs; `stop` ends it. */
+export function startA2aTaskRetention(deps: Deps, log: (message: string) => void): { stop(): void } {
+  const run = () =>
+    pruneA2aTaskRows(deps).then(
+      (n) => {
+        if (n > 0) log(`A2A task retention: removed ${n} tasks last saved over a day ago`);
+      },
+      (e: unknown) =>
+        log(`A2A task retention failed, will try again: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  void run();
+  const timer = setInterval(() => void run(), 3_600_000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -18,6 +18,7 @@ export async function evaluateOrDeny(
   now: Date,
 ): Promise<Result<Scope>> {
   const scope = evaluateAccess(caller.grant, request, now);
+  deps.metrics.grantDecisions.inc({ operation: label, outcome: scope.ok ? 'allowed' : scope.error.code });
   if (!scope.ok) {
     await recordCallerAudit(
       deps,
@@ -44,6 +45,8 @@ export async function precheckGrant(
   if (caller.kind !== 'grant' || requirement === undefined) return ok(true);
   const now = deps.clock();
   const checked = checkRequirement(caller.grant, requirement, now);
+  // Only refusals: an allowed precheck is followed by the operation's own decision, counted there.
+  if (!checked.ok) deps.metrics.grantDecisions.inc({ operation, outcome: checked.error.code });
   if (!checked.ok) {
     await recordCallerAudit(
       deps,

@@ -2,6 +2,7 @@ import type { PairwiseIds } from '../auth/pairwise.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { ProviderStore, StoreTx } from '../store/store.ts';
+import type { Metrics } from './metrics.ts';
 import type { RateLimits } from './rate-limits.ts';
 
 /** Facts about this provider that operations publish. */
@@ -22,6 +23,8 @@ interface Services {
   readonly changes: ChangeFeed;
   /** The named rate limits and the counter they are counted with (operations/rate-limits.ts). */
   readonly rateLimits: RateLimits;
+  /** What an operator watches at /metrics (operations/metrics.ts). */
+  readonly metrics: Metrics;
 }
 
 /**

@@ -46,8 +46,9 @@ export function discoveryCard(provider: ProviderInfo): DiscoveryCard {
       http_api: { supported: true, openapi_uri: `${base}/openapi.json` },
     },
     // The person's review stream (POST /v1/agui/review, docs/ag-ui.md); the card has no slot for
-    // its URL (transport_bindings are closed), so it is documented rather than linked.
-    ui: { ag_ui_supported: true, a2ui_supported: false },
+    // its URL (transport_bindings are closed), so it is documented rather than linked. A2UI: the
+    // binding's archetypes (docs/a2ui.md), drawn by the web app and sent by the A2A surface.
+    ui: { ag_ui_supported: true, a2ui_supported: true },
   };
 }
 

@@ -84,6 +84,8 @@ export async function openReview(
       try {
         for await (const event of subscription) {
           if (event.seq <= last.seq) continue; // already reflected (a refresh read past it)
+          const lag = deps.clock().getTime() - Date.parse(event.at);
+          deps.metrics.changeLagSeconds.observe(Math.max(0, lag) / 1000);
           const next = await sharedState(deps, caller, event.seq);
           // The person's account cannot stop being theirs mid-run; a failure here is a bug.
           if (!next.ok) throw new Error(`review state failed: ${next.error.description}`);

@@ -46,4 +46,11 @@ export interface A2aTaskWriter {
    * IdConflictError and changes nothing: a task never moves between grants.
    */
   putA2aTask(record: A2aTaskRecord): Promise<void>;
+  /** Removes every task made under `owner` (the person deleted their profile); returns how many. */
+  deleteA2aTasksOf(owner: string): Promise<number>;
+  /**
+   * Removes up to `limit` tasks last saved before `before` (ISO time), oldest first; returns how
+   * many went (fewer than `limit`: none are left). Retention: a task outlives its use.
+   */
+  pruneA2aTasks(before: string, limit: number): Promise<number>;
 }

@@ -340,6 +340,32 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
     );
 
     it(
+      'deletes the tasks of one owner only, and prunes rows older than an instant, oldest first',
+      withStore(open, async (store) => {
+        const gone = owner();
+        const kept = owner();
+        for (let i = 0; i < 3; i += 1) await store.putA2aTask(task({ owner: gone, updated_at: at(i) }));
+        const other = task({ owner: kept, updated_at: at(1) });
+        await store.putA2aTask(other);
+        assert.equal(await store.deleteA2aTasksOf(gone), 3);
+        assert.deepEqual(await store.listA2aTasks(gone, { pageSize: 10 }), { tasks: [], total: 0 });
+        assert.deepEqual(await store.getA2aTask(other.task_id, kept), other);
+
+        const aged = owner();
+        const old = [task({ owner: aged, updated_at: at(0) }), task({ owner: aged, updated_at: at(1) })];
+        const fresh = task({ owner: aged, updated_at: at(5) });
+        for (const t of [...old, fresh]) await store.putA2aTask(t);
+        // Only rows before the instant go, up to the limit, the oldest first.
+        assert.equal(await store.pruneA2aTasks(at(2), 1), 1);
+        assert.equal(await store.getA2aTask(old[0]!.task_id, aged), undefined);
+        assert.ok(await store.getA2aTask(old[1]!.task_id, aged));
+        assert.ok((await store.pruneA2aTasks(at(2), 100)) >= 1);
+        assert.equal(await store.getA2aTask(old[1]!.task_id, aged), undefined);
+        assert.deepEqual(await store.getA2aTask(fresh.task_id, aged), fresh);
+      }),
+    );
+
+    it(
       'rolls a put back with its transaction',
       withStore(open, async (store) => {
         const t = task({ owner: owner() });

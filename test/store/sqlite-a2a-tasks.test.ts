@@ -75,7 +75,9 @@ describe('migration 0012 (A2A tasks)', () => {
     }
     const after_ = new DatabaseSync(path, { readOnly: true });
     try {
-      const versions = after_.prepare('SELECT version FROM schema_migrations WHERE version >= 11').all();
+      const versions = after_
+        .prepare('SELECT version FROM schema_migrations WHERE version BETWEEN 11 AND 12')
+        .all();
       assert.deepEqual(
         versions.map((row) => row['version']),
         [11, 12],
@@ -86,6 +88,7 @@ describe('migration 0012 (A2A tasks)', () => {
         .map((row) => `${row['type']} ${row['name']}`);
       assert.deepEqual(objects, [
         'table a2a_tasks',
+        'index a2a_tasks_by_age', // migration 0013
         'index a2a_tasks_by_context',
         'index a2a_tasks_by_owner',
         'index sqlite_autoindex_a2a_tasks_1',

@@ -3,6 +3,7 @@ import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
+import { forgetA2aTasksOf } from '../a2a-tasks.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
 import { announceClaims, announceProposalsDecided } from '../changes.ts';
@@ -118,6 +119,8 @@ async function remove(
     await tx.store.appendClaimHistory(
       sel.claims.map((c) => historyEntry(profileId, c.claim_id, null, 'deleted', prov, now)),
     );
+    // A2A tasks hold what a grantee was shown (docs/a2a.md): deleted claims must not live on there.
+    await forgetA2aTasksOf(tx, profile.subject_id);
     if (sel.whole) {
       await tx.store.deleteProfile(profileId);
       await tx.store.deleteSetting(sensitiveKeysSetting(profileId));

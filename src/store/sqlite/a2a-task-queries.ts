@@ -68,6 +68,18 @@ export class A2aTaskQueries extends ChangeQueries {
       : { tasks, total };
   }
 
+  deleteA2aTasksOf(owner: string): number {
+    return Number(this.#sql.get('DELETE FROM a2a_tasks WHERE owner = ?').run(owner).changes);
+  }
+
+  pruneA2aTasks(before: string, limit: number): number {
+    const ms = Date.parse(before);
+    if (Number.isNaN(ms)) throw new RangeError(`not an instant: ${before}`);
+    const sql =
+      'DELETE FROM a2a_tasks WHERE task_id IN (SELECT task_id FROM a2a_tasks WHERE updated_ms < ? ORDER BY updated_ms LIMIT ?)';
+    return Number(this.#sql.get(sql).run(ms, Math.max(0, Math.trunc(limit))).changes);
+  }
+
   putA2aTask(record: A2aTaskRecord): void {
     const result = this.#sql
       .get(

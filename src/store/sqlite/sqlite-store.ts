@@ -49,6 +49,8 @@ const WRITES: { readonly [K in keyof StoreWriter]: true } = {
   appendChange: true,
   markGrantExpiryAnnounced: true,
   putA2aTask: true,
+  deleteA2aTasksOf: true,
+  pruneA2aTasks: true,
 };
 
 type Runner = (call: () => unknown) => Promise<unknown>;

@@ -208,7 +208,10 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       context,
     );
     if (!isStream(handled)) return rpc(handled);
-    return sse(guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL));
+    return sse(
+      guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL),
+      deps.metrics.openStreams.labels('a2a'),
+    );
   }
 
   /** What the grant refuses whatever the params hold: HTTP 403 with a challenge, as MCP answers it. */
@@ -259,14 +262,28 @@ function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {
 
 const UTF8 = new TextEncoder();
 
-function sse(events: AsyncGenerator<unknown, void, undefined>): Response {
+/** A task stream as SSE, counted in `open` (ppx_open_streams) while it lasts. */
+function sse(events: AsyncGenerator<unknown, void, undefined>, open: { inc(): void; dec(): void }): Response {
+  let counted = true;
+  open.inc();
+  const done = () => {
+    if (counted) open.dec();
+    counted = false;
+  };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await events.next();
-      if (next.done) controller.close();
-      else controller.enqueue(UTF8.encode(formatSSEEvent(next.value)));
+      try {
+        const next = await events.next();
+        if (!next.done) return controller.enqueue(UTF8.encode(formatSSEEvent(next.value)));
+        done();
+        controller.close();
+      } catch (e) {
+        done();
+        throw e;
+      }
     },
     async cancel() {
+      done();
       await events.return(undefined);
     },
   });

@@ -189,9 +189,12 @@ export function reviewStream(
   const log = options.log ?? (() => undefined);
   let timer: ReturnType<typeof setInterval> | undefined;
   let gone = false;
+  const open = deps.metrics.openStreams.labels('agui');
+  open.inc();
   const stop = () => {
     if (gone) return;
     gone = true;
+    open.dec();
     if (timer !== undefined) clearInterval(timer);
     run.close();
     options.onClose?.();

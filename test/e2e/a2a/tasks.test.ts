@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
+import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a-tasks.ts';
+import { issueGrantToken, issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
 import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
 // Tasks of the preference agent with @a2a-js/sdk's client: streaming, retrieval and listing (a
@@ -120,5 +122,92 @@ describe('A2A preference agent: how long a task holds its result', () => {
     assert.equal(old.artifacts.length, 0, 'no claim values once the result is old');
     assert.equal(old.metadata?.result_expired, true);
     assert.equal(old.status?.state, State.TASK_STATE_COMPLETED);
+  });
+
+  it('the rows go after a day (the hourly retention), and at once when the person deletes claims', async () => {
+    const { token, grant } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const first = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(first));
+    now += TASK_RETENTION_MS + 1000;
+    assert.ok((await pruneA2aTaskRows(p.deps)) >= 1);
+    assert.equal(await p.deps.store.getA2aTask(first.id, grant.grant_id), undefined);
+
+    // A day later the first token has expired: a fresh one for the same grant.
+    const fresh = (await issueGrantToken(p.deps, grant, undefined, `${p.url}/a2a`)).access_token;
+    const again = await a2aClient(p, fresh);
+    const second = await again.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(second));
+    const claimId = (resultOf(second) as { claims: { claim_id: string }[] }).claims[0]!.claim_id;
+    const deleted = await api(p.url, `/v1/profile/claims/${encodeURIComponent(claimId)}`, {
+      token: (await issueSubjectToken(p.deps, p.subjectId)).access_token,
+      method: 'DELETE',
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(
+      await p.deps.store.getA2aTask(second.id, grant.grant_id),
+      undefined,
+      'the deleted claim lives on nowhere',
+    );
+    await assert.rejects(again.getTask({ tenant: '', id: second.id, historyLength: 0 }), /not found/i);
+  });
+});
+
+describe('A2A preference agent: streams on both versions', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(async () => p.close());
+
+  it('SubscribeToTask of a finished task says in words that it cannot be followed', async () => {
+    const { token } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const sent = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(sent));
+    const seen: unknown[] = [];
+    const outcome = await (async () => {
+      for await (const event of client.resubscribeTask({ tenant: '', id: sent.id })) seen.push(event);
+    })().catch((e: Error) => e);
+    assert.ok(outcome instanceof Error, `refused, not ${JSON.stringify(seen).slice(0, 100)}`);
+    assert.match(outcome.message, /terminal state/);
+  });
+
+  it('0.3 message/stream answers SSE events in the 0.3 shape, ending with the completed task', async () => {
+    const { token } = await a2aGrant(p);
+    const r = await fetch(`${p.url}/a2a`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'st',
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: 'm-stream-03',
+            role: 'user',
+            parts: [{ kind: 'data', data: { method: 'get_effective_profile', params: {} } }],
+          },
+        },
+      }),
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /text\/event-stream/);
+    const events = (await r.text())
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map(
+        (b) => JSON.parse(b.slice(6)) as { id: string; result: { kind: string; status?: { state: string } } },
+      );
+    assert.ok(events.length >= 1);
+    assert.ok(events.every((e) => e.id === 'st'));
+    const last = events.at(-1)!.result;
+    assert.ok(last.kind === 'task' || last.kind === 'status-update', JSON.stringify(last).slice(0, 200));
+    assert.equal(last.status?.state, 'completed');
   });
 });

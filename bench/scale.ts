@@ -1,0 +1,179 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { SCALE_DEFAULTS, seedScale } from '../src/operations/scale-seed.ts';
+import { openProvider } from '../src/provider.ts';
+import { startChild, stopChild } from './children.ts';
+import { BENCH_CONTEXT } from './fixtures.ts';
+import { machine, runMain, writeResults } from './harness.ts';
+
+// `npm run bench:scale [-- --sizes 5,50,500,5000,50000 --duration 10 --budget-minutes 30]`
+// How the provider's cost grows with its store (issue 14, item 5), on SQLite: one store grown by
+// `ppx seed --scale`'s seeder to each size in turn (subjects × 200 claims, 20 grants and 200
+// audit events each), and at each size the real provider (a child process) answering, one
+// request at a time (latency, not queueing), the effective profile of the first scale subject
+// (200 claims) under one of its grants, and that subject's audit log (newest 50). The first size
+// is the baseline of the same run. Stops growing when seeding has taken --budget-minutes, or the
+// store reaches --max-gb, and says so. Writes bench/results/scale.json.
+
+const here = import.meta.dirname;
+
+interface Point {
+  subjects: number;
+  claims: number;
+  grants: number;
+  auditEvents: number;
+  seedSeconds: number;
+  dbBytes: number;
+  readP50: number;
+  readP99: number;
+  auditP50: number;
+  auditP99: number;
+}
+
+function size(path: string): number {
+  return [path, `${path}-wal`].filter(existsSync).reduce((sum, p) => sum + statSync(p).size, 0);
+}
+
+/**
+ * One request at a time for `seconds` (latency, not queueing), timed to the microsecond (autocannon
+ * reports whole milliseconds, too coarse to see a 20 % change of a 1 ms read); each answer is
+ * read whole and must be 200.
+ */
+async function latency(
+  url: string,
+  init: { method: 'GET' | 'POST'; token: string; body?: string },
+  seconds: number,
+) {
+  const headers = { authorization: `Bearer ${init.token}`, 'content-type': 'application/json' };
+  const times: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const t0 = performance.now();
+    const r = await fetch(url, { method: init.method, headers, ...(init.body ? { body: init.body } : {}) });
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+    times.push(performance.now() - t0);
+  }
+  times.sort((x, y) => x - y);
+  const at = (q: number) =>
+    Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 1000) / 1000;
+  return { p50: at(0.5), p99: at(0.99), requests: times.length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '5,50,500,5000,50000' },
+      duration: { type: 'string', default: '10' },
+      'budget-minutes': { type: 'string', default: '30' },
+      'max-gb': { type: 'string', default: '30' },
+    },
+  });
+  const sizes = values.sizes.split(',').map(Number);
+  if (sizes.some((n, i) => !Number.isInteger(n) || n < 1 || (i > 0 && n <= sizes[i - 1]!))) {
+    throw new Error('--sizes is a rising list of subject counts, e.g. 5,50,500');
+  }
+  const duration = Number(values.duration);
+  const budgetSeconds = Number(values['budget-minutes']) * 60;
+  const maxBytes = Number(values['max-gb']) * 1e9;
+  const dir = mkdtempSync(join(tmpdir(), 'ppx-bench-scale-'));
+  const dbPath = join(dir, 'ppx.db');
+  const points: Point[] = [];
+  let stopped: string | undefined;
+  try {
+    let seeded = 0;
+    let seedSeconds = 0;
+    let grants = 0;
+    let auditEvents = 0;
+    for (const target of sizes) {
+      const config = loadConfig({ dbPath, rateLimit: '0' }, {});
+      if (!config.ok) throw new Error(config.error.description);
+      const deps = await openProvider(config.value);
+      console.error(`bench:scale: seeding subjects ${seeded}..${target - 1}`);
+      const report = await seedScale(deps, {
+        ...SCALE_DEFAULTS,
+        subjects: target - seeded,
+        firstSubject: seeded,
+      });
+      await deps.store.close();
+      seeded = target;
+      seedSeconds += report.seconds;
+      grants += report.grants;
+      auditEvents += report.auditEvents;
+      const child = startChild('provider', [join(here, 'scale-server.ts'), dbPath]);
+      try {
+        const info = await child.ready;
+        const url = info['url']!;
+        // Warm up, then one request at a time.
+        await latency(
+          `${url}/v1/profile/effective`,
+          { method: 'POST', token: info['grantToken']!, body: JSON.stringify({ context: BENCH_CONTEXT }) },
+          2,
+        );
+        const read = await latency(
+          `${url}/v1/profile/effective`,
+          { method: 'POST', token: info['grantToken']!, body: JSON.stringify({ context: BENCH_CONTEXT }) },
+          duration,
+        );
+        const audit = await latency(
+          `${url}/v1/audit/events?order=newest&limit=50`,
+          { method: 'GET', token: info['subjectToken']! },
+          duration,
+        );
+        const point: Point = {
+          subjects: seeded,
+          claims: seeded * SCALE_DEFAULTS.claimsPerSubject,
+          grants,
+          auditEvents,
+          seedSeconds: Math.round(seedSeconds),
+          dbBytes: size(dbPath),
+          readP50: read.p50,
+          readP99: read.p99,
+          auditP50: audit.p50,
+          auditP99: audit.p99,
+        };
+        points.push(point);
+        console.error(`bench:scale: ${JSON.stringify(point)}`);
+      } finally {
+        await stopChild(child);
+      }
+      if (seedSeconds > budgetSeconds) {
+        stopped = `seeding took ${Math.round(seedSeconds / 60)} min, past the ${values['budget-minutes']} min budget`;
+        break;
+      }
+      if (size(dbPath) > maxBytes) {
+        stopped = `the store is ${(size(dbPath) / 1e9).toFixed(1)} GB, past the ${values['max-gb']} GB budget`;
+        break;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const base = points[0]!;
+  console.log(
+    '| subjects | claims | grants | audit events | seeding s | store MB | read p50 ms | read p99 ms | read p50 vs first | audit p50 ms | audit p99 ms |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const p of points) {
+    const growth =
+      base.readP50 > 0 ? `${(((p.readP50 - base.readP50) / base.readP50) * 100).toFixed(0)} %` : 'n/a';
+    console.log(
+      `| ${p.subjects} | ${p.claims} | ${p.grants} | ${p.auditEvents} | ${p.seedSeconds} | ${(p.dbBytes / 1e6).toFixed(0)} | ${p.readP50} | ${p.readP99} | ${growth} | ${p.auditP50} | ${p.auditP99} |`,
+    );
+  }
+  console.log(stopped ? `stopped growing: ${stopped}` : 'every size reached');
+  console.log(
+    'targets (issue 14): read p50 at the largest store within 20 % of the first; audit listing p99 under 10 ms',
+  );
+  writeResults('bench:scale', 'scale.json', {
+    ...machine(),
+    duration,
+    points,
+    ...(stopped ? { stopped } : {}),
+  });
+}
+
+runMain('bench:scale', main);
