@@ -709,4 +709,61 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/agui/interrupts.test.ts', 'bad answers are RUN_ERROR with nothing applied'],
     ],
   },
+  {
+    id: 'app.session-and-landing',
+    source: 'issue 12 item 3',
+    rule: "the web app at /app is the signed-in person's own: without a session, sign in and come back; a plain sign-in lands there; the consent page links to it",
+    tests: [
+      ['test/e2e/app/serving.test.ts', 'without a session, /app and its views send the person to sign in'],
+      ['test/e2e/app/serving.test.ts', 'a plain sign-in lands on /app'],
+      ['test/e2e/app/serving.test.ts', 'the consent page and the signed-in page link to the app'],
+      ['test/e2e/app/app.test.ts', 'signing in from /app lands on the app'],
+    ],
+  },
+  {
+    id: 'app.own-build',
+    source: 'issue 12 item 3',
+    rule: "built by the project's own build, served by the provider under a CSP of its own origin, nothing from a CDN or fetched at run time; without a bundle, a page in words",
+    tests: [
+      ['test/e2e/app/serving.test.ts', 'the page: the bundle, the CSRF token'],
+      ['test/e2e/app/serving.test.ts', 'the built files: long cache lifetimes'],
+      ['test/e2e/app/serving.test.ts', 'without a built bundle, /app says so in words'],
+    ],
+  },
+  {
+    id: 'app.live',
+    source: 'issue 12 item 3',
+    rule: 'what another surface changes shows on the open page without a reload, and a dropped stream resumes without a gap',
+    tests: [
+      [
+        'test/e2e/app/app.test.ts',
+        'a proposal an agent makes over MCP while the page is open appears without reload',
+      ],
+      ['test/e2e/app/app.test.ts', 'a consent request appears without reload'],
+      ['test/e2e/app/reconnect.test.ts', 'the next run resumes from the state’s seq'],
+    ],
+  },
+  {
+    id: 'app.decisions',
+    source: 'issue 12 items 1 and 3; WIRE-NOTES §7',
+    rule: "the person's decisions on the page go through the same operations as everywhere: a narrowed approval is exactly what was kept, a revoked grant's token fails on its next read",
+    tests: [
+      ['test/e2e/app/app.test.ts', 'approved narrowed, the grant is exactly what was kept'],
+      ['test/e2e/app/app.test.ts', 'the app’s next read with its token fails'],
+      ['test/e2e/app/app.test.ts', 'export downloads a file'],
+      ['test/e2e/app/app.test.ts', 'deleting the whole profile takes a confirmation'],
+    ],
+  },
+  {
+    id: 'app.a-persons-page',
+    source: 'issue 12 item 5',
+    rule: 'plain words, errors in words, usable by keyboard alone, readable at 390 px without sideways scrolling, no serious or critical axe-core violation',
+    tests: [
+      ['test/e2e/app/app.test.ts', 'which shows the profile by area in words'],
+      ['test/e2e/app/app.test.ts', 'offline, an action says so in words'],
+      ['test/e2e/app/layout.test.ts', 'keyboard only: Tab to a grant’s revoke button'],
+      ['test/e2e/app/layout.test.ts', 'at 390 px wide every view reads without sideways scrolling'],
+      ['test/e2e/app/layout.test.ts', 'no serious or critical axe-core violation on any view'],
+    ],
+  },
 ];

@@ -73,9 +73,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
     `PPX provider listening on ${server.url} (database ${config.dbPath}${seeded ? ', demo profile seeded' : ''})`,
   );
   if (seeded) {
-    say(`Demo login for the consent page (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`);
+    say(
+      `Demo login for the web app and the consent page (local demo only): ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}`,
+    );
   }
   const urls = [
+    { what: "the person's web app", url: `${base}/app` },
     { what: 'discovery card', url: `${base}/.well-known/ppx-card.json` },
     { what: 'OpenAPI 3.1', url: `${base}/openapi.json` },
     { what: 'JWKS', url: `${base}/.well-known/jwks.json` },

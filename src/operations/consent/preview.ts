@@ -202,4 +202,4 @@ export function previewNarrowing(
 }
 
 /** What the consent page may offer for a policy the client asked for (policy/narrowing.ts). */
-export { allowedNarrowings } from '../../policy/narrowing.ts';
+export { allowedNarrowings } from './narrowing-choices.ts';

@@ -2,6 +2,8 @@ import { type Env, Hono, type MiddlewareHandler } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
 import { readBodyBytes } from '../shared/body.ts';
 import { cookiePlan } from '../shared/session.ts';
+import { DEFAULT_APP_DIR } from './app-bundle.ts';
+import { registerAppRoutes } from './app-routes.ts';
 import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
@@ -19,13 +21,17 @@ export interface WebOptions {
   readonly signIn?: SignInMethod;
   /** `--dev-allow-http-client-metadata`: OAuth client metadata documents over http (docs/oauth.md). */
   readonly devAllowHttpClientMetadata?: boolean;
+  /** Where the web app's built files are (dist/app by default; docs/web-app.md). */
+  readonly appDir?: URL;
 }
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 /**
  * The server-rendered pages: sign-in, the OAuth authorization endpoint, the consent page and its
- * decision, optional sign-up. No scripts; every state-changing form carries a CSRF token and cross-site posts are refused.
+ * decision, optional sign-up; no scripts, every state-changing form carries a CSRF token and
+ * cross-site posts are refused. And the person's web app at /app (app-routes.ts), the one page
+ * with a script: its own bundle, under a CSP that allows nothing else.
  */
 export function createWebApp(deps: Deps, options: WebOptions): Hono {
   const web: WebContext = {
@@ -49,6 +55,7 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
   registerSignInRoutes(app, web);
   registerConsentRoutes(app, web);
   registerAuthorizeRoutes(app, web, options.devAllowHttpClientMetadata === true);
+  registerAppRoutes(app, web, options.appDir ?? DEFAULT_APP_DIR);
   if (web.signupEnabled) registerSignupRoutes(app, web);
 
   app.onError((err, c) => {

@@ -60,11 +60,13 @@ export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, sessio
  * Only the request's own subject is told what was decided.
  */
 export function closingPage(name: string, decided: DecisionOutcome | undefined): SafeHtml {
+  const more = html`<p><a href="/app">See who can use your preferences now</a>.</p>`;
   if (decided?.outcome === 'allowed') {
     return messagePage(
       name,
       `You allowed ${decided.clientName}`,
       `${decided.clientName} can now use the preferences you chose. It gets its access from us directly, so there is nothing more to do here: you may close this page.`,
+      more,
     );
   }
   if (decided?.outcome === 'refused') {
@@ -72,12 +74,14 @@ export function closingPage(name: string, decided: DecisionOutcome | undefined):
       name,
       `You said no to ${decided.clientName}`,
       `Nothing was shared with ${decided.clientName}. There is nothing more to do here: you may close this page.`,
+      more,
     );
   }
   return messagePage(
     name,
     'Nothing more to do here',
     'If you have just answered an app that asked to use your preferences, your answer is saved. You may close this page.',
+    more,
   );
 }
 

@@ -47,7 +47,7 @@ export interface PageContext {
 
 /** The signed-in line at the top of a consent page. */
 export function accountLine(username: string, csrf: string): SafeHtml {
-  return html`<div class="account muted"><span>Signed in as <strong>${username}</strong></span> ${signOutForm(csrf, 'Not you? Sign out')}</div>`;
+  return html`<div class="account muted"><span>Signed in as <strong>${username}</strong> · <a href="/app">Your preferences</a></span> ${signOutForm(csrf, 'Not you? Sign out')}</div>`;
 }
 
 export function clientLine(view: ConsentView): SafeHtml {

@@ -49,10 +49,11 @@ export function preSessionCsrfCookie(c: Context, plan: CookiePlan): string | und
 export const RETURN_TO_LIMIT = 8192;
 
 /**
- * Where to go after signing in: a path on this site only. Absolute URLs, scheme-relative `//`
- * and backslash tricks (`/\evil`) fall back to the default, so sign-in is no open redirect.
+ * Where to go after signing in: a path on this site only, the person's web app (/app) when none
+ * is named. Absolute URLs, scheme-relative `//` and backslash tricks (`/\evil`) fall back to the
+ * default, so sign-in is no open redirect.
  */
-export function safeReturnTo(raw: unknown, fallback = '/signin'): string {
+export function safeReturnTo(raw: unknown, fallback = '/app'): string {
   if (typeof raw !== 'string' || raw.length > RETURN_TO_LIMIT) return fallback;
   if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\s\p{Cc}]/u.test(raw)) return fallback;
   // Resolve against a dummy origin: anything that leaves it is not a local path.

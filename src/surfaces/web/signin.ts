@@ -74,7 +74,9 @@ export function signedInPage(input: { username: string; csrf: string; providerNa
     'Signed in',
     html`<section class="card">
 <h1>You are signed in</h1>
-<p>Signed in as <strong>${input.username}</strong>. When an app asks for your preferences, open the link it gives you to review the request.</p>
+<p>Signed in as <strong>${input.username}</strong>.</p>
+<p><a href="/app">See your preferences, who can see them, and what apps have asked</a>.</p>
+<p class="hint">When an app asks for your preferences, open the link it gives you to review the request.</p>
 ${signOutForm(input.csrf)}
 </section>`,
     input.providerName,

@@ -152,12 +152,12 @@ describe('web pages over HTTP', () => {
     assert.equal(await status(req.grant_request_id), 'pending');
   });
 
-  it('sign-in never redirects off-site', async () => {
+  it('sign-in never redirects off-site (the web app when no return path is named)', async () => {
     const cases: [string, string][] = [
-      ['//evil.example/x', '/signin'],
-      ['https://evil.example/', '/signin'],
-      ['/\\evil.example', '/signin'],
-      ['javascript:alert(1)', '/signin'],
+      ['//evil.example/x', '/app'],
+      ['https://evil.example/', '/app'],
+      ['/\\evil.example', '/app'],
+      ['javascript:alert(1)', '/app'],
       ['/consent/abc?x=1', '/consent/abc?x=1'],
     ];
     for (const [returnTo, expected] of cases) {

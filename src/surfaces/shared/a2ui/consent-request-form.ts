@@ -1,5 +1,5 @@
 import type { GrantRequestDraft } from '../../../model/grant-request.ts';
-import { allowedNarrowings } from '../../../operations/consent/preview.ts';
+import { allowedNarrowings } from '../../../operations/consent/narrowing-choices.ts';
 import {
   CROSS_DOMAIN_WORDS,
   domainWords,

@@ -1,0 +1,42 @@
+import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { SurfaceParts } from '../../../src/surfaces/shared/a2ui/index.ts';
+import type { SurfaceAction } from './a2ui-renderer.ts';
+import type { ConsentInterrupt } from './review-stream.ts';
+
+// What every view is given: the state the stream keeps, the consent requests, and the means to
+// act, show a surface and tell the person what happened.
+
+export interface AppContext {
+  readonly csrf: string;
+  readonly username: string;
+  readonly providerName: string;
+  state(): ReviewState | undefined;
+  requests(): readonly ConsentInterrupt[];
+  now(): Date;
+  /** An A2UI surface drawn as HTML (processed again only when its messages changed). */
+  surface(parts: SurfaceParts, onAction: (action: SurfaceAction) => void): HTMLElement;
+  /**
+   * Runs one action of the person's as a run of the review stream; says `done` when it worked,
+   * the refusal in words when not. Resolves to the operation's output, or undefined on failure.
+   */
+  act(name: string, args: Record<string, unknown>, done?: string): Promise<unknown>;
+  notify(words: string, kind?: 'ok' | 'error'): void;
+  /** Draws the current view again (after something only the page knows changed). */
+  redraw(): void;
+  /** Re-reads the waiting consent requests. */
+  refreshRequests(): void;
+}
+
+/** A view's part, redrawn only when `key` (what it shows) changes. */
+export interface Section {
+  readonly id: string;
+  readonly key: string;
+  build(): HTMLElement;
+}
+
+export interface View {
+  readonly path: string;
+  /** The navigation's words and the page's heading. */
+  readonly title: string;
+  sections(ctx: AppContext): Section[];
+}

@@ -1,0 +1,326 @@
+import type { Claim } from '../../../../src/model/claim.ts';
+import type { ConsentGrant } from '../../../../src/model/consent-grant.ts';
+import type { ProposalRecord } from '../../../../src/model/proposal.ts';
+import type { PendingCrossDomainReview, PendingProposal } from '../../../../src/operations/review-state.ts';
+import { claimCard, consentRequestForm, proposalCard } from '../../../../src/surfaces/shared/a2ui/index.ts';
+import { domainWords } from '../../../../src/surfaces/shared/describe.ts';
+import type { SurfaceAction } from '../a2ui-renderer.ts';
+import { appName, appNames } from '../app-names.ts';
+import { editedClaim, editedProposal, fromPercent } from '../claim-edits.ts';
+import { confirmStep } from '../confirm-step.ts';
+import type { AppContext, Section, View } from '../context.ts';
+import { h } from '../dom.ts';
+import { explainButton } from '../explain-button.ts';
+import { type Choice, grantNarrowing } from '../narrowing.ts';
+import { decideRequest } from '../requests.ts';
+import type { ConsentInterrupt } from '../review-stream.ts';
+import { areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
+import { mixSection } from './plots.ts';
+
+// The first view: what waits for the person (apps asking for access, changes apps suggested),
+// then everything known about them, area by area, with who can see each area right now.
+
+export const overviewView: View = {
+  path: '/app',
+  title: 'Your preferences',
+  sections: (ctx) => [requestsSection(ctx), suggestionsSection(ctx), ...profileSections(ctx)],
+};
+
+function requestsSection(ctx: AppContext): Section {
+  const requests = ctx.requests();
+  return {
+    id: 'requests',
+    key: JSON.stringify([requests, appNames(), day(ctx)]),
+    build: () => {
+      const section = h(
+        'section',
+        { id: 'requests', 'aria-labelledby': 'requests-h' },
+        h('h2', { id: 'requests-h', tabindex: '-1' }, 'Apps asking to use your preferences'),
+      );
+      if (requests.length === 0) {
+        section.append(h('p', { class: 'muted' }, 'No app is waiting for an answer.'));
+        return section;
+      }
+      for (const r of requests) section.append(requestForm(ctx, r));
+      return section;
+    },
+  };
+}
+
+function requestForm(ctx: AppContext, interrupt: ConsentInterrupt): HTMLElement {
+  const { request } = interrupt;
+  return ctx.surface(consentRequestForm(request, appName(request.client_id), ctx.now()), async (a) => {
+    const choice = a.context['choice'] as Choice | undefined;
+    const who = appName(request.client_id);
+    try {
+      if (a.name === 'approve')
+        await decideRequest(ctx.csrf, request.grant_request_id, { action: 'approve' });
+      else if (a.name === 'reject')
+        await decideRequest(ctx.csrf, request.grant_request_id, { action: 'reject' });
+      else if (a.name === 'edit') {
+        const grant = grantNarrowing(request.grant_draft, choice ?? {});
+        await decideRequest(
+          ctx.csrf,
+          request.grant_request_id,
+          Object.keys(grant).length === 0 ? { action: 'approve' } : { action: 'edit', grant },
+        );
+      } else return;
+      ctx.notify(
+        a.name === 'reject'
+          ? `You said no to ${who}. Nothing was shared.`
+          : `${who} can now use what you allowed.`,
+      );
+    } catch (e) {
+      ctx.notify(`Your answer to ${who} was not saved: ${(e as Error).message}`, 'error');
+    }
+    ctx.refreshRequests();
+  });
+}
+
+function suggestionsSection(ctx: AppContext): Section {
+  const pending = ctx.state()?.pending_reviews ?? [];
+  return {
+    id: 'suggestions',
+    key: JSON.stringify([pending, appNames(), day(ctx)]),
+    build: () => {
+      const section = h(
+        'section',
+        { id: 'suggestions', 'aria-labelledby': 'suggestions-h' },
+        h('h2', { id: 'suggestions-h', tabindex: '-1' }, 'Changes apps suggested'),
+      );
+      if (pending.length === 0) {
+        section.append(h('p', { class: 'muted' }, 'No suggested change is waiting for you.'));
+        return section;
+      }
+      for (const p of pending)
+        section.append(p.kind === 'writeback_proposal' ? proposal(ctx, p) : crossDomain(ctx, p));
+      return section;
+    },
+  };
+}
+
+function proposal(ctx: AppContext, p: PendingProposal): HTMLElement {
+  return h(
+    'div',
+    { class: 'claim' },
+    proposalSurface(ctx, p),
+    explainButton(ctx.csrf, { proposal_id: p.proposal_id }, JSON.stringify(p)),
+  );
+}
+
+function proposalSurface(ctx: AppContext, p: PendingProposal): HTMLElement {
+  const record = { ...p, status: 'pending' } as unknown as ProposalRecord;
+  return ctx.surface(proposalCard(record, appName(p.client_id), ctx.now()), (a) => {
+    if (a.name === 'confirm') {
+      void ctx.act(
+        'confirm_updates',
+        { decisions: [{ proposal_id: p.proposal_id, action: 'confirm' }] },
+        'The change is now in your profile.',
+      );
+    } else if (a.name === 'reject') {
+      void ctx.act(
+        'confirm_updates',
+        { decisions: [{ proposal_id: p.proposal_id, action: 'reject' }] },
+        'You turned the change down. Your profile is as it was.',
+      );
+    } else if (a.name === 'edit') {
+      const value = fromPercent(a.context['value_percent']);
+      if (value === undefined) {
+        ctx.notify(
+          'This kind of preference cannot be changed here yet. You can accept it and change it later, or turn it down.',
+          'error',
+        );
+        return;
+      }
+      void ctx.act(
+        'confirm_updates',
+        {
+          decisions: [{ proposal_id: p.proposal_id, action: 'edit', claim: editedProposal(p.claim, value) }],
+        },
+        'Your changed version is now in your profile.',
+      );
+    }
+  });
+}
+
+function crossDomain(ctx: AppContext, r: PendingCrossDomainReview): HTMLElement {
+  const who = appName(r.grantee_id);
+  const from = listWords(r.source_domains.map(domainWords));
+  const card = h(
+    'div',
+    { class: 'a2-card plain-card' },
+    h('h3', {}, `${who} wants to use your ${from} preferences for ${domainWords(r.target_domain)}`),
+    h(
+      'p',
+      { class: 'a2-caption' },
+      `Asked on ${dayWords(r.created_at)}. Until you allow it, they are not used there.`,
+    ),
+  );
+  const allow = h(
+    'button',
+    { type: 'button', class: 'primary', id: `xd-${r.review_id}-approve` },
+    'Allow it',
+  );
+  const refuse = h('button', { type: 'button', id: `xd-${r.review_id}-reject` }, 'Do not allow');
+  allow.addEventListener(
+    'click',
+    () =>
+      void ctx.act(
+        'approve_cross_domain_review',
+        { review_id: r.review_id },
+        `${who} may now use them there.`,
+      ),
+  );
+  refuse.addEventListener(
+    'click',
+    () =>
+      void ctx.act(
+        'reject_cross_domain_review',
+        { review_id: r.review_id },
+        `${who} will not use them there.`,
+      ),
+  );
+  card.append(h('div', { class: 'actions' }, allow, refuse));
+  return card;
+}
+
+/** One section per area of the profile, core first. */
+function profileSections(ctx: AppContext): Section[] {
+  const state = ctx.state();
+  const claims = state?.claims ?? [];
+  const grants = state?.active_grants ?? [];
+  const areas = [...new Set(claims.map((c) => c.namespace))].sort((a, b) =>
+    a === 'core' ? -1 : b === 'core' ? 1 : a.localeCompare(b),
+  );
+  const heading: Section = {
+    id: 'profile',
+    key: JSON.stringify([state === undefined, claims.length === 0, state?.profile_id ?? null]),
+    build: () => {
+      const el = h(
+        'section',
+        { id: 'profile', class: 'intro', 'aria-labelledby': 'profile-h' },
+        h('h2', { id: 'profile-h', tabindex: '-1' }, 'What is known about you'),
+      );
+      if (state === undefined) el.append(h('p', { class: 'muted' }, 'Loading…'));
+      else if (claims.length === 0)
+        el.append(
+          h(
+            'p',
+            {},
+            'Nothing is stored about you. When you or an app you allow add a preference, it shows here.',
+          ),
+        );
+      else
+        el.append(
+          h(
+            'p',
+            { class: 'muted' },
+            'Each preference says whether you said it or it was worked out, how sure it is, and where it came from. Tell us when something is wrong.',
+          ),
+        );
+      return el;
+    },
+  };
+  const sections: Section[] = [heading, mixSection(claims)];
+  for (const area of areas) {
+    const inArea = claims.filter((c) => c.namespace === area);
+    const seers = grants.filter((g) => seesArea(g, area));
+    sections.push({
+      id: `area-${area}`,
+      key: JSON.stringify([inArea, seers, appNames(), day(ctx)]),
+      build: () => areaSection(ctx, area, inArea, seers),
+    });
+  }
+  return sections;
+}
+
+function seesArea(grant: ConsentGrant, area: string): boolean {
+  return grant.allowed_namespaces.includes(area);
+}
+
+function areaSection(
+  ctx: AppContext,
+  area: string,
+  claims: readonly Claim[],
+  seers: readonly ConsentGrant[],
+): HTMLElement {
+  const id = `area-${area}`;
+  const el = h(
+    'section',
+    { id, class: 'area', 'aria-labelledby': `${id}-h` },
+    h('h2', { id: `${id}-h`, tabindex: '-1' }, areaTitle(area)),
+  );
+  el.append(
+    h(
+      'p',
+      { class: 'who-sees' },
+      h('strong', {}, 'Who can see this now: '),
+      seers.length === 0 ? 'only you.' : `${listWords(seers.map((g) => seerWords(ctx, g, area)))}.`,
+    ),
+  );
+  for (const claim of claims) el.append(claimSurface(ctx, claim));
+  return el;
+}
+
+function seerWords(ctx: AppContext, g: ConsentGrant, area: string): string {
+  const keys = g.allowed_claim_keys?.filter((k) =>
+    k.includes('.') ? k.startsWith(`${area}.`) : area === 'core',
+  );
+  const some =
+    keys !== undefined
+      ? ` (${keys.length === 1 ? 'one preference' : `${keys.length} preferences`} of these)`
+      : '';
+  const until = g.expires_at
+    ? `, until ${dayWords(g.expires_at)} (${relativeWords(g.expires_at, ctx.now())})`
+    : '';
+  return `${appName(g.grantee_id)}${some}${until}`;
+}
+
+function claimSurface(ctx: AppContext, claim: Claim): HTMLElement {
+  const wrap = h('div', { class: 'claim' });
+  const onAction = (a: SurfaceAction) => {
+    if (a.name === 'confirm') {
+      void ctx.act(
+        'confirm_updates',
+        { decisions: [{ claim_id: claim.claim_id, action: 'confirm' }] },
+        'Thank you: marked as right.',
+      );
+    } else if (a.name === 'edit') {
+      const value = fromPercent(a.context['value_percent']);
+      if (value === undefined) {
+        ctx.notify('This kind of preference cannot be changed here yet. If it is wrong, remove it.', 'error');
+        return;
+      }
+      void ctx.act(
+        'propose_updates',
+        { claims: [editedClaim(claim, value)] },
+        'Changed. It now says what you set.',
+      );
+    } else if (a.name === 'reject') {
+      const card = wrap.firstElementChild;
+      const step = confirmStep({
+        question: 'Remove this preference from your profile? Apps will no longer see it.',
+        yes: 'Remove it',
+        no: 'Keep it',
+        onYes: async () => {
+          await ctx.act('delete_claim', { claim_id: claim.claim_id }, 'Removed from your profile.');
+        },
+        onNo: () => {
+          step.remove();
+          (card?.querySelector('[data-action="reject"]') as HTMLElement | null)?.focus();
+        },
+      });
+      wrap.append(step);
+    }
+  };
+  wrap.append(
+    ctx.surface(claimCard(claim, ctx.now()), onAction),
+    explainButton(ctx.csrf, { claim_id: claim.claim_id }, JSON.stringify(claim)),
+  );
+  return wrap;
+}
+
+/** Relative times change with the day: a new day draws the cards again. */
+function day(ctx: AppContext): string {
+  return ctx.now().toISOString().slice(0, 10);
+}
