@@ -710,6 +710,71 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   {
+    id: 'agui.person-actions',
+    source: 'issue 12 item 1; WIRE-NOTES §7; bindings/ag-ui.md',
+    rule: 'each approve, reject, revoke, confirm and edit the person makes is TOOL_CALL_START/ARGS/END/RESULT of the catalog operation of that name, the state after it follows; bad actions apply nothing; explanations are TEXT_MESSAGE_*',
+    tests: [
+      ['test/e2e/agui/actions.test.ts', 'confirm: TOOL_CALL_START/ARGS/END/RESULT'],
+      ['test/e2e/agui/actions.test.ts', 'revoke: the grant leaves the state'],
+      ['test/e2e/agui/actions.test.ts', 'bad actions are RUN_ERROR naming what is wrong'],
+      ['test/e2e/agui/actions.test.ts', 'explanations in words'],
+      ['test/e2e/agui/actions.test.ts', 'a resume’s consent decision is reported as the tool call it made'],
+    ],
+  },
+  {
+    id: 'a2a.card',
+    source: 'issue 13 item 1; WIRE-NOTES §6; bindings/a2a.md',
+    rule: 'a signed A2A 1.0 agent card the SDK client parses with its security schemes, skills from the catalog; the PPX card points at it',
+    tests: [['test/e2e/a2a/skills.test.ts', 'serves a signed A2A 1.0 card the SDK client parses']],
+  },
+  {
+    id: 'a2a.grant-bound',
+    source: 'issue 13 item 3; bindings/a2a.md "Authentication"',
+    rule: 'every call bears a token for ${base}/a2a bound to one grant: 401 with a challenge otherwise, 403 for what the grant refuses before the params; revocation fails the next call and ends a stream',
+    tests: [
+      [
+        'test/e2e/a2a/skills.test.ts',
+        'a grant without the operation or the purpose is refused at the HTTP level',
+      ],
+      ['test/e2e/a2a/skills.test.ts', 'a revoked grant fails the very next call'],
+      ['test/e2e/a2a/skills.test.ts', 'tokens for other resources, owner tokens and no token are 401'],
+      ['test/unit/a2a-stream-guard.test.ts', 'ends with a failed status once it is revoked'],
+    ],
+  },
+  {
+    id: 'a2a.tasks-own-only',
+    source: 'issue 13 item 2',
+    rule: "tasks persist in the store, owned by their grant: another grant's task is not found exactly as a missing one, ListTasks lists one's own; a task does not outlive its use",
+    tests: [
+      ['test/e2e/a2a/tasks.test.ts', 'another grant’s task is not found, like a missing one'],
+      ['test/e2e/a2a/tasks.test.ts', 'ListTasks shows a grantee its own tasks only'],
+      ['test/e2e/a2a/tasks.test.ts', 'without its result, marked result_expired'],
+      ['test/e2e/a2a/tasks.test.ts', 'at once when the person deletes claims'],
+    ],
+  },
+  {
+    id: 'a2a.same-operations',
+    source: 'issue 13 items 2 and 4; WIRE-NOTES §6',
+    rule: 'A2A, MCP and HTTP give the same claims under the same grant; derived views never raw claims; a counterpart grant of another client is not found like a missing one',
+    tests: [
+      ['test/e2e/a2a/views.test.ts', 'parity: A2A, MCP and HTTP give the same claims'],
+      [
+        'test/e2e/a2a/views.test.ts',
+        'a counterpart grant held by another client is refused exactly like one that does not exist',
+      ],
+    ],
+  },
+  {
+    id: 'a2a.wire',
+    source: 'issue 13 items 2 and "Bad input"',
+    rule: 'the literal binding form, the 0.3 names and bad input with the standard JSON-RPC codes, never a 500',
+    tests: [
+      ['test/e2e/a2a/wire.test.ts', 'the literal form'],
+      ['test/e2e/a2a/wire.test.ts', 'A2A 0.3 names on the same endpoint'],
+      ['test/e2e/a2a/wire.test.ts', 'bad input gets the standard JSON-RPC codes'],
+    ],
+  },
+  {
     id: 'app.session-and-landing',
     source: 'issue 12 item 3',
     rule: "the web app at /app is the signed-in person's own: without a session, sign in and come back; a plain sign-in lands there; the consent page links to it",
