@@ -29,6 +29,8 @@ export function listPostgresMigrations(): Migration[] {
 export async function migratePostgres(client: pg.ClientBase, schema: string): Promise<void> {
   await client.query('BEGIN');
   try {
+    // A migration over a large table may run longer than the pool's statement timeout.
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await client.query(
