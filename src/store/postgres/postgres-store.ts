@@ -13,7 +13,7 @@ import { STORE_WRITERS } from './writers.ts';
 export interface PostgresStoreOptions {
   /** The schema the store's tables live in (created when missing); default: the server's current one. */
   readonly schema?: string;
-  /** Connections in the pool (default 10). One of them at a time writes, from this instance. */
+  /** Connections in the pool (default 10, at least 2). One of them at a time writes, from this instance. */
   readonly poolSize?: number;
   /** statement_timeout of every connection, in ms (default 10 s). */
   readonly statementTimeoutMs?: number;
@@ -52,7 +52,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const statementTimeout = options.statementTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    // At least two: a transaction holds one connection, and fn may still read through the store.
+    max: Math.max(2, options.poolSize ?? 10),
     types: pgTypes,
     statement_timeout: statementTimeout,
     ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(options.schema)}` }),
