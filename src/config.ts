@@ -7,6 +7,11 @@ export interface Config {
   /** Public base URL; the issuer and audience of tokens and the base of every advertised URL. */
   readonly baseUrl: string;
   readonly dbPath: string;
+  /**
+   * A PostgreSQL connection URL (postgres://…): when given, the store is PostgreSQL there and
+   * `dbPath` is not used (docs/store.md, "PostgreSQL").
+   */
+  readonly databaseUrl?: string;
   readonly providerId: string;
   readonly providerName: string;
   /** Largest request body accepted, in bytes. */
@@ -50,6 +55,7 @@ export interface ConfigInput {
   readonly port?: string | undefined;
   readonly baseUrl?: string | undefined;
   readonly dbPath?: string | undefined;
+  readonly databaseUrl?: string | undefined;
   readonly providerId?: string | undefined;
   readonly rateLimit?: string | undefined;
   readonly seedDemo?: boolean | undefined;
@@ -80,6 +86,10 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
   if (auditRetentionDays !== undefined && auditRetentionDays < 1) {
     return fail('invalid_request', 'audit retention must be a whole number of days, 1 or more');
   }
+  const databaseUrl = flags.databaseUrl ?? env['PPX_DATABASE_URL'];
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    return fail('invalid_request', 'the database URL must be a postgres:// or postgresql:// URL');
+  }
   const logFormat = flags.logFormat ?? env['PPX_LOG_FORMAT'] ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') {
     return fail('invalid_request', 'the log format must be text or json');
@@ -89,6 +99,7 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     port,
     baseUrl,
     dbPath: flags.dbPath ?? env['PPX_DB'] ?? DEFAULTS.dbPath,
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     providerId,
     providerName: env['PPX_PROVIDER_NAME'] ?? DEFAULTS.providerName,
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
@@ -102,6 +113,18 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
     logFormat,
   });
+}
+
+function isPostgresUrl(raw: string): boolean {
+  return URL.canParse(raw) && ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
+}
+
+/** Where the store is, for messages: the file, or the PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<Config, 'dbPath' | 'databaseUrl'>): string {
+  if (config.databaseUrl === undefined) return config.dbPath;
+  const url = new URL(config.databaseUrl);
+  if (url.password !== '') url.password = '***';
+  return url.href;
 }
 
 /** The base URL as published: http(s) only, no query or fragment, no trailing slash. */

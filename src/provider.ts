@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { Metrics, timedStore } from './operations/metrics.ts';
 import { rateLimitsOf } from './operations/rate-limits.ts';
+import { openPostgresStore } from './store/postgres/postgres-store.ts';
 import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import { readOnlyView, type Store } from './store/store.ts';
@@ -19,8 +20,17 @@ import { readOnlyView, type Store } from './store/store.ts';
  * the CLI agree on them.
  */
 export async function openProvider(config: Config, clock: () => Date = () => new Date()): Promise<Deps> {
+  return providerOn(await openConfiguredStore(config), config, clock);
+}
+
+/**
+ * The store the config names: PostgreSQL at `databaseUrl` when it is set (--database-url,
+ * PPX_DATABASE_URL), else the SQLite file at `dbPath` (its folder created when missing).
+ */
+export async function openConfiguredStore(config: Pick<Config, 'dbPath' | 'databaseUrl'>): Promise<Store> {
+  if (config.databaseUrl !== undefined) return openPostgresStore(config.databaseUrl);
   if (config.dbPath !== ':memory:') mkdirSync(dirname(config.dbPath), { recursive: true });
-  return providerOn(await openSqliteStore(config.dbPath), config, clock);
+  return openSqliteStore(config.dbPath);
 }
 
 /**

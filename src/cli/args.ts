@@ -5,6 +5,7 @@ import { closest } from './suggest.ts';
 /** Flags every command that opens the provider accepts. */
 export const COMMON_OPTIONS = {
   db: { type: 'string' },
+  'database-url': { type: 'string' },
   'base-url': { type: 'string' },
   'provider-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -71,6 +72,7 @@ export function configFrom(
   const r = loadConfig(
     {
       dbPath: str('db'),
+      databaseUrl: str('database-url'),
       baseUrl: str('base-url'),
       providerId: str('provider-id'),
       port: extra.port,

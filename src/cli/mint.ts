@@ -10,7 +10,8 @@ import { withProvider } from './open-provider.ts';
 const KINDS: readonly MintKind[] = [MINT_ENV, MINT_PACKAGE, MINT_SUBJECT, MINT_GRANT];
 
 export const MINT_HELP = `${KINDS.map((k) => k.help).join('\n')}
-Common: --db PATH (the server's database; it must exist) --base-url URL (default: the base URL
+Common: --db PATH (the server's database; it must exist), or --database-url URL (its PostgreSQL
+database; PPX_DATABASE_URL) --base-url URL (default: the base URL
 the server last served on; tokens are bound to it, so another one is refused by that server).`;
 
 export async function mintCommand(argv: string[]): Promise<number> {

@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Config, DEFAULTS } from '../config.ts';
 import type { Deps } from '../operations/deps.ts';
-import { providerOn } from '../provider.ts';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openConfiguredStore, providerOn } from '../provider.ts';
 import type { Store } from '../store/store.ts';
 import { fatal } from './args.ts';
 
@@ -28,12 +27,12 @@ export async function withProvider(
   run: (deps: Deps) => Promise<number>,
   options: OpenOptions = {},
 ): Promise<number> {
-  const memory = config.dbPath === ':memory:';
-  if (!memory && !options.mayCreate && !existsSync(config.dbPath)) {
+  // A PostgreSQL database is the server's (it exists, or connecting fails); a file may be missing.
+  const file = config.databaseUrl === undefined && config.dbPath !== ':memory:';
+  if (file && !options.mayCreate && !existsSync(config.dbPath)) {
     return fatal(cmd, missingDatabase(config.dbPath));
   }
-  if (!memory) mkdirSync(dirname(config.dbPath), { recursive: true });
-  const store = await openSqliteStore(config.dbPath);
+  const store = await openConfiguredStore(config);
   try {
     const settled = options.settle ? await options.settle(store, config) : config;
     return await run(await providerOn(store, settled, () => new Date()));

@@ -10,7 +10,8 @@ export const FILES_HELP = `ppx export --subject ID [--out FILE]     the subject'
 ppx import FILE [--replace]              validates a PPX profile file and stores it; a bad file writes nothing
 ppx seed --demo                          (re)seeds the demo subject did:example:user-demo-0001 and its clients
 ppx seed --scale N                       N generated subjects for scale tests (ppx seed --scale --help)
-Only serve and seed create a database; every other command needs one (--db PATH or PPX_DB).`;
+Only serve and seed create a database; every other command needs one (--db PATH or PPX_DB,
+or --database-url URL or PPX_DATABASE_URL for PostgreSQL).`;
 
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
@@ -11,6 +12,7 @@ import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-t
 import { seedDemo } from '../../src/operations/seed-demo.ts';
 import { providerOn } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { RateCounter } from '../../src/store/rate-limits.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -64,7 +66,14 @@ export async function startTestProvider(
     options.env ?? {},
   );
   if (!config.ok) throw new Error(config.error.description);
-  const store = await openSqliteStore(config.value.dbPath);
+  // PPX_TEST_E2E_DATABASE_URL (opt-in, for runs by hand): the provider's store is PostgreSQL there,
+  // in a schema of its own, dropped at close. Tests that reopen the SQLite file do not apply.
+  const pgUrl = process.env['PPX_TEST_E2E_DATABASE_URL'];
+  const schema = `e2e_${port}_${Date.now().toString(36)}`;
+  const store =
+    pgUrl === undefined
+      ? await openSqliteStore(config.value.dbPath)
+      : await openPostgresStore(pgUrl, { schema, poolSize: 4 });
   const deps = await providerOn(
     store,
     config.value,
@@ -102,9 +111,20 @@ export async function startTestProvider(
     async close() {
       await server.close();
       await deps.store.close();
+      if (pgUrl !== undefined) await dropSchema(pgUrl, schema);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface ApiResponse {

@@ -1,0 +1,142 @@
+import type { A2aTaskRecord } from '../../model/a2a-task.ts';
+import { IdConflictError, type StoreTx } from '../store.ts';
+import { instant, integer, text } from './rows.ts';
+import type { Row, Sql } from './sql.ts';
+
+export type A2aTaskQueries = Pick<
+  StoreTx,
+  'getA2aTask' | 'listA2aTasks' | 'putA2aTask' | 'deleteA2aTasksOf' | 'pruneA2aTasks'
+>;
+
+const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+/** The largest page a listing gives (A2A ListTasks allows 1..100). */
+const PAGE_MAX = 100;
+
+type Clause = readonly [string, ...unknown[]];
+
+/**
+ * A2A tasks (the SQLite side's a2a-task-queries.ts). Every read names the owner in its WHERE
+ * clause; a listing is a keyset walk newest first from its cursor, the (updated_ms, task_id) of
+ * the last task it gave. putA2aTask is one upsert whose WHERE keeps the owner.
+ */
+export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
+  return {
+    async getA2aTask(taskId, owner) {
+      const row = await sql.get(
+        `SELECT ${COLUMNS} FROM a2a_tasks WHERE task_id = ? AND owner = ?`,
+        taskId,
+        owner,
+      );
+      return row === undefined ? undefined : taskFromRow(row);
+    },
+    async listA2aTasks(owner, query) {
+      const size = pageSize(query.pageSize);
+      const filters: Clause[] = [['owner = ?', owner]];
+      if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
+      if (query.state !== undefined) filters.push(['state = ?', query.state]);
+      const paged = [...filters];
+      if (query.after !== undefined) {
+        const [ms, taskId] = decodeTaskCursor(query.after);
+        paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
+      }
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM a2a_tasks WHERE ${where(paged)} ORDER BY updated_ms DESC, task_id LIMIT ?`,
+        ...values(paged),
+        size + 1,
+      );
+      const totalRow = await sql.get(
+        `SELECT count(*) AS n FROM a2a_tasks WHERE ${where(filters)}`,
+        ...values(filters),
+      );
+      const total = totalRow === undefined ? 0 : integer(totalRow, 'n');
+      const page = rows.slice(0, size);
+      const last = page.at(-1);
+      const tasks = page.map(taskFromRow);
+      return rows.length > size && last !== undefined
+        ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
+        : { tasks, total };
+    },
+    async deleteA2aTasksOf(owner) {
+      return sql.run('DELETE FROM a2a_tasks WHERE owner = ?', owner);
+    },
+    async pruneA2aTasks(before, limit) {
+      const ms = Date.parse(before);
+      if (Number.isNaN(ms)) throw new RangeError(`not an instant: ${before}`);
+      return sql.run(
+        `DELETE FROM a2a_tasks WHERE task_id IN (
+           SELECT task_id FROM a2a_tasks WHERE updated_ms < ? ORDER BY updated_ms LIMIT ?)`,
+        ms,
+        Math.max(0, Math.trunc(limit)),
+      );
+    },
+    async putA2aTask(record) {
+      const changed = await sql.run(
+        `INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body
+         WHERE a2a_tasks.owner = excluded.owner`,
+        record.task_id,
+        record.owner,
+        record.context_id,
+        record.state,
+        record.created_at,
+        record.updated_at,
+        instant(record.updated_at),
+        record.body,
+      );
+      if (changed === 0) throw new IdConflictError(record.task_id, 'A2A task');
+    },
+  };
+}
+
+function where(clauses: readonly Clause[]): string {
+  return clauses.map(([clause]) => clause).join(' AND ');
+}
+
+function values(clauses: readonly Clause[]): unknown[] {
+  return clauses.flatMap(([, ...vs]) => vs);
+}
+
+function pageSize(requested: number): number {
+  const n = Math.trunc(requested);
+  if (Number.isNaN(n)) return 1;
+  return Math.min(PAGE_MAX, Math.max(1, n));
+}
+
+function taskFromRow(row: Row): A2aTaskRecord {
+  return {
+    task_id: text(row, 'task_id'),
+    owner: text(row, 'owner'),
+    context_id: text(row, 'context_id'),
+    state: text(row, 'state'),
+    created_at: text(row, 'created_at'),
+    updated_at: text(row, 'updated_at'),
+    body: text(row, 'body'),
+  };
+}
+
+// The same cursor as the SQLite side's: (updated_ms, task_id) of a page's last task, base64url.
+function encodeTaskCursor(ms: number, taskId: string): string {
+  return Buffer.from(`t${JSON.stringify([ms, taskId])}`, 'utf8').toString('base64url');
+}
+
+/** The position a task cursor stands for; anything else throws RangeError. */
+function decodeTaskCursor(cursor: string): readonly [number, string] {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = raw.startsWith('t') ? JSON.parse(raw.slice(1)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    Number.isSafeInteger(parsed[0]) &&
+    typeof parsed[1] === 'string' &&
+    encodeTaskCursor(parsed[0], parsed[1]) === cursor
+  ) {
+    return [parsed[0], parsed[1]];
+  }
+  throw new RangeError('invalid A2A task cursor');
+}

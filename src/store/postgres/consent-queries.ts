@@ -1,0 +1,225 @@
+import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
+import type { GrantRecord } from '../../model/grant-record.ts';
+import type { GrantRequestRecord } from '../../model/grant-request.ts';
+import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import { IdConflictError, type StoreTx } from '../store.ts';
+import { body, bodyOf, text, toJson } from './rows.ts';
+import type { Sql } from './sql.ts';
+
+export type ConsentQueries = Pick<
+  StoreTx,
+  | 'getSubject'
+  | 'getSubjectByUsername'
+  | 'getSession'
+  | 'getGrantRequest'
+  | 'getTokenFamily'
+  | 'getRefreshToken'
+  | 'listTokenFamiliesByGrant'
+  | 'subjectForPairwise'
+  | 'listGrantRequestsByPackage'
+  | 'listPendingGrantRequestsBySubject'
+  | 'insertSubject'
+  | 'insertSession'
+  | 'deleteSession'
+  | 'rememberPairwiseSubject'
+  | 'insertGrantRequest'
+  | 'transitionGrantRequest'
+  | 'shortenGrantExpiry'
+  | 'insertTokenFamily'
+  | 'revokeTokenFamily'
+  | 'insertRefreshToken'
+  | 'pruneRefreshTokens'
+  | 'rotateRefreshToken'
+>;
+
+/** The fields of `patch` that are given (undefined ones are left alone), as a JSON object. */
+export function patchJson(patch: object): string {
+  return toJson(Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
+}
+
+/**
+ * The consent side (subjects, sessions, grant requests, token families, refresh tokens; the SQLite
+ * side's consent-queries.ts). The compare-and-set writes (transitionGrantRequest,
+ * rotateRefreshToken) test the status in the UPDATE's own WHERE clause and decide by the rows it
+ * changed, so exactly one of two racing calls wins on any number of instances; they patch `body`
+ * in the same statement (ppx_json_patch, migration 0001), so it never disagrees with the columns.
+ */
+export function consentQueries(sql: Sql): ConsentQueries {
+  const one = async <T>(query: string, ...values: unknown[]) => bodyOf<T>(await sql.get(query, ...values));
+  const getSubject = (subjectId: string) =>
+    one<SubjectRecord>('SELECT body FROM subjects WHERE subject_id = ?', subjectId);
+  const insertRefreshToken = async (token: RefreshTokenRecord) => {
+    await sql.run(
+      'INSERT INTO refresh_tokens (token_hash, family_id, status, expires_at, body) VALUES (?, ?, ?, ?, ?)',
+      token.token_hash,
+      token.family_id,
+      token.status,
+      token.expires_at,
+      toJson(token),
+    );
+  };
+
+  return {
+    getSubject,
+    getSubjectByUsername: (username) =>
+      one<SubjectRecord>('SELECT body FROM subjects WHERE username = ?', username),
+    getSession: (hash) => one<SessionRecord>('SELECT body FROM sessions WHERE session_hash = ?', hash),
+    getGrantRequest: (id) =>
+      one<GrantRequestRecord>('SELECT body FROM grant_requests WHERE grant_request_id = ?', id),
+    getTokenFamily: (id) => one<TokenFamilyRecord>('SELECT body FROM token_families WHERE family_id = ?', id),
+    getRefreshToken: (hash) =>
+      one<RefreshTokenRecord>('SELECT body FROM refresh_tokens WHERE token_hash = ?', hash),
+    async listTokenFamiliesByGrant(grantId) {
+      const rows = await sql.all(
+        `SELECT f.body AS body FROM family_grants g JOIN token_families f ON f.family_id = g.family_id
+         WHERE g.grant_id = ? ORDER BY f.family_id`,
+        grantId,
+      );
+      return rows.map((row) => body<TokenFamilyRecord>(row));
+    },
+    async subjectForPairwise(clientId, pairwiseId) {
+      const row = await sql.get(
+        'SELECT subject_id FROM pairwise_subjects WHERE client_id = ? AND pairwise_id = ?',
+        clientId,
+        pairwiseId,
+      );
+      return row === undefined ? undefined : text(row, 'subject_id');
+    },
+    async listGrantRequestsByPackage(packageId) {
+      const rows = await sql.all(
+        'SELECT body FROM grant_requests WHERE package_id = ? ORDER BY package_index, grant_request_id',
+        packageId,
+      );
+      return rows.map((row) => body<GrantRequestRecord>(row));
+    },
+    async listPendingGrantRequestsBySubject(subjectId) {
+      const rows = await sql.all(
+        "SELECT body FROM grant_requests WHERE subject_id = ? AND status = 'pending' ORDER BY seq",
+        subjectId,
+      );
+      return rows.map((row) => body<GrantRequestRecord>(row));
+    },
+
+    async insertSubject(subject) {
+      // DO NOTHING covers both unique keys; which one was taken is then looked up.
+      const inserted = await sql.run(
+        'INSERT INTO subjects (subject_id, username, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        subject.subject_id,
+        subject.username,
+        toJson(subject),
+      );
+      if (inserted > 0) return;
+      if ((await getSubject(subject.subject_id)) !== undefined) {
+        throw new IdConflictError(subject.subject_id, 'subject');
+      }
+      throw new IdConflictError(subject.username, 'username');
+    },
+    async insertSession(session) {
+      await sql.run(
+        'INSERT INTO sessions (session_hash, subject_id, expires_at, body) VALUES (?, ?, ?, ?)',
+        session.session_hash,
+        session.subject_id,
+        session.expires_at,
+        toJson(session),
+      );
+    },
+    async deleteSession(sessionHash) {
+      return (await sql.run('DELETE FROM sessions WHERE session_hash = ?', sessionHash)) > 0;
+    },
+    async rememberPairwiseSubject(clientId, pairwiseId, subjectId) {
+      await sql.run(
+        `INSERT INTO pairwise_subjects (client_id, pairwise_id, subject_id) VALUES (?, ?, ?)
+         ON CONFLICT (client_id, pairwise_id) DO NOTHING`,
+        clientId,
+        pairwiseId,
+        subjectId,
+      );
+    },
+    async insertGrantRequest(request) {
+      await sql.run(
+        `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at,
+           package_id, package_index, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        request.grant_request_id,
+        request.client_id,
+        request.subject_id,
+        request.status,
+        request.expires_at,
+        request.package?.package_id ?? null,
+        request.package?.index ?? null,
+        toJson(request),
+      );
+    },
+    async transitionGrantRequest(grantRequestId, expected, patch) {
+      const { status, grant_id, decided_at, draft, oauth } = patch;
+      const row = await sql.get(
+        `UPDATE grant_requests SET status = ?, body = ppx_json_patch(body, ?::json)
+         WHERE grant_request_id = ? AND status = ? RETURNING body`,
+        status ?? expected,
+        patchJson({ status, grant_id, decided_at, draft, oauth }),
+        grantRequestId,
+        expected,
+      );
+      return bodyOf<GrantRequestRecord>(row);
+    },
+    async shortenGrantExpiry(grantId, expiresAt) {
+      // Instants compare as text because grant expiries are always written by toISOString (UTC).
+      const at = new Date(expiresAt).toISOString();
+      await sql.run(
+        `UPDATE grants SET expires_at = ?, body = ppx_json_patch(body, json_build_object('expires_at', ?::text))
+         WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+        at,
+        at,
+        grantId,
+        at,
+      );
+      return one<GrantRecord>('SELECT body FROM grants WHERE grant_id = ?', grantId);
+    },
+    async insertTokenFamily(family) {
+      await sql.run(
+        'INSERT INTO token_families (family_id, client_id, subject_id, status, body) VALUES (?, ?, ?, ?, ?)',
+        family.family_id,
+        family.client_id,
+        family.subject_id,
+        family.status,
+        toJson(family),
+      );
+      for (const grantId of family.grant_ids) {
+        await sql.run(
+          'INSERT INTO family_grants (family_id, grant_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+          family.family_id,
+          grantId,
+        );
+      }
+    },
+    async revokeTokenFamily(familyId, at) {
+      const changed = await sql.run(
+        `UPDATE token_families SET status = 'revoked', body = ppx_json_patch(body, json_build_object(
+           'status', 'revoked', 'revoked_at', coalesce(body::json ->> 'revoked_at', ?::text)))
+         WHERE family_id = ?`,
+        at,
+        familyId,
+      );
+      return changed > 0;
+    },
+    insertRefreshToken,
+    async pruneRefreshTokens(now) {
+      return sql.run(
+        `DELETE FROM refresh_tokens WHERE expires_at <= ? OR family_id IN (
+           SELECT family_id FROM token_families WHERE status = 'revoked')`,
+        now,
+      );
+    },
+    async rotateRefreshToken(oldHash, next) {
+      const changed = await sql.run(
+        `UPDATE refresh_tokens SET status = 'rotated', body = ppx_json_patch(body, '{"status":"rotated"}')
+         WHERE token_hash = ? AND status = 'current' AND EXISTS (
+           SELECT 1 FROM token_families f WHERE f.family_id = refresh_tokens.family_id AND f.status = 'active')`,
+        oldHash,
+      );
+      if (changed === 0) return false;
+      // A failing insert (a reused hash) throws; the caller's transaction then undoes the UPDATE too.
+      await insertRefreshToken(next);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,289 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import type { AuditEvent } from '../../model/audit-event.ts';
+import type { ChangeEvent } from '../../model/change-event.ts';
+import { InProcessChangeFeed } from '../in-process-change-feed.ts';
+import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
+import { WRITE_LOCK } from './locks.ts';
+import { migratePostgres, quoteIdent } from './migrate.ts';
+import { postgresQueries } from './queries.ts';
+import { pgTypes, sqlOn } from './sql.ts';
+import { STORE_WRITERS } from './writers.ts';
+
+export interface PostgresStoreOptions {
+  /** The schema the store's tables live in (created when missing); default: the server's current one. */
+  readonly schema?: string;
+  /** Connections in the pool (default 10, at least 2). One of them at a time writes, from this instance. */
+  readonly poolSize?: number;
+  /** statement_timeout of every connection, in ms (default 10 s). */
+  readonly statementTimeoutMs?: number;
+}
+
+/** A promise chain: each task starts after the previous one settles, whatever its outcome. */
+class Mutex {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => T | Promise<T>): Promise<T> {
+    const result = this.#tail.then(task);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+interface TxState {
+  active: boolean;
+  /** The change events appended so far, published after COMMIT. */
+  readonly changes: ChangeEvent[];
+}
+
+type Client = pg.PoolClient;
+
+/**
+ * Opens a store on the PostgreSQL database at `url`, applying pending migrations first.
+ *
+ * Concurrency (docs/store.md, "PostgreSQL"): every write transaction, and every autocommit write,
+ * begins by taking one transaction-level advisory lock (WRITE_LOCK, keyed by the schema), so writes
+ * are serialized across every instance on the database, as the contract requires of transactions;
+ * inside one instance they also queue on a mutex first, so that at most one pooled connection per
+ * instance holds or waits for the lock and the others stay free for reads. Reads outside a
+ * transaction run on the pool without the lock, READ COMMITTED: they see committed data only.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const statementTimeout = options.statementTimeoutMs ?? 10_000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    // At least two: a transaction holds one connection, and fn may still read through the store.
+    max: Math.max(2, options.poolSize ?? 10),
+    types: pgTypes,
+    statement_timeout: statementTimeout,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(options.schema)}` }),
+  });
+  // An idle connection the server dropped: the pool discards it and opens another when needed.
+  pool.on('error', () => undefined);
+  let schema = options.schema;
+  try {
+    const client = await pool.connect();
+    try {
+      schema ??= String((await client.query('SELECT current_schema() AS s')).rows[0]?.s ?? 'public');
+      await migratePostgres(client, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const lockKey = schema;
+
+  const mutex = new Mutex();
+  // Tells a write or transaction started from inside a transaction's fn, which would wait on the
+  // mutex (and the lock) its own transaction holds, forever. Such code must use its `tx`.
+  const current = new AsyncLocalStorage<TxState>();
+  const committed = postgresQueries(sqlOn(pool));
+  let closed = false;
+
+  const assertOpen = (): void => {
+    if (closed) throw new Error('store is closed');
+  };
+  const assertNotInTransaction = (): void => {
+    if (current.getStore()?.active) {
+      throw new Error('inside transaction(): use the tx argument, not the store (it would deadlock)');
+    }
+  };
+
+  /**
+   * Runs `work` in one transaction on one pooled client, under the write lock; COMMIT, then
+   * `published` (still inside the mutex, so events reach the feed in commit order). Any error rolls
+   * back; a client whose ROLLBACK failed is discarded rather than returned to the pool.
+   */
+  const inTransaction = <T>(
+    work: (client: Client) => Promise<T>,
+    published: (result: T) => readonly ChangeEvent[],
+  ): Promise<T> =>
+    mutex.run(async () => {
+      assertOpen();
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [WRITE_LOCK, lockKey]);
+        let result: T;
+        try {
+          result = await work(client);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch((e: unknown) => {
+            broken = e instanceof Error ? e : new Error(String(e));
+          });
+          throw error;
+        }
+        feed.publish(published(result));
+        return result;
+      } finally {
+        client.release(broken);
+      }
+    });
+
+  const feed = new InProcessChangeFeed(
+    { listChanges: (query) => committed.listChanges(query) },
+    await committed.latestChangeSeq(),
+  );
+
+  const makeTx = (client: Client, state: TxState): StoreTx => {
+    const queries = postgresQueries(sqlOn(client));
+    // fn may start several calls at once; one client runs one statement at a time, and each write's
+    // savepoint must not interleave with another's, so the calls of one tx queue here.
+    const serial = new Mutex();
+    const assertActive = (): void => {
+      if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
+    };
+    const out: Record<string, unknown> = {};
+    for (const name of Object.keys(STORE_READERS)) {
+      out[name] = (...args: unknown[]) =>
+        serial.run(() => {
+          assertActive();
+          return (queries[name as keyof StoreReader] as (...a: unknown[]) => Promise<unknown>)(...args);
+        });
+    }
+    // A savepoint per write keeps each method atomic, and the transaction usable, when fn catches
+    // its error and goes on (PostgreSQL would otherwise refuse every later statement).
+    for (const name of Object.keys(STORE_WRITERS)) {
+      out[name] = (...args: unknown[]) =>
+        serial.run(async () => {
+          assertActive();
+          await client.query('SAVEPOINT store_write');
+          try {
+            const result = await (
+              queries[name as keyof StoreWriter] as (...a: unknown[]) => Promise<unknown>
+            )(...args);
+            await client.query('RELEASE store_write');
+            if (name === 'appendChange') state.changes.push(result as ChangeEvent);
+            return result;
+          } catch (error) {
+            await client.query('ROLLBACK TO store_write; RELEASE store_write');
+            throw error;
+          }
+        });
+    }
+    return out as unknown as StoreTx;
+  };
+
+  const readers: Record<string, unknown> = {};
+  for (const name of Object.keys(STORE_READERS)) {
+    readers[name] = async (...args: unknown[]) => {
+      assertOpen();
+      return (committed[name as keyof StoreReader] as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  const writers: Record<string, unknown> = {};
+  for (const name of Object.keys(STORE_WRITERS)) {
+    if (name === 'appendAudit') continue;
+    writers[name] = async (...args: unknown[]) => {
+      assertNotInTransaction();
+      assertOpen();
+      return inTransaction(
+        (client) =>
+          (
+            postgresQueries(sqlOn(client))[name as keyof StoreWriter] as (...a: unknown[]) => Promise<unknown>
+          )(...args),
+        (result) => (name === 'appendChange' ? [result as ChangeEvent] : []),
+      );
+    };
+  }
+
+  // Group commit for the audit log, as on SQLite: the appends of one turn of the event loop share
+  // one transaction, in the order they were called; each caller waits for the commit that holds
+  // its events. When the batch fails (a duplicate id), it is written again item by item, each in a
+  // savepoint, so that the failing one fails alone.
+  let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
+  const writeAuditItems = async (client: Client, batch: typeof auditQueue, isolate: boolean) => {
+    const queries = postgresQueries(sqlOn(client));
+    if (!isolate) {
+      await queries.appendAudit(batch.flatMap((item) => item.events));
+      return batch.map(() => undefined);
+    }
+    const outcomes: unknown[] = [];
+    for (const item of batch) {
+      await client.query('SAVEPOINT audit_event');
+      try {
+        await queries.appendAudit(item.events);
+        await client.query('RELEASE audit_event');
+        outcomes.push(undefined);
+      } catch (error) {
+        await client.query('ROLLBACK TO audit_event; RELEASE audit_event');
+        outcomes.push(error);
+      }
+    }
+    return outcomes;
+  };
+  const flushAudit = async (): Promise<void> => {
+    const batch = auditQueue;
+    auditQueue = [];
+    if (batch.length === 0) return;
+    const settle = (outcomes: readonly unknown[]) => {
+      for (const [i, item] of batch.entries()) item.done(outcomes[i]);
+    };
+    if (closed) return settle(batch.map(() => new Error('store is closed')));
+    try {
+      settle(
+        await inTransaction(
+          (client) => writeAuditItems(client, batch, false),
+          () => [],
+        ),
+      );
+    } catch (first) {
+      if (batch.length === 1 || closed) return settle([first]);
+      try {
+        settle(
+          await inTransaction(
+            (client) => writeAuditItems(client, batch, true),
+            () => [],
+          ),
+        );
+      } catch (error) {
+        settle(batch.map(() => error));
+      }
+    }
+  };
+  const appendAudit = (events: readonly AuditEvent[]): Promise<void> => {
+    assertNotInTransaction();
+    assertOpen();
+    return new Promise<void>((resolve, reject) => {
+      if (auditQueue.length === 0) setImmediate(() => void flushAudit());
+      auditQueue.push({ events, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  };
+
+  return {
+    ...(readers as unknown as StoreReader),
+    ...(writers as unknown as Omit<StoreWriter, 'appendAudit'>),
+    appendAudit,
+    changes: feed,
+
+    async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+      assertNotInTransaction();
+      assertOpen();
+      const state: TxState = { active: true, changes: [] };
+      return inTransaction(
+        async (client) => {
+          try {
+            return await current.run(state, () => fn(makeTx(client, state)));
+          } finally {
+            state.active = false;
+          }
+        },
+        () => state.changes,
+      );
+    },
+
+    async close(): Promise<void> {
+      await flushAudit();
+      await mutex.run(async () => {
+        if (closed) return;
+        closed = true;
+        feed.close();
+        await pool.end();
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { StoreTx } from '../store.ts';
+import { a2aTaskQueries } from './a2a-task-queries.ts';
+import { auditQueries } from './audit-queries.ts';
+import { changeQueries } from './change-queries.ts';
+import { consentQueries } from './consent-queries.ts';
+import { recordQueries } from './record-queries.ts';
+import { reviewQueries } from './review-queries.ts';
+import type { Sql } from './sql.ts';
+import { writebackQueries } from './writeback-queries.ts';
+
+/**
+ * Every store operation as SQL on `sql` (the pool, or the client of one transaction). Typed as the
+ * whole StoreTx, so a method added to the contract and not here fails to compile. Transactions,
+ * the write lock and savepoints are the caller's concern (postgres-store.ts).
+ */
+export function postgresQueries(sql: Sql): StoreTx {
+  return {
+    ...recordQueries(sql),
+    ...consentQueries(sql),
+    ...auditQueries(sql),
+    ...reviewQueries(sql),
+    ...writebackQueries(sql),
+    ...changeQueries(sql),
+    ...a2aTaskQueries(sql),
+  };
+}

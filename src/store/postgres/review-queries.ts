@@ -1,0 +1,68 @@
+import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
+import { IdConflictError, type StoreTx } from '../store.ts';
+import { body, bodyOf, toJson } from './rows.ts';
+import type { Sql } from './sql.ts';
+
+export type ReviewQueries = Pick<
+  StoreTx,
+  | 'getCrossDomainReview'
+  | 'listCrossDomainReviewsByGrant'
+  | 'listCrossDomainReviewsBySubject'
+  | 'insertCrossDomainReview'
+  | 'decideCrossDomainReview'
+>;
+
+const ORDER = 'ORDER BY created_at, review_id';
+
+/**
+ * Cross-domain transfer reviews (the SQLite side's review-queries.ts). The decision is a
+ * compare-and-set on `status` in the UPDATE's own WHERE clause, patching `body` in the same
+ * statement.
+ */
+export function reviewQueries(sql: Sql): ReviewQueries {
+  const all = async (query: string, ...values: unknown[]) =>
+    (await sql.all(query, ...values)).map((row) => body<CrossDomainReviewRecord>(row));
+  return {
+    async getCrossDomainReview(reviewId) {
+      return bodyOf(await sql.get('SELECT body FROM cross_domain_reviews WHERE review_id = ?', reviewId));
+    },
+    listCrossDomainReviewsByGrant: (grantId) =>
+      all(`SELECT body FROM cross_domain_reviews WHERE grant_id = ? ${ORDER}`, grantId),
+    listCrossDomainReviewsBySubject: (subjectId, status) =>
+      status === undefined
+        ? all(`SELECT body FROM cross_domain_reviews WHERE subject_id = ? ${ORDER}`, subjectId)
+        : all(
+            `SELECT body FROM cross_domain_reviews WHERE subject_id = ? AND status = ? ${ORDER}`,
+            subjectId,
+            status,
+          ),
+    async insertCrossDomainReview(review) {
+      const inserted = await sql.run(
+        `INSERT INTO cross_domain_reviews (review_id, grant_id, subject_id, source_domains, target_domain,
+           status, created_at, decided_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (review_id) DO NOTHING`,
+        review.review_id,
+        review.grant_id,
+        review.subject_id,
+        toJson([...review.source_domains].sort()),
+        review.target_domain,
+        review.status,
+        review.created_at,
+        review.decided_at ?? null,
+        toJson(review),
+      );
+      if (inserted === 0) throw new IdConflictError(review.review_id, 'cross-domain review');
+    },
+    async decideCrossDomainReview(reviewId, status, decidedAt) {
+      const row = await sql.get(
+        `UPDATE cross_domain_reviews SET status = ?, decided_at = ?, body = ppx_json_patch(body, ?::json)
+         WHERE review_id = ? AND status = 'pending' RETURNING body`,
+        status,
+        decidedAt,
+        toJson({ status, decided_at: decidedAt }),
+        reviewId,
+      );
+      return bodyOf<CrossDomainReviewRecord>(row);
+    },
+  };
+}

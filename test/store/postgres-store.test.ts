@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { openConfiguredStore } from '../../src/provider.ts';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { skipWhen } from '../support/skip.ts';
+import { runStoreContract } from './contract.ts';
+import { profileRecord } from './fixtures.ts';
+
+// The store contract against a real PostgreSQL server (PPX_TEST_DATABASE_URL, by default the local
+// one). Every store opened here lives in a schema of its own, dropped when the file is done, so
+// tests are isolated and may run in parallel with other runs on the same database.
+const DATABASE_URL = process.env['PPX_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Why the server cannot be used, or false when it answers. */
+async function unreachable(): Promise<string | false> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return false;
+  } catch (error) {
+    return `PostgreSQL not reachable at ${DATABASE_URL} (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const reason = await unreachable();
+const schemas: string[] = [];
+
+function freshSchema(): string {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  schemas.push(schema);
+  return schema;
+}
+
+const open = (schema: string) => (): Promise<Store> =>
+  openPostgresStore(DATABASE_URL, { schema, poolSize: 4 });
+
+after(async () => {
+  if (schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+// Four at a time: each test has its own schema, and most of a test's time is the server applying
+// the migration to it (subtests inherit the concurrency).
+describe('postgres store', { ...skipWhen(reason), concurrency: 4 }, () => {
+  runStoreContract('postgres', () => open(freshSchema())(), {
+    sameDatabase: () => open(freshSchema()),
+  });
+});
+
+describe('postgres store, chosen by the config', skipWhen(reason), () => {
+  it('openConfiguredStore opens PostgreSQL at databaseUrl (in the schema its search_path names), not the file', async () => {
+    const schema = freshSchema();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      const url = new URL(DATABASE_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const store = await openConfiguredStore({
+        dbPath: '/nonexistent/never-created.db',
+        databaseUrl: url.href,
+      });
+      const profile = profileRecord();
+      try {
+        await store.insertProfile(profile);
+      } finally {
+        await store.close();
+      }
+      const rows = await admin.query(`SELECT profile_id FROM "${schema}".profiles`);
+      assert.deepEqual(rows.rows, [{ profile_id: profile.profile_id }]);
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
+describe('postgres store, several instances on one database', { ...skipWhen(reason), concurrency: 2 }, () => {
+  it('two instances opening a fresh schema at once apply the migrations once, and both work', async () => {
+    const schema = freshSchema();
+    const [a, b] = await Promise.all([open(schema)(), open(schema)()]);
+    try {
+      await a.insertProfile(profileRecord());
+      await b.insertProfile(profileRecord());
+      assert.equal(await a.countProfiles(), 2);
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      try {
+        const rows = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+        assert.deepEqual(
+          rows.rows.map((r) => Number(r.version)),
+          [1],
+        );
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('serializes read-then-write transactions across instances: no increment is lost', async () => {
+    const schema = freshSchema();
+    const stores = await Promise.all([open(schema)(), open(schema)(), open(schema)()]);
+    try {
+      const increment = (store: Store) =>
+        store.transaction(async (tx) => {
+          const value = Number((await tx.getSetting('counter')) ?? '0');
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          await tx.putSetting('counter', String(value + 1));
+          return value;
+        });
+      const seen = await Promise.all(stores.flatMap((store) => [1, 2, 3, 4].map(() => increment(store))));
+      assert.deepEqual(
+        [...seen].sort((x, y) => x - y),
+        Array.from({ length: 12 }, (_, i) => i),
+      );
+      assert.equal(await stores[0]!.getSetting('counter'), '12');
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('gives change seqs consecutive in commit order across instances, and exactly one winner of a transition', async () => {
+    const schema = freshSchema();
+    const [a, b] = await Promise.all([open(schema)(), open(schema)()]);
+    try {
+      const draft = {
+        subject_id: 'subj_pg',
+        kind: 'claims_written' as const,
+        ids: { claim_ids: [], namespaces: ['core'] },
+        grants: [],
+        at: '2026-06-01T12:00:00.000Z',
+      };
+      const events = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).appendChange(draft)),
+      );
+      assert.deepEqual(
+        events.map((e) => e.seq).sort((x, y) => x - y),
+        Array.from({ length: 10 }, (_, i) => i + 1),
+      );
+      assert.equal(await b.latestChangeSeq(), 10);
+      assert.deepEqual(
+        (await a.listChanges({ after: 0, limit: 100 })).map((e) => e.seq),
+        Array.from({ length: 10 }, (_, i) => i + 1),
+      );
+      const results = await Promise.all([
+        a.markGrantExpiryAnnounced('ppx:grant:g'),
+        b.markGrantExpiryAnnounced('ppx:grant:g'),
+      ]);
+      assert.deepEqual([...results].sort(), [false, true]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
