@@ -51,7 +51,7 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   mountMcp(app, deps, { bodyLimitBytes });
   mountHttpApi(app, deps, { bodyLimitBytes });
   mountAgui(app, deps, { bodyLimitBytes, log: options.log });
-  mountA2a(app, deps, { bodyLimitBytes, version: PROVIDER_VERSION });
+  mountA2a(app, deps, { bodyLimitBytes, version: PROVIDER_VERSION, log: options.log });
   mountWebPages(app, deps, {
     log: options.log,
     signupEnabled: options.signupEnabled === true,

@@ -1,6 +1,7 @@
 import {
   A2A_VERSION_HEADER,
   AgentCard,
+  formatSSEErrorEvent,
   formatSSEEvent,
   HTTP_EXTENSION_HEADER,
   SSE_HEADERS,
@@ -47,6 +48,7 @@ export interface A2aOptions {
   readonly version: string;
   /** Where tasks are kept; the provider's store when absent. */
   readonly taskStore?: TaskStore;
+  readonly log?: (message: string) => void;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
@@ -73,6 +75,7 @@ const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'm
 
 export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   const prm = resourceMetadataUrl(deps.provider, 'a2a');
+  const log = options.log ?? (() => undefined);
   const executor = new PreferenceAgentExecutor(deps);
   // The card is signed once, when first asked for (signing needs the key; mounting is sync).
   let ready:
@@ -208,9 +211,11 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       context,
     );
     if (!isStream(handled)) return rpc(handled);
-    return sse(
+    return streamAnswer(
       guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL),
+      id,
       deps.metrics.openStreams.labels('a2a'),
+      log,
     );
   }
 
@@ -262,25 +267,42 @@ function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {
 
 const UTF8 = new TextEncoder();
 
-/** A task stream as SSE, counted in `open` (ppx_open_streams) while it lasts. */
-function sse(events: AsyncGenerator<unknown, void, undefined>, open: { inc(): void; dec(): void }): Response {
+/**
+ * A task stream as SSE, counted in `open` (ppx_open_streams) while it lasts. Its first event is
+ * awaited before anything is answered: a stream the SDK refuses at once (a finished task cannot
+ * be subscribed to) is then an ordinary JSON-RPC error, never a 500 nor a dropped connection. A
+ * failure later ends the stream with an SSE `error` event holding the JSON-RPC error.
+ */
+async function streamAnswer(
+  events: AsyncGenerator<unknown, void, undefined>,
+  id: string | number | null,
+  open: { inc(): void; dec(): void },
+  log: (message: string) => void,
+): Promise<Response> {
+  let first: IteratorResult<unknown, void>;
+  try {
+    first = await events.next();
+  } catch (e) {
+    return rpc({ jsonrpc: '2.0', id, error: sdkError(e, log) });
+  }
   let counted = true;
   open.inc();
   const done = () => {
     if (counted) open.dec();
     counted = false;
   };
+  let pending: IteratorResult<unknown, void> | undefined = first;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const next = await events.next();
+        const next = pending ?? (await events.next());
+        pending = undefined;
         if (!next.done) return controller.enqueue(UTF8.encode(formatSSEEvent(next.value)));
-        done();
-        controller.close();
       } catch (e) {
-        done();
-        throw e;
+        controller.enqueue(UTF8.encode(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: sdkError(e, log) })));
       }
+      done();
+      controller.close();
     },
     async cancel() {
       done();
@@ -288,6 +310,17 @@ function sse(events: AsyncGenerator<unknown, void, undefined>, open: { inc(): vo
     },
   });
   return new Response(stream, { status: 200, headers: { ...SSE_HEADERS } });
+}
+
+/**
+ * An error the SDK threw, as the JSON-RPC error it maps it to; an unexpected one (`-32603`) says
+ * nothing of its insides to the caller, and goes to the log (STYLE §5).
+ */
+function sdkError(e: unknown, log: (message: string) => void): { code: number; message: string } {
+  const mapped = JsonRpcTransportHandler.mapToJSONRPCError(e);
+  if (mapped.code !== -32603) return { code: mapped.code, message: mapped.message };
+  log(`a2a stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return { code: -32603, message: 'the provider failed to answer this stream; it has been logged' };
 }
 
 function rpc(body: unknown, status = 200): Response {

@@ -171,6 +171,16 @@ describe('A2A preference agent: streams on both versions', () => {
     })().catch((e: Error) => e);
     assert.ok(outcome instanceof Error, `refused, not ${JSON.stringify(seen).slice(0, 100)}`);
     assert.match(outcome.message, /terminal state/);
+    // On the wire: an ordinary JSON-RPC error (never a 500, nor a connection dropped).
+    const raw = await fetch(`${p.url}/a2a`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'sub', method: 'SubscribeToTask', params: { id: sent.id } }),
+    });
+    assert.equal(raw.status, 200);
+    const body = (await raw.json()) as { id: string; error: { code: number; message: string } };
+    assert.equal(body.id, 'sub');
+    assert.match(body.error.message, /terminal state/);
   });
 
   it('0.3 message/stream answers SSE events in the 0.3 shape, ending with the completed task', async () => {
