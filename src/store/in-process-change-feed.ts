@@ -35,6 +35,10 @@ export class InProcessChangeFeed implements ChangeFeed {
   /** Events published while a gap is being filled, in order, delivered once it is. */
   #waiting: ChangeEvent[] = [];
   #filling = false;
+  /** The highest seq other processes announced (committedElsewhere), and whether it is being read. */
+  #announced = 0;
+  #pulling = false;
+  #closed = false;
 
   /** `publishedSeq`: the highest seq committed when the feed starts (the outbox's latest). */
   constructor(outbox: Pick<ChangeReader, 'listChanges'>, publishedSeq: number) {
@@ -74,8 +78,38 @@ export class InProcessChangeFeed implements ChangeFeed {
     }
   }
 
+  /**
+   * Another process committed change events up to `seq` (a PostgreSQL NOTIFY): they are read
+   * from the outbox after the last seq published here and delivered in order, as if this process
+   * had published them. A seq already published is nothing to do; several announcements while a
+   * read is under way are one more read.
+   */
+  committedElsewhere(seq: number): void {
+    if (seq <= this.#published) return;
+    this.#announced = Math.max(this.#announced, seq);
+    if (!this.#pulling) void this.#pullAnnounced();
+  }
+
+  async #pullAnnounced(): Promise<void> {
+    this.#pulling = true;
+    try {
+      while (this.#announced > this.#published && !this.#closed) {
+        const events = await this.#outbox.listChanges({ after: this.#published, limit: PAGE });
+        if (events.length === 0) break;
+        this.publish(events);
+        // A gap being filled takes the events; wait for it before reading past them again.
+        while (this.#filling) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch {
+      // The outbox cannot be read (the store is closing): the next announcement tries again.
+    } finally {
+      this.#pulling = false;
+    }
+  }
+
   /** Ends every subscription (their iterators finish); the store is closing. */
   close(): void {
+    this.#closed = true;
     for (const s of [...this.#subscriptions]) s.close();
   }
 

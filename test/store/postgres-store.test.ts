@@ -164,4 +164,43 @@ describe('postgres store, several instances on one database', { ...skipWhen(reas
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it('delivers one instance’s change events to another’s live subscriptions (LISTEN/NOTIFY), in order, none missed', async () => {
+    const schema = freshSchema();
+    const [a, b] = await Promise.all([open(schema)(), open(schema)()]);
+    const draft = {
+      subject_id: 'subj_live',
+      kind: 'claims_written' as const,
+      ids: { claim_ids: [], namespaces: ['core'] },
+      grants: [],
+      at: '2026-06-01T12:00:00.000Z',
+    };
+    try {
+      const seen: number[] = [];
+      const subscription = b.changes.subscribe({ subjectId: 'subj_live' });
+      const reading = (async () => {
+        for await (const event of subscription) {
+          seen.push(event.seq);
+          if (seen.length === 12) break;
+        }
+      })();
+      // Commits on A (some in one transaction, some alone), and one on B between them.
+      await a.appendChange(draft);
+      await a.transaction(async (tx) => {
+        for (let i = 0; i < 5; i++) await tx.appendChange(draft);
+      });
+      await b.appendChange(draft);
+      for (let i = 0; i < 5; i++) await a.appendChange(draft);
+      const until = Date.now() + 10_000;
+      while (seen.length < 12 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      subscription.close();
+      await reading;
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
+import { changeChannel, listenForChanges } from './change-notices.ts';
 import { WRITE_LOCK } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
@@ -110,6 +111,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         let result: T;
         try {
           result = await work(client);
+          // Other instances learn of the commit from its notification (change-notices.ts).
+          const last = published(result).at(-1);
+          if (last !== undefined) await client.query('SELECT pg_notify($1, $2)', [channel, String(last.seq)]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch((e: unknown) => {
@@ -128,6 +132,26 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     { listChanges: (query) => committed.listChanges(query) },
     await committed.latestChangeSeq(),
   );
+  const channel = changeChannel(schema);
+  // Another instance's commit: read its events from the outbox. After (re)connecting, what was
+  // committed meanwhile: the outbox's latest.
+  const listener = await listenForChanges(
+    {
+      connectionString: url,
+      ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(options.schema)}` }),
+    },
+    channel,
+    (seq) => {
+      if (seq !== undefined) return feed.committedElsewhere(seq);
+      committed.latestChangeSeq().then(
+        (latest) => feed.committedElsewhere(latest),
+        () => undefined,
+      );
+    },
+  ).catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
 
   const makeTx = (client: Client, state: TxState): StoreTx => {
     const queries = postgresQueries(sqlOn(client));
@@ -282,6 +306,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         if (closed) return;
         closed = true;
         feed.close();
+        await listener.close();
         await pool.end();
       });
     },
