@@ -57,6 +57,11 @@ export async function startTestProvider(
     rateCounter?: RateCounter;
     /** Receives the server's log lines (dropped by default). */
     log?: (msg: string) => void;
+    /**
+     * The store in this PostgreSQL schema (created when missing), shared by every provider given
+     * the same one: several instances on one database. Not dropped at close (the test drops it).
+     */
+    postgres?: { readonly url: string; readonly schema: string };
   } = {},
 ): Promise<TestProvider> {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
@@ -68,10 +73,11 @@ export async function startTestProvider(
   if (!config.ok) throw new Error(config.error.description);
   // PPX_TEST_E2E_DATABASE_URL (opt-in, for runs by hand): the provider's store is PostgreSQL there,
   // in a schema of its own, dropped at close. Tests that reopen the SQLite file do not apply.
-  const pgUrl = process.env['PPX_TEST_E2E_DATABASE_URL'];
+  const pgUrl = options.postgres === undefined ? process.env['PPX_TEST_E2E_DATABASE_URL'] : undefined;
   const schema = `e2e_${port}_${Date.now().toString(36)}`;
-  const store =
-    pgUrl === undefined
+  const store = options.postgres
+    ? await openPostgresStore(options.postgres.url, { schema: options.postgres.schema, poolSize: 4 })
+    : pgUrl === undefined
       ? await openSqliteStore(config.value.dbPath)
       : await openPostgresStore(pgUrl, { schema, poolSize: 4 });
   const deps = await providerOn(
