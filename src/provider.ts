@@ -42,8 +42,11 @@ export async function providerOn(
   store: Store,
   config: Config,
   clock: () => Date,
-  /** Where rate limits are counted: this instance's memory unless a shared counter is given. */
-  rateCounter: RateCounter = new MemoryRateCounter(),
+  /**
+   * Where rate limits are counted: the one given, else the store's shared counter (PostgreSQL:
+   * every instance counts into the same windows), else this instance's memory.
+   */
+  rateCounter: RateCounter = store.sharedRateCounter ?? new MemoryRateCounter(),
 ): Promise<Deps> {
   const key = await loadSigningKey(store);
   const pairwiseSecret = await store.putSettingIfAbsent(

@@ -13,6 +13,7 @@ import type { RefreshTokenRecord, TokenFamilyRecord } from '../model/token-famil
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
+import type { RateCounter } from './rate-limits.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
 export type * from './a2a-task-store.ts';
@@ -287,6 +288,11 @@ export interface ProviderStore extends StoreReader, Pick<StoreWriter, 'appendAud
 export interface Store extends StoreTx, ProviderStore {
   /** Committed change events, delivered after commit (change-feed.ts). */
   readonly changes: ChangeFeed;
+  /**
+   * A rate counter every instance on this store shares (PostgreSQL); absent when the store has
+   * none (SQLite: one process serves it), and the provider counts in its own memory.
+   */
+  readonly sharedRateCounter?: RateCounter;
 }
 
 /**

@@ -8,6 +8,7 @@ import { changeChannel, listenForChanges } from './change-notices.ts';
 import { WRITE_LOCK } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
+import { PostgresRateCounter } from './rate-counter.ts';
 import { pgTypes, sqlOn } from './sql.ts';
 import { STORE_WRITERS } from './writers.ts';
 
@@ -283,6 +284,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...(writers as unknown as Omit<StoreWriter, 'appendAudit'>),
     appendAudit,
     changes: feed,
+    sharedRateCounter: new PostgresRateCounter(pool),
 
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       assertNotInTransaction();

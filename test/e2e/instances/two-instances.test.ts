@@ -74,6 +74,28 @@ describe('two instances on one PostgreSQL database', skipWhen(reason), () => {
     assert.equal(ok.length, 1, answers.map((r) => `${r.status} ${r.text.slice(0, 80)}`).join('\n'));
   });
 
+  it('a rate limit is counted across instances: the budget is one, wherever the requests land', async () => {
+    const { PostgresRateCounter } = await import('../../../src/store/postgres/rate-counter.ts');
+    assert.ok(
+      a.store.sharedRateCounter instanceof PostgresRateCounter,
+      'the PostgreSQL store shares its counter',
+    );
+    const limit = { name: `test_${randomBytes(3).toString('hex')}`, limit: 5, windowSeconds: 60 };
+    const now = new Date();
+    const decisions = [];
+    for (let i = 0; i < 8; i++) {
+      const counter = (i % 2 === 0 ? a : b).store.sharedRateCounter!;
+      decisions.push(await counter.take(limit, 'client-1', now));
+    }
+    assert.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, true, true, true, false, false, false],
+    );
+    assert.equal(decisions[4]!.remaining, 0);
+    // Another key has its own budget.
+    assert.equal((await b.store.sharedRateCounter!.take(limit, 'client-2', now)).allowed, true);
+  });
+
   it('an A2A task made on one instance is read on the other', async () => {
     const { grant } = await a.grant();
     const token = (await issueGrantToken(a.deps, grant, 600, `${BASE}/a2a`)).access_token;
