@@ -12,12 +12,13 @@ export const MINT_GRANT = mintKind({
   help: `ppx mint grant --client ID --namespaces a,b [--subject ID] [--keys k1,ns.k2] [--domains d1]
                [--operations read,query] [--purposes recommendation] [--cross-domain deny]
                [--writeback review_required] [--days N] [--single-use] [--ttl SECONDS]
-               [--for api|mcp | --resource URL] [--json]
+               [--for api|mcp|a2a | --resource URL] [--json]
   Creates an active grant for a registered client and prints a token bound to it. --namespaces
   is required (core is the shared traits); --keys must be registered keys of those namespaces
   (GET /v1/extensions lists them). The token is for the HTTP API unless --for mcp (the MCP
-  endpoint BASE/mcp; --resource URL names a resource by its URL). Defaults: the demo subject,
-  domains from the namespaces, read,query, recommendation, deny, review_required, 30 days.`,
+  endpoint BASE/mcp) or --for a2a (the A2A agent, BASE/a2a); --resource URL names a resource by
+  its URL. Defaults: the demo subject, domains from the namespaces, read,query, recommendation,
+  deny, review_required, 30 days.`,
   options: {
     client: { type: 'string' },
     namespaces: { type: 'string' },

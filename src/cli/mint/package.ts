@@ -20,6 +20,10 @@ export const MINT_PACKAGE = mintKind({
     const problem =
       extraArguments(positionals) ??
       forProblem(v.for) ??
+      // The A2A agent acts under the one grant a token names (docs/a2a.md).
+      (v.for === 'a2a'
+        ? 'the A2A agent takes tokens for one grant: use ppx mint grant --for a2a'
+        : undefined) ??
       (named.length === 0 ? 'name the grants of the package: --grant ID --grant ID …' : undefined);
     if (problem !== undefined) return problem;
     return async (deps) => {
