@@ -730,7 +730,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     id: 'a2a.grant-bound',
     source: 'issue 13 item 3; bindings/a2a.md "Authentication"',
-    rule: 'every call bears a token for ${base}/a2a bound to one grant: 401 with a challenge otherwise, 403 for what the grant refuses before the params; revocation fails the next call and ends a stream',
+    rule: 'every call bears a token for BASE/a2a bound to one grant: 401 with a challenge otherwise, 403 for what the grant refuses before the params; revocation fails the next call and ends a stream',
     tests: [
       [
         'test/e2e/a2a/skills.test.ts',
