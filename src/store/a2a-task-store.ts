@@ -1,6 +1,7 @@
 import type { A2aTaskRecord } from '../model/a2a-task.ts';
 
-// The A2A task side of the store contract (issue 13; SQLite migration 0012). StoreReader and
+// The A2A task side of the store contract (issue 13; SQLite migration 0012), and the listing's
+// page size and cursor, which both implementations give alike. StoreReader and
 // StoreWriter in store.ts extend these interfaces; the conventions stated there hold here too.
 // Every reader takes the owner (the grant id the task was made under): a task of another grant is
 // not there, exactly as a missing one is not, so no caller can learn that a task id exists.
@@ -53,4 +54,41 @@ export interface A2aTaskWriter {
    * many went (fewer than `limit`: none are left). Retention: a task outlives its use.
    */
   pruneA2aTasks(before: string, limit: number): Promise<number>;
+}
+
+/** The largest page a listing gives (A2A ListTasks allows 1..100). */
+const PAGE_MAX = 100;
+
+/** A requested page size brought into 1..PAGE_MAX (as audit listings clamp their limit). */
+export function pageSize(requested: number): number {
+  const n = Math.trunc(requested);
+  if (Number.isNaN(n)) return 1;
+  return Math.min(PAGE_MAX, Math.max(1, n));
+}
+
+// A cursor is the (updated_ms, task_id) of the last task of a page, base64url-encoded so callers
+// treat it as opaque; the letter keeps another list's cursor from being taken for one.
+export function encodeTaskCursor(ms: number, taskId: string): string {
+  return Buffer.from(`t${JSON.stringify([ms, taskId])}`, 'utf8').toString('base64url');
+}
+
+/** The position a task cursor stands for; anything else throws RangeError. */
+export function decodeTaskCursor(cursor: string): readonly [number, string] {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = raw.startsWith('t') ? JSON.parse(raw.slice(1)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    Number.isSafeInteger(parsed[0]) &&
+    typeof parsed[1] === 'string' &&
+    encodeTaskCursor(parsed[0], parsed[1]) === cursor
+  ) {
+    return [parsed[0], parsed[1]];
+  }
+  throw new RangeError('invalid A2A task cursor');
 }

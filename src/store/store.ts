@@ -296,6 +296,52 @@ export interface Store extends StoreTx, ProviderStore {
 }
 
 /**
+ * Every writer method's name, typed the same way: a writer added to StoreWriter without listing
+ * it here fails to compile. Implementations build their writer side from it.
+ */
+export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
+  insertProfile: true,
+  touchProfile: true,
+  putClaims: true,
+  deleteClaims: true,
+  putModifiers: true,
+  deleteProfile: true,
+  insertGrant: true,
+  revokeGrant: true,
+  putClient: true,
+  insertSigningKey: true,
+  putSettingIfAbsent: true,
+  putSetting: true,
+  deleteSetting: true,
+  appendAudit: true,
+  pruneAudit: true,
+  pruneAuditKeySets: true,
+  pruneRefreshTokens: true,
+  insertSubject: true,
+  insertSession: true,
+  deleteSession: true,
+  insertGrantRequest: true,
+  rememberPairwiseSubject: true,
+  transitionGrantRequest: true,
+  shortenGrantExpiry: true,
+  insertTokenFamily: true,
+  revokeTokenFamily: true,
+  insertRefreshToken: true,
+  rotateRefreshToken: true,
+  insertProposal: true,
+  transitionProposal: true,
+  deleteModifiers: true,
+  appendClaimHistory: true,
+  insertCrossDomainReview: true,
+  decideCrossDomainReview: true,
+  appendChange: true,
+  markGrantExpiryAnnounced: true,
+  putA2aTask: true,
+  deleteA2aTasksOf: true,
+  pruneA2aTasks: true,
+};
+
+/**
  * Every reader method's name: typed as a record over `keyof`, so a reader added to StoreReader
  * without listing it here fails to compile. Implementations build their reader side from it, and
  * `readOnlyView` the store operations see.

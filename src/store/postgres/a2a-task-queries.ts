@@ -1,4 +1,5 @@
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
+import { decodeTaskCursor, encodeTaskCursor, pageSize } from '../a2a-task-store.ts';
 import { IdConflictError, type StoreTx } from '../store.ts';
 import { instant, integer, text } from './rows.ts';
 import type { Row, Sql } from './sql.ts';
@@ -9,8 +10,6 @@ export type A2aTaskQueries = Pick<
 >;
 
 const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
-/** The largest page a listing gives (A2A ListTasks allows 1..100). */
-const PAGE_MAX = 100;
 
 type Clause = readonly [string, ...unknown[]];
 
@@ -97,12 +96,6 @@ function values(clauses: readonly Clause[]): unknown[] {
   return clauses.flatMap(([, ...vs]) => vs);
 }
 
-function pageSize(requested: number): number {
-  const n = Math.trunc(requested);
-  if (Number.isNaN(n)) return 1;
-  return Math.min(PAGE_MAX, Math.max(1, n));
-}
-
 function taskFromRow(row: Row): A2aTaskRecord {
   return {
     task_id: text(row, 'task_id'),
@@ -116,27 +109,3 @@ function taskFromRow(row: Row): A2aTaskRecord {
 }
 
 // The same cursor as the SQLite side's: (updated_ms, task_id) of a page's last task, base64url.
-function encodeTaskCursor(ms: number, taskId: string): string {
-  return Buffer.from(`t${JSON.stringify([ms, taskId])}`, 'utf8').toString('base64url');
-}
-
-/** The position a task cursor stands for; anything else throws RangeError. */
-function decodeTaskCursor(cursor: string): readonly [number, string] {
-  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = raw.startsWith('t') ? JSON.parse(raw.slice(1)) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    Array.isArray(parsed) &&
-    parsed.length === 2 &&
-    Number.isSafeInteger(parsed[0]) &&
-    typeof parsed[1] === 'string' &&
-    encodeTaskCursor(parsed[0], parsed[1]) === cursor
-  ) {
-    return [parsed[0], parsed[1]];
-  }
-  throw new RangeError('invalid A2A task cursor');
-}

@@ -3,14 +3,20 @@ import pg from 'pg';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
-import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
+import {
+  STORE_READERS,
+  STORE_WRITERS,
+  type Store,
+  type StoreReader,
+  type StoreTx,
+  type StoreWriter,
+} from '../store.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
 import { WRITE_LOCK } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
 import { PostgresRateCounter } from './rate-counter.ts';
 import { pgTypes, sqlOn } from './sql.ts';
-import { STORE_WRITERS } from './writers.ts';
 
 export interface PostgresStoreOptions {
   /** The schema the store's tables live in (created when missing); default: the server's current one. */

@@ -1,13 +1,17 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
-import type { A2aTaskPage, A2aTaskQuery } from '../a2a-task-store.ts';
+import {
+  type A2aTaskPage,
+  type A2aTaskQuery,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  pageSize,
+} from '../a2a-task-store.ts';
 import { IdConflictError } from '../store.ts';
 import { ChangeQueries } from './change-queries.ts';
 import { instant, integer, type Row, type StatementCache, text } from './rows.ts';
 
 const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
-/** The largest page a listing gives (A2A ListTasks allows 1..100). */
-const PAGE_MAX = 100;
 
 /** A WHERE clause with the values of its placeholders. */
 type Clause = readonly [string, ...SQLInputValue[]];
@@ -110,12 +114,6 @@ function values(clauses: readonly Clause[]): SQLInputValue[] {
   return clauses.flatMap(([, ...vs]) => vs);
 }
 
-function pageSize(requested: number): number {
-  const n = Math.trunc(requested);
-  if (Number.isNaN(n)) return 1;
-  return Math.min(PAGE_MAX, Math.max(1, n));
-}
-
 function taskFromRow(row: Row): A2aTaskRecord {
   return {
     task_id: text(row, 'task_id'),
@@ -126,31 +124,4 @@ function taskFromRow(row: Row): A2aTaskRecord {
     updated_at: text(row, 'updated_at'),
     body: text(row, 'body'),
   };
-}
-
-// A cursor is the (updated_ms, task_id) of the last task of a page, base64url-encoded so callers
-// treat it as opaque; the letter keeps another list's cursor from being taken for one.
-function encodeTaskCursor(ms: number, taskId: string): string {
-  return Buffer.from(`t${JSON.stringify([ms, taskId])}`, 'utf8').toString('base64url');
-}
-
-/** The position a task cursor stands for; anything else throws RangeError. */
-function decodeTaskCursor(cursor: string): readonly [number, string] {
-  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = raw.startsWith('t') ? JSON.parse(raw.slice(1)) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    Array.isArray(parsed) &&
-    parsed.length === 2 &&
-    Number.isSafeInteger(parsed[0]) &&
-    typeof parsed[1] === 'string' &&
-    encodeTaskCursor(parsed[0], parsed[1]) === cursor
-  ) {
-    return [parsed[0], parsed[1]];
-  }
-  throw new RangeError('invalid A2A task cursor');
 }

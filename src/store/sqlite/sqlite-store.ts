@@ -3,55 +3,17 @@ import { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeDraft, ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
-import { STORE_READERS, type Store, type StoreReader, type StoreTx, type StoreWriter } from '../store.ts';
+import {
+  STORE_READERS,
+  STORE_WRITERS,
+  type Store,
+  type StoreReader,
+  type StoreTx,
+  type StoreWriter,
+} from '../store.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
 import { SqliteQueries, type Sync } from './queries.ts';
-
-// Method names of the writer side. Typed as a record over `keyof`, so adding a method to
-// StoreWriter without listing it here fails to compile instead of going missing (the readers'
-// record is STORE_READERS, in store.ts).
-const WRITES: { readonly [K in keyof StoreWriter]: true } = {
-  insertProfile: true,
-  touchProfile: true,
-  putClaims: true,
-  deleteClaims: true,
-  putModifiers: true,
-  deleteProfile: true,
-  insertGrant: true,
-  revokeGrant: true,
-  putClient: true,
-  insertSigningKey: true,
-  putSettingIfAbsent: true,
-  putSetting: true,
-  deleteSetting: true,
-  appendAudit: true,
-  pruneAudit: true,
-  pruneAuditKeySets: true,
-  pruneRefreshTokens: true,
-  insertSubject: true,
-  insertSession: true,
-  deleteSession: true,
-  insertGrantRequest: true,
-  rememberPairwiseSubject: true,
-  transitionGrantRequest: true,
-  shortenGrantExpiry: true,
-  insertTokenFamily: true,
-  revokeTokenFamily: true,
-  insertRefreshToken: true,
-  rotateRefreshToken: true,
-  insertProposal: true,
-  transitionProposal: true,
-  deleteModifiers: true,
-  appendClaimHistory: true,
-  insertCrossDomainReview: true,
-  decideCrossDomainReview: true,
-  appendChange: true,
-  markGrantExpiryAnnounced: true,
-  putA2aTask: true,
-  deleteA2aTasksOf: true,
-  pruneA2aTasks: true,
-};
 
 type Runner = (call: () => unknown) => Promise<unknown>;
 
@@ -239,7 +201,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         throw error;
       }
     };
-    const writes = facade<StoreWriter>(WRITES, writeQueries, writeInside);
+    const writes = facade<StoreWriter>(STORE_WRITERS, writeQueries, writeInside);
     return {
       ...facade<StoreReader>(STORE_READERS, writeQueries, readInside),
       ...writes,
@@ -322,7 +284,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
   return {
     ...facade<StoreReader>(STORE_READERS, committedQueries, readOutside),
-    ...facade<StoreWriter>(WRITES, writeQueries, writeOutside),
+    ...facade<StoreWriter>(STORE_WRITERS, writeQueries, writeOutside),
     listChanges: (query) => readCommitted(() => readQueries.listChanges(query)) as Promise<ChangeEvent[]>,
     latestChangeSeq: () => readCommitted(() => readQueries.latestChangeSeq()) as Promise<number>,
     appendChange: (draft) =>
