@@ -8,7 +8,6 @@ import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { Metrics, timedStore } from './operations/metrics.ts';
 import { rateLimitsOf } from './operations/rate-limits.ts';
-import { openPostgresStore } from './store/postgres/postgres-store.ts';
 import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import { readOnlyView, type Store } from './store/store.ts';
@@ -28,7 +27,11 @@ export async function openProvider(config: Config, clock: () => Date = () => new
  * PPX_DATABASE_URL), else the SQLite file at `dbPath` (its folder created when missing).
  */
 export async function openConfiguredStore(config: Pick<Config, 'dbPath' | 'databaseUrl'>): Promise<Store> {
-  if (config.databaseUrl !== undefined) return openPostgresStore(config.databaseUrl);
+  if (config.databaseUrl !== undefined) {
+    // Loaded when used: pg is not needed to open a SQLite file (every CLI command opens a store).
+    const { openPostgresStore } = await import('./store/postgres/postgres-store.ts');
+    return openPostgresStore(config.databaseUrl);
+  }
   if (config.dbPath !== ':memory:') mkdirSync(dirname(config.dbPath), { recursive: true });
   return openSqliteStore(config.dbPath);
 }

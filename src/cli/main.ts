@@ -2,10 +2,11 @@ import { CLIENT_HELP, clientCommand, SUBJECT_HELP, subjectCommand } from './acco
 import { AUDIT_HELP, auditCommand } from './audit.ts';
 import { MINT_HELP, mintCommand } from './mint.ts';
 import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
-import { SERVE_HELP, serveCommand } from './serve.ts';
+import { SERVE_HELP } from './serve-help.ts';
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  serve: serveCommand,
+  // Loaded when run: the server brings every surface and its SDK, which no other command needs.
+  serve: async (argv) => (await import('./serve.ts')).serveCommand(argv),
   mint: mintCommand,
   seed: seedCommand,
   export: exportCommand,
