@@ -2,6 +2,8 @@ import type { Claim } from '../model/claim.ts';
 import type { ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { ProposalRecord } from '../model/proposal.ts';
+import { reachOf } from '../policy/scope.ts';
+import { isClaimVisible } from '../policy/visibility.ts';
 import type { Caller } from './caller.ts';
 import { type CrossDomainReview, listCrossDomainReviews } from './cross-domain/reviews.ts';
 import type { Deps } from './deps.ts';
@@ -46,6 +48,14 @@ export interface ReviewState {
   readonly pending_reviews: readonly PendingReview[];
   /** Newest grant first, as the subject's grant listing orders them. */
   readonly active_grants: readonly ConsentGrant[];
+}
+
+/**
+ * The grants of a state that show `claim` to their app right now, by the policy's own
+ * visibility rules (namespaces, keys, domains, cross-domain transfer): what "who can see it" says.
+ */
+export function grantsShowing(state: Pick<ReviewState, 'active_grants'>, claim: Claim): ConsentGrant[] {
+  return state.active_grants.filter((g) => isClaimVisible(reachOf(g), claim));
 }
 
 /**

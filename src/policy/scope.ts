@@ -1,4 +1,5 @@
 import { namespaceOfKey, normalizeKey } from '../model/claim.ts';
+import type { ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { isSupportedNamespace } from '../model/extensions/index.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
@@ -18,6 +19,9 @@ export interface AccessRequest {
 }
 
 /** The evaluated scope of one request under one grant: everything visible must lie inside it. */
+/** What a grant covers, as visibility reads it (visibility.ts#isClaimVisible): no grant state. */
+export type Reach = Pick<Scope, 'namespaces' | 'keys' | 'useDomains' | 'crossDomain'>;
+
 export interface Scope {
   readonly grant: GrantRecord;
   readonly namespaces: ReadonlySet<string>;
@@ -104,8 +108,20 @@ export function evaluateAccess(grant: GrantRecord, request: AccessRequest, now: 
  * operations/freshness.ts). evaluateAccess gives the same scope to a request that narrows nothing.
  */
 export function grantScope(grant: GrantRecord): Scope {
+  return { grant, ...reachOf(grant) };
+}
+
+/**
+ * What a published grant covers, whatever is asked of it: the claims it shows are those
+ * isClaimVisible lets through this reach (what the person is told "who can see it" with).
+ */
+export function reachOf(
+  grant: Pick<
+    ConsentGrant,
+    'allowed_namespaces' | 'allowed_claim_keys' | 'allowed_domains' | 'cross_domain_transfer'
+  >,
+): Reach {
   return {
-    grant,
     namespaces: new Set(grant.allowed_namespaces),
     keys: grant.allowed_claim_keys ? new Set(grant.allowed_claim_keys.map(normalizeKey)) : undefined,
     useDomains: grant.allowed_domains,

@@ -1,5 +1,5 @@
 import { type Claim, type ClaimShape, qualifiedKey } from '../model/claim.ts';
-import type { Scope } from './scope.ts';
+import type { Reach, Scope } from './scope.ts';
 
 /**
  * Whether a claim may be shown under a scope. Claims that fail are omitted silently: the caller
@@ -7,14 +7,14 @@ import type { Scope } from './scope.ts';
  * claim's shape only (model/claim.ts#ClaimShape): the store keeps change times per shape, and a
  * grant's freshness is computed with this same function (operations/freshness.ts).
  */
-export function isClaimVisible(scope: Scope, claim: ClaimShape): boolean {
+export function isClaimVisible(scope: Reach, claim: ClaimShape): boolean {
   if (!isInScope(scope, claim)) return false;
   if (isCrossDomain(claim, scope.useDomains)) return crossDomainAllows(scope, claim);
   return true;
 }
 
 /** Namespace, key and review checks, before any cross-domain rule. */
-function isInScope(scope: Scope, claim: ClaimShape): boolean {
+function isInScope(scope: Reach, claim: ClaimShape): boolean {
   if (!scope.namespaces.has(claim.namespace)) return false;
   if (scope.keys !== undefined && !scope.keys.has(qualifiedKey(claim))) return false;
   // A claim the subject rejected is not part of their profile.
@@ -65,7 +65,7 @@ export function isCrossDomain(claim: ClaimShape, useDomains: readonly string[]):
 }
 
 /** SPEC §6.5: what each `cross_domain_transfer` value lets through for a cross-domain claim. */
-function crossDomainAllows(scope: Scope, claim: ClaimShape): boolean {
+function crossDomainAllows(scope: Reach, claim: ClaimShape): boolean {
   switch (scope.crossDomain) {
     case 'deny':
       return false;

@@ -8,7 +8,7 @@ import {
 } from '@ag-ui/core';
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
-import type { PendingProposal, ReviewState } from '../../operations/review-state.ts';
+import { grantsShowing, type PendingProposal, type ReviewState } from '../../operations/review-state.ts';
 import {
   confidenceWords,
   dayWords,
@@ -63,15 +63,11 @@ function claimSentences(claim: Claim, state: ReviewState, now: Date): string[] {
     out.push(`You last confirmed it ${relativeWords(lifecycle.last_confirmed_at, now)}.`);
   }
   if (lifecycle?.expires_at !== undefined) out.push(`${expiryWords(lifecycle.expires_at, now)}.`);
-  const seeing = state.active_grants.filter(
-    (g) =>
-      g.allowed_namespaces.includes(claim.namespace) &&
-      (g.allowed_claim_keys === undefined || g.allowed_claim_keys.includes(key)),
-  );
+  const seeing = grantsShowing(state, claim);
   out.push(
     seeing.length === 0
       ? 'No app can see it right now.'
-      : `Who can see it right now: ${listWords(seeing.map((g) => g.grantee_id))}.`,
+      : `Who can see it right now: ${listWords([...new Set(seeing.map((g) => g.grantee_id))])}.`,
   );
   return out;
 }

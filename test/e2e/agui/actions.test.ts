@@ -58,6 +58,41 @@ describe('AG-UI: the person acts through their review run', () => {
     return { grant: g, proposalId: pending.proposal_id };
   }
 
+  // First: later tests change the demo profile's claims.
+  it('"who can see it" follows the policy: a grant whose domains a claim does not apply to is not named', async () => {
+    const dating = await p.grant({
+      client_id: 'travel-demo',
+      purposes: ['matching'],
+      allowed_domains: ['dating'],
+      allowed_namespaces: ['core'],
+    });
+    const state = (await oneShot(p)).state;
+    // A core claim that applies to other domains only (cross-domain for dating: denied), and one
+    // that applies to any domain.
+    const core = state.claims.filter((c) => c.namespace === 'core');
+    const novelty = core.find(
+      (c) => c.applicability?.domains && !c.applicability.domains.includes('dating'),
+    )!;
+    const ambiguity = core.find((c) => c.applicability?.domains === undefined)!;
+    assert.ok(novelty && ambiguity, 'the demo profile has both kinds');
+    const agent = reviewAgent(p);
+    await agent.runAgent({
+      forwardedProps: {
+        follow: false,
+        explain: [{ claim_id: novelty.claim_id }, { claim_id: ambiguity.claim_id }],
+      },
+    });
+    const [aboutNovelty, aboutAmbiguity] = agent.messages
+      .filter((m: Any) => m.role === 'assistant' && typeof m.content === 'string')
+      .map((m: Any) => m.content as string);
+    assert.ok(!aboutNovelty!.includes('travel-demo'), aboutNovelty);
+    assert.ok(aboutAmbiguity!.includes('travel-demo'), aboutAmbiguity);
+    await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: dating.grant.grant_id },
+    });
+  });
+
   it('confirm: TOOL_CALL_START/ARGS/END/RESULT, then the state the action left, which a fresh snapshot shows too', async () => {
     const { proposalId } = await queuedProposal();
     const args = { decisions: [{ proposal_id: proposalId, action: 'confirm' }] };
