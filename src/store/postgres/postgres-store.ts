@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
+import { Mutex } from '../mutex.ts';
 import {
   STORE_READERS,
   STORE_WRITERS,
@@ -25,17 +26,6 @@ export interface PostgresStoreOptions {
   readonly poolSize?: number;
   /** statement_timeout of every connection, in ms (default 10 s). */
   readonly statementTimeoutMs?: number;
-}
-
-/** A promise chain: each task starts after the previous one settles, whatever its outcome. */
-class Mutex {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => T | Promise<T>): Promise<T> {
-    const result = this.#tail.then(task);
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
 }
 
 interface TxState {

@@ -22,13 +22,16 @@ export class StatementCache {
   }
 }
 
-export function text(row: Row, column: string): string {
+/** A row as either store's driver gives it: the helpers below only read columns by name. */
+type AnyRow = Readonly<Record<string, unknown>>;
+
+export function text(row: AnyRow, column: string): string {
   const value = row[column];
   if (typeof value !== 'string') throw new TypeError(`column ${column}: expected text, got ${typeof value}`);
   return value;
 }
 
-export function integer(row: Row, column: string): number {
+export function integer(row: AnyRow, column: string): number {
   const value = row[column];
   if (typeof value !== 'number')
     throw new TypeError(`column ${column}: expected integer, got ${typeof value}`);
@@ -36,7 +39,7 @@ export function integer(row: Row, column: string): number {
 }
 
 /** Parses a JSON `body` column; the caller names the record type it wrote there. */
-export function body<T>(row: Row): T {
+export function body<T>(row: AnyRow): T {
   return JSON.parse(text(row, 'body')) as T;
 }
 
@@ -46,7 +49,7 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function profileFromRow(row: Row): ProfileRecord {
+export function profileFromRow(row: AnyRow): ProfileRecord {
   const policy = row['default_policy'];
   const base = {
     profile_id: text(row, 'profile_id'),

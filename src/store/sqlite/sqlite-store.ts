@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import type { ChangeDraft, ChangeEvent } from '../../model/change-event.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
+import { Mutex } from '../mutex.ts';
 import {
   STORE_READERS,
   STORE_WRITERS,
@@ -39,17 +40,6 @@ function facade<T>(
       });
   }
   return out as T;
-}
-
-/** A promise chain: each task starts after the previous one settles, whatever its outcome. */
-class Mutex {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => T | Promise<T>): Promise<T> {
-    const result = this.#tail.then(task);
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
 }
 
 interface TxState {
