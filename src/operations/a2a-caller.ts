@@ -1,7 +1,7 @@
 import { fail, type Result } from '../model/errors.ts';
 import { callerForGrant } from './caller.ts';
 import type { Deps } from './deps.ts';
-import type { GrantCaller } from './mcp-caller.ts';
+import { type GrantCaller, grantTokenPrincipal } from './mcp-caller.ts';
 import { resourceUrl } from './resources.ts';
 
 // Who calls the A2A preference agent (WIRE-NOTES §6, bindings/a2a.md "Authentication"): every
@@ -16,23 +16,15 @@ export function a2aResource(deps: Deps): string {
 
 /** Bearer token → the grant it acts under; every failure is a 401 on the wire. */
 export async function authenticateA2a(deps: Deps, token: string | undefined): Promise<Result<GrantCaller>> {
-  if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
-  const verified = await deps.tokens.verify(token, now, [a2aResource(deps)]);
+  const verified = await grantTokenPrincipal(deps, token, a2aResource(deps), now);
   if (!verified.ok) return verified;
-  const principal = verified.value.principal;
-  switch (principal.kind) {
-    case 'subject':
-      return fail(
-        'invalid_token',
-        "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
-      );
-    case 'package':
-      return fail(
-        'invalid_token',
-        'a grant package token cannot be used here: use a token for one of its grants',
-      );
-    case 'grant':
-      return callerForGrant(deps, principal.grantId, principal.clientId, now);
+  const principal = verified.value;
+  if (principal.kind === 'package') {
+    return fail(
+      'invalid_token',
+      'a grant package token cannot be used here: use a token for one of its grants',
+    );
   }
+  return callerForGrant(deps, principal.grantId, principal.clientId, now);
 }

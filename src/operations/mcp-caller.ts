@@ -42,41 +42,56 @@ export function mcpResource(deps: Deps): string {
 }
 
 /**
+ * A grant-bound bearer token verified for `resource`: its principal, a grant or a package.
+ * Missing, invalid, for another resource, or an owner token: invalid_token (a 401 on the wire).
+ * The MCP and A2A surfaces both take grant tokens only: agents act for an app under the owner's
+ * grants, never as the owner.
+ */
+export async function grantTokenPrincipal(
+  deps: Deps,
+  token: string | undefined,
+  resource: string,
+  now: Date,
+) {
+  if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
+  const verified = await deps.tokens.verify(token, now, [resource]);
+  if (!verified.ok) return verified;
+  const principal = verified.value.principal;
+  if (principal.kind === 'subject') {
+    return fail(
+      'invalid_token',
+      "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
+    );
+  }
+  return ok(principal);
+}
+
+/**
  * Bearer token → MCP caller; every failure is a 401 on the wire (WIRE-NOTES §5). A package
  * token is active while at least one of its children is.
  */
 export async function authenticateMcp(deps: Deps, token: string | undefined): Promise<Result<TokenCaller>> {
-  if (token === undefined || token === '') return fail('invalid_token', 'an access token is required');
   const now = deps.clock();
-  const verified = await deps.tokens.verify(token, now, [mcpResource(deps)]);
+  const verified = await grantTokenPrincipal(deps, token, mcpResource(deps), now);
   if (!verified.ok) return verified;
-  const principal = verified.value.principal;
-  switch (principal.kind) {
-    case 'subject':
-      return fail(
-        'invalid_token',
-        "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
-      );
-    case 'package': {
-      for (const id of principal.grantIds) {
-        const child = await callerForGrant(deps, id, principal.clientId, now);
-        if (child.ok) {
-          return ok({
-            kind: 'package',
-            clientId: principal.clientId,
-            packageId: principal.packageId,
-            grantIds: principal.grantIds,
-          });
-        }
+  const principal = verified.value;
+  if (principal.kind === 'package') {
+    for (const id of principal.grantIds) {
+      const child = await callerForGrant(deps, id, principal.clientId, now);
+      if (child.ok) {
+        return ok({
+          kind: 'package',
+          clientId: principal.clientId,
+          packageId: principal.packageId,
+          grantIds: principal.grantIds,
+        });
       }
-      return fail('invalid_token', 'no grant of this package is active any more');
     }
-    case 'grant': {
-      const caller = await callerForGrant(deps, principal.grantId, principal.clientId, now);
-      if (!caller.ok) return caller;
-      return ok({ kind: 'grant', clientId: principal.clientId, caller: caller.value });
-    }
+    return fail('invalid_token', 'no grant of this package is active any more');
   }
+  const caller = await callerForGrant(deps, principal.grantId, principal.clientId, now);
+  if (!caller.ok) return caller;
+  return ok({ kind: 'grant', clientId: principal.clientId, caller: caller.value });
 }
 
 /** The grants one tool call names, and whether it is a fan-out (a list, even of one). */

@@ -1,22 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
+
+import { type Migration, migrationFiles } from '../migration-files.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
-interface Migration {
-  readonly version: number;
-  readonly file: string;
-}
-
 /** `NNNN_name.sql` files in migrations/, in version order. */
 export function listMigrations(): Migration[] {
-  const migrations: Migration[] = [];
-  for (const file of readdirSync(MIGRATIONS_DIR)) {
-    const match = /^(\d{4})_[a-z0-9_]+\.sql$/.exec(file);
-    if (match !== null) migrations.push({ version: Number(match[1]), file });
-  }
-  migrations.sort((a, b) => a.version - b.version);
-  return migrations;
+  return migrationFiles(MIGRATIONS_DIR);
 }
 
 /**
