@@ -1,5 +1,6 @@
 import { CLIENT_HELP, clientCommand, SUBJECT_HELP, subjectCommand } from './accounts.ts';
 import { AUDIT_HELP, auditCommand } from './audit.ts';
+import { MIGRATE_HELP, migrateCommand } from './migrate.ts';
 import { MINT_HELP, mintCommand } from './mint.ts';
 import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
 import { SERVE_HELP } from './serve-help.ts';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   subject: subjectCommand,
   client: clientCommand,
   audit: auditCommand,
+  migrate: migrateCommand,
 };
 
 /** `ppx <command> …`; returns the process exit code. */
@@ -37,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
         CLIENT_HELP,
         '',
         AUDIT_HELP,
+        '',
+        MIGRATE_HELP,
       ].join('\n'),
     );
     return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;

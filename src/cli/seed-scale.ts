@@ -1,6 +1,7 @@
 import { SCALE_DEFAULTS, seedScale } from '../operations/scale-seed.ts';
 import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
+import { progressBar } from './progress-bar.ts';
 
 // `ppx seed --scale N`: N generated subjects in one process (operations/scale-seed.ts), with a
 // progress bar on stderr, for the scale benchmark (npm run bench:scale) and anyone sizing a
@@ -52,7 +53,7 @@ export async function seedScaleCommand(argv: string[]): Promise<number> {
     'seed',
     config,
     async (deps) => {
-      const bar = progressBar(plan.subjects);
+      const bar = progressBar(plan.subjects, 'subjects');
       const report = await seedScale(deps, plan, bar.update);
       bar.done();
       console.log(
@@ -63,32 +64,4 @@ export async function seedScaleCommand(argv: string[]): Promise<number> {
     },
     { mayCreate: true },
   );
-}
-
-/** A bar on a terminal, redrawn in place; elsewhere (a log, CI) a line every 10 %. */
-function progressBar(total: number): { update: (done: number) => void; done: () => void } {
-  const tty = process.stderr.isTTY === true;
-  const started = performance.now();
-  let shownTenth = -1;
-  const line = (done: number) => {
-    const share = done / total;
-    const width = 30;
-    const filled = Math.round(share * width);
-    const elapsed = (performance.now() - started) / 1000;
-    const rate = done / Math.max(elapsed, 0.001);
-    const left = rate > 0 ? (total - done) / rate : 0;
-    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(1)}% ${done}/${total} subjects, ${rate.toFixed(0)}/s, ${left.toFixed(0)} s left`;
-  };
-  return {
-    update(done) {
-      if (tty) process.stderr.write(`\r${line(done)}`);
-      else if (Math.floor((done / total) * 10) > shownTenth) {
-        shownTenth = Math.floor((done / total) * 10);
-        process.stderr.write(`${line(done)}\n`);
-      }
-    },
-    done() {
-      if (tty) process.stderr.write('\n');
-    },
-  };
 }

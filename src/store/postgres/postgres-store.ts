@@ -62,7 +62,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   try {
     const client = await pool.connect();
     try {
-      schema ??= String((await client.query('SELECT current_schema() AS s')).rows[0]?.s ?? 'public');
+      schema ??= await schemaOf(client);
       await migratePostgres(client, schema);
     } finally {
       client.release();
@@ -309,4 +309,21 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       });
     },
   };
+}
+
+/**
+ * The schema a connection without an explicit one works in: its current schema, or, when the URL
+ * set a search_path (`?options=-c%20search_path%3Dname`) naming a schema not made yet, the first
+ * name on it, which the migrations then create.
+ */
+async function schemaOf(client: pg.ClientBase): Promise<string> {
+  const row = (await client.query("SELECT current_schema() AS s, current_setting('search_path') AS path"))
+    .rows[0];
+  if (typeof row?.s === 'string') return row.s;
+  const first =
+    String(row?.path ?? '')
+      .split(',')[0]
+      ?.trim() ?? '';
+  const name = first.startsWith('"') ? first.slice(1, -1).replaceAll('""', '"') : first;
+  return name === '' || name === '$user' ? 'public' : name;
 }
