@@ -47,6 +47,34 @@ export type RecordQueries = Pick<
  * A write may be several statements; the store runs it in a transaction or a savepoint.
  */
 export function recordQueries(sql: Sql): RecordQueries {
+  /**
+   * Claims with distinct ids, in one upsert. Its WHERE makes a claim id owned by another profile a
+   * no-op, which is then reported: ids are never reused, so that is a bug upstream, not a move.
+   */
+  const upsertClaims = async (profileId: string, claims: readonly Claim[]): Promise<void> => {
+    if (claims.length === 0) return;
+    const written = await sql.all(
+      `INSERT INTO claims (claim_id, profile_id, namespace, key, body)
+       SELECT c.claim_id, ?, c.namespace, c.key, c.body
+         FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+           AS c (claim_id, namespace, key, body, n)
+        ORDER BY c.n
+       ON CONFLICT (claim_id) DO UPDATE SET namespace = excluded.namespace, key = excluded.key,
+         body = excluded.body
+       WHERE claims.profile_id = excluded.profile_id
+       RETURNING claim_id`,
+      profileId,
+      claims.map((c) => c.claim_id),
+      claims.map((c) => c.namespace),
+      claims.map((c) => c.key),
+      claims.map((c) => toJson(c)),
+    );
+    if (written.length < claims.length) {
+      const done = new Set(written.map((row) => text(row, 'claim_id')));
+      const lost = claims.find((c) => !done.has(c.claim_id)) ?? claims[0]!;
+      throw new IdConflictError(lost.claim_id, 'claim');
+    }
+  };
   const getProfile = async (profileId: string) => {
     const row = await sql.get(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE profile_id = ?`, profileId);
     return row === undefined ? undefined : profileFromRow(row);
@@ -157,22 +185,12 @@ export function recordQueries(sql: Sql): RecordQueries {
       return changed > 0;
     },
     async putClaims(profileId, claims) {
-      // The WHERE on the upsert makes a claim id owned by another profile a no-op, which is then
-      // reported: ids are never reused, so that is a bug upstream, not a move between profiles.
-      for (const claim of claims) {
-        const changed = await sql.run(
-          `INSERT INTO claims (claim_id, profile_id, namespace, key, body) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (claim_id) DO UPDATE SET namespace = excluded.namespace, key = excluded.key,
-             body = excluded.body
-           WHERE claims.profile_id = excluded.profile_id`,
-          claim.claim_id,
-          profileId,
-          claim.namespace,
-          claim.key,
-          toJson(claim),
-        );
-        if (changed === 0) throw new IdConflictError(claim.claim_id, 'claim');
-      }
+      // One statement for the list (a profile import is hundreds of claims, and each statement is a
+      // round trip); a list naming one id twice is written in order, one by one, as one upsert may
+      // not touch a row twice.
+      const ids = claims.map((c) => c.claim_id);
+      if (new Set(ids).size === ids.length) await upsertClaims(profileId, claims);
+      else for (const claim of claims) await upsertClaims(profileId, [claim]);
     },
     async deleteClaims(profileId, claimIds) {
       if (claimIds.length === 0) return 0;
