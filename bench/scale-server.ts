@@ -7,15 +7,16 @@ import { freePort } from '../test/support/provider.ts';
 import { runEntry } from './bench-provider.ts';
 
 // Child-process entry of `npm run bench:scale`: the real provider on a store seeded by `ppx seed
-// --scale` (the path in argv[2]), rate limiting off. Prints {"url","grantToken","subjectToken"}:
+// --scale` (the file path or PostgreSQL URL in argv[2]), rate limiting off. Prints {"url","grantToken","subjectToken"}:
 // a token for the first grant of the first scale subject (a 200-claim profile) and that subject's
 // own, then serves until stopped (SIGTERM, or stdin closing).
 
 runEntry(async () => {
-  const dbPath = process.argv[2];
-  if (!dbPath) throw new Error('usage: scale-server.ts <db path>');
+  const where = process.argv[2];
+  if (!where) throw new Error('usage: scale-server.ts <db path or postgres:// URL>');
   const port = String(await freePort());
-  const config = loadConfig({ host: '127.0.0.1', port, dbPath, rateLimit: '0' }, {});
+  const store = /^postgres(ql)?:/.test(where) ? { databaseUrl: where } : { dbPath: where };
+  const config = loadConfig({ host: '127.0.0.1', port, ...store, rateLimit: '0' }, {});
   if (!config.ok) throw new Error(config.error.description);
   const deps = await openProvider(config.value);
   const grant = await deps.store.getGrant('ppx:grant:scale-0000000-000');

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { SCALE_DEFAULTS, seedScale } from '../src/operations/scale-seed.ts';
 import { openProvider } from '../src/provider.ts';
@@ -9,14 +11,18 @@ import { startChild, stopChild } from './children.ts';
 import { BENCH_CONTEXT } from './fixtures.ts';
 import { machine, runMain, writeResults } from './harness.ts';
 
-// `npm run bench:scale [-- --sizes 5,50,500,5000,50000 --duration 10 --budget-minutes 30]`
-// How the provider's cost grows with its store (issue 14, item 5), on SQLite: one store grown by
+// `npm run bench:scale [-- --store sqlite|postgres|both --sizes 5,50,500,5000,50000 --duration 10
+// --budget-minutes 30 --max-gb 30 --database-url postgres://…]`
+// How the provider's cost grows with its store (issue 14, item 5), on each store: one store grown by
 // `ppx seed --scale`'s seeder to each size in turn (subjects × 200 claims, 20 grants and 200
 // audit events each), and at each size the real provider (a child process) answering, one
 // request at a time (latency, not queueing), the effective profile of the first scale subject
 // (200 claims) under one of its grants, and that subject's audit log (newest 50). The first size
 // is the baseline of the same run. Stops growing when seeding has taken --budget-minutes, or the
-// store reaches --max-gb, and says so. Writes bench/results/scale.json.
+// store reaches --max-gb, and says so. On PostgreSQL the store is a fresh schema of the database
+// at --database-url (PPX_BENCH_DATABASE_URL, the local server by default), dropped afterwards; its
+// size is the schema's tables, indexes and TOAST. Writes bench/results/scale.json (scale-<store>.json
+// for one store).
 
 const here = import.meta.dirname;
 
@@ -33,8 +39,55 @@ interface Point {
   auditP99: number;
 }
 
-function size(path: string): number {
-  return [path, `${path}-wal`].filter(existsSync).reduce((sum, p) => sum + statSync(p).size, 0);
+/** Where a run's store is, and how big it is now. */
+interface BenchStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** A file path, or a PostgreSQL URL with the run's schema as its search_path. */
+  readonly location: string;
+  size(): Promise<number>;
+  drop(): Promise<void>;
+}
+
+function sqliteStore(dir: string): BenchStore {
+  const path = join(dir, 'ppx.db');
+  return {
+    kind: 'sqlite',
+    location: path,
+    size: async () => [path, `${path}-wal`].filter(existsSync).reduce((sum, p) => sum + statSync(p).size, 0),
+    drop: async () => undefined,
+  };
+}
+
+function postgresStore(databaseUrl: string): BenchStore {
+  const schema = `bench_scale_${randomBytes(5).toString('hex')}`;
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    kind: 'postgres',
+    location: url.href,
+    size: () =>
+      onServer(async (c) =>
+        Number(
+          (
+            await c.query(
+              `SELECT coalesce(sum(pg_total_relation_size(cl.oid)), 0) AS n FROM pg_class cl
+                 JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE n.nspname = $1 AND cl.relkind = 'r'`,
+              [schema],
+            )
+          ).rows[0]?.n ?? 0,
+        ),
+      ),
+    drop: () => onServer(async (c) => void (await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`))),
+  };
 }
 
 /**
@@ -70,8 +123,19 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       'budget-minutes': { type: 'string', default: '30' },
       'max-gb': { type: 'string', default: '30' },
+      store: { type: 'string', default: 'sqlite' },
+      'database-url': {
+        type: 'string',
+        default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+      },
     },
   });
+  const kinds =
+    values.store === 'both'
+      ? (['sqlite', 'postgres'] as const)
+      : ([values.store] as ('sqlite' | 'postgres')[]);
+  if (!kinds.every((k) => k === 'sqlite' || k === 'postgres'))
+    throw new Error('--store is sqlite, postgres or both');
   const sizes = values.sizes.split(',').map(Number);
   if (sizes.some((n, i) => !Number.isInteger(n) || n < 1 || (i > 0 && n <= sizes[i - 1]!))) {
     throw new Error('--sizes is a rising list of subject counts, e.g. 5,50,500');
@@ -79,101 +143,132 @@ async function main(): Promise<void> {
   const duration = Number(values.duration);
   const budgetSeconds = Number(values['budget-minutes']) * 60;
   const maxBytes = Number(values['max-gb']) * 1e9;
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-bench-scale-'));
-  const dbPath = join(dir, 'ppx.db');
+  const runs: Run[] = [];
+  for (const kind of kinds) {
+    const dir = mkdtempSync(join(tmpdir(), 'ppx-bench-scale-'));
+    const store = kind === 'sqlite' ? sqliteStore(dir) : postgresStore(values['database-url']);
+    try {
+      runs.push(await grow(store, sizes, { duration, budgetSeconds, maxBytes, budgetText: values }));
+    } finally {
+      await store.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  for (const run of runs) printRun(run);
+  console.log(
+    'targets (issue 14): read p50 at the largest store within 20 % of the first; audit listing p99 under 10 ms',
+  );
+  writeResults('bench:scale', kinds.length > 1 ? 'scale.json' : `scale-${kinds[0]}.json`, {
+    ...machine(),
+    duration,
+    runs,
+  });
+}
+
+interface Run {
+  readonly store: 'sqlite' | 'postgres';
+  readonly points: Point[];
+  readonly stopped?: string;
+}
+
+interface Limits {
+  readonly duration: number;
+  readonly budgetSeconds: number;
+  readonly maxBytes: number;
+  readonly budgetText: { readonly 'budget-minutes': string; readonly 'max-gb': string };
+}
+
+/** Grows `store` to each size in turn, measuring at each. */
+async function grow(store: BenchStore, sizes: readonly number[], limits: Limits): Promise<Run> {
+  const { duration } = limits;
   const points: Point[] = [];
   let stopped: string | undefined;
-  try {
-    let seeded = 0;
-    let seedSeconds = 0;
-    let grants = 0;
-    let auditEvents = 0;
-    for (const target of sizes) {
-      const config = loadConfig({ dbPath, rateLimit: '0' }, {});
-      if (!config.ok) throw new Error(config.error.description);
-      const deps = await openProvider(config.value);
-      console.error(`bench:scale: seeding subjects ${seeded}..${target - 1}`);
-      const report = await seedScale(deps, {
-        ...SCALE_DEFAULTS,
-        subjects: target - seeded,
-        firstSubject: seeded,
-      });
-      await deps.store.close();
-      seeded = target;
-      seedSeconds += report.seconds;
-      grants += report.grants;
-      auditEvents += report.auditEvents;
-      const child = startChild('provider', [join(here, 'scale-server.ts'), dbPath]);
-      try {
-        const info = await child.ready;
-        const url = info['url']!;
-        // Warm up, then one request at a time.
-        await latency(
-          `${url}/v1/profile/effective`,
-          { method: 'POST', token: info['grantToken']!, body: JSON.stringify({ context: BENCH_CONTEXT }) },
-          2,
-        );
-        const read = await latency(
-          `${url}/v1/profile/effective`,
-          { method: 'POST', token: info['grantToken']!, body: JSON.stringify({ context: BENCH_CONTEXT }) },
-          duration,
-        );
-        const audit = await latency(
-          `${url}/v1/audit/events?order=newest&limit=50`,
-          { method: 'GET', token: info['subjectToken']! },
-          duration,
-        );
-        const point: Point = {
-          subjects: seeded,
-          claims: seeded * SCALE_DEFAULTS.claimsPerSubject,
-          grants,
-          auditEvents,
-          seedSeconds: Math.round(seedSeconds),
-          dbBytes: size(dbPath),
-          readP50: read.p50,
-          readP99: read.p99,
-          auditP50: audit.p50,
-          auditP99: audit.p99,
-        };
-        points.push(point);
-        console.error(`bench:scale: ${JSON.stringify(point)}`);
-      } finally {
-        await stopChild(child);
-      }
-      if (seedSeconds > budgetSeconds) {
-        stopped = `seeding took ${Math.round(seedSeconds / 60)} min, past the ${values['budget-minutes']} min budget`;
-        break;
-      }
-      if (size(dbPath) > maxBytes) {
-        stopped = `the store is ${(size(dbPath) / 1e9).toFixed(1)} GB, past the ${values['max-gb']} GB budget`;
-        break;
-      }
+  let seeded = 0;
+  let seedSeconds = 0;
+  let grants = 0;
+  let auditEvents = 0;
+  for (const target of sizes) {
+    const config = loadConfig(
+      store.kind === 'sqlite'
+        ? { dbPath: store.location, rateLimit: '0' }
+        : { databaseUrl: store.location, rateLimit: '0' },
+      {},
+    );
+    if (!config.ok) throw new Error(config.error.description);
+    const deps = await openProvider(config.value);
+    console.error(`bench:scale: ${store.kind}: seeding subjects ${seeded}..${target - 1}`);
+    const report = await seedScale(deps, {
+      ...SCALE_DEFAULTS,
+      subjects: target - seeded,
+      firstSubject: seeded,
+    });
+    await deps.store.close();
+    seeded = target;
+    seedSeconds += report.seconds;
+    grants += report.grants;
+    auditEvents += report.auditEvents;
+    const child = startChild('provider', [join(here, 'scale-server.ts'), store.location]);
+    try {
+      const info = await child.ready;
+      const url = info['url']!;
+      const read = {
+        method: 'POST',
+        token: info['grantToken']!,
+        body: JSON.stringify({ context: BENCH_CONTEXT }),
+      } as const;
+      // Warm up, then one request at a time.
+      await latency(`${url}/v1/profile/effective`, read, 2);
+      const reads = await latency(`${url}/v1/profile/effective`, read, duration);
+      const audit = await latency(
+        `${url}/v1/audit/events?order=newest&limit=50`,
+        { method: 'GET', token: info['subjectToken']! },
+        duration,
+      );
+      const point: Point = {
+        subjects: seeded,
+        claims: seeded * SCALE_DEFAULTS.claimsPerSubject,
+        grants,
+        auditEvents,
+        seedSeconds: Math.round(seedSeconds),
+        dbBytes: await store.size(),
+        readP50: reads.p50,
+        readP99: reads.p99,
+        auditP50: audit.p50,
+        auditP99: audit.p99,
+      };
+      points.push(point);
+      console.error(`bench:scale: ${store.kind}: ${JSON.stringify(point)}`);
+    } finally {
+      await stopChild(child);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (seedSeconds > limits.budgetSeconds) {
+      stopped = `seeding took ${Math.round(seedSeconds / 60)} min, past the ${limits.budgetText['budget-minutes']} min budget`;
+      break;
+    }
+    const bytes = await store.size();
+    if (bytes > limits.maxBytes) {
+      stopped = `the store is ${(bytes / 1e9).toFixed(1)} GB, past the ${limits.budgetText['max-gb']} GB budget`;
+      break;
+    }
   }
-  const base = points[0]!;
+  return { store: store.kind, points, ...(stopped ? { stopped } : {}) };
+}
+
+function printRun(run: Run): void {
+  const base = run.points[0]!;
+  console.log(`\n${run.store}:`);
   console.log(
     '| subjects | claims | grants | audit events | seeding s | store MB | read p50 ms | read p99 ms | read p50 vs first | audit p50 ms | audit p99 ms |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const p of points) {
+  for (const p of run.points) {
     const growth =
       base.readP50 > 0 ? `${(((p.readP50 - base.readP50) / base.readP50) * 100).toFixed(0)} %` : 'n/a';
     console.log(
       `| ${p.subjects} | ${p.claims} | ${p.grants} | ${p.auditEvents} | ${p.seedSeconds} | ${(p.dbBytes / 1e6).toFixed(0)} | ${p.readP50} | ${p.readP99} | ${growth} | ${p.auditP50} | ${p.auditP99} |`,
     );
   }
-  console.log(stopped ? `stopped growing: ${stopped}` : 'every size reached');
-  console.log(
-    'targets (issue 14): read p50 at the largest store within 20 % of the first; audit listing p99 under 10 ms',
-  );
-  writeResults('bench:scale', 'scale.json', {
-    ...machine(),
-    duration,
-    points,
-    ...(stopped ? { stopped } : {}),
-  });
+  console.log(run.stopped ? `stopped growing: ${run.stopped}` : 'every size reached');
 }
 
 runMain('bench:scale', main);

@@ -7,6 +7,35 @@ import type { Row, Sql } from './sql.ts';
 
 export type AuditQueries = Pick<StoreTx, 'appendAudit' | 'listAudit' | 'pruneAudit' | 'pruneAuditKeySets'>;
 
+/**
+ * The ids of key lists found committed in the log, by their JSON text, kept by one store across
+ * its transactions, so that a read's event costs no digest and no lookup (as SQLite's per-connection
+ * map, audit-queries.ts there). Valid while audit_clock.key_generation holds: pruning lists moves
+ * it, under the write lock that every append also holds. A list this store inserts is not kept
+ * (its transaction may roll back); the next append finds it committed.
+ */
+export class KnownKeySets {
+  readonly #ids = new Map<string, number>();
+  #generation = -1;
+
+  /** Forgets everything when the log's key generation moved. */
+  at(generation: number): void {
+    if (generation !== this.#generation) {
+      this.#ids.clear();
+      this.#generation = generation;
+    }
+  }
+
+  get(json: string): number | undefined {
+    return this.#ids.get(json);
+  }
+
+  remember(json: string, id: number): void {
+    if (this.#ids.size >= 10_000) this.#ids.clear();
+    this.#ids.set(json, id);
+  }
+}
+
 /** The equality filters, in the order one is chosen to key the walk (the most selective first). */
 const EQUALITIES = [
   { field: 'grant_id', column: 'grant_id' },
@@ -27,7 +56,7 @@ type Clause = readonly [string, unknown];
  * over the log's clock `ts`. Appends must be serialized (the store's write lock): `ts` is computed
  * from the newest event, and `seq` order must be commit order.
  */
-export function auditQueries(sql: Sql): AuditQueries {
+export function auditQueries(sql: Sql, known: KnownKeySets = new KnownKeySets()): AuditQueries {
   const newest = () => sql.get('SELECT seq, ts FROM audit_events ORDER BY seq DESC LIMIT 1');
   const clock = async () => {
     const row = await sql.get('SELECT max_lag FROM audit_clock WHERE one = 1');
@@ -50,32 +79,41 @@ export function auditQueries(sql: Sql): AuditQueries {
     return integer(await firstFrom(low), 'seq');
   };
   /** The id of a stored key list, storing it first when it is new; null for none. */
-  const keySet = async (keys: readonly string[], known: Map<string, number>): Promise<number | null> => {
+  const keySet = async (keys: readonly string[], inserted: Map<string, number>): Promise<number | null> => {
     if (keys.length === 0) return null;
     const json = JSON.stringify(keys);
-    const hit = known.get(json);
+    const hit = known.get(json) ?? inserted.get(json);
     if (hit !== undefined) return hit;
     const digest = createHash('sha256').update(json).digest('base64url');
-    const row =
-      (await sql.get('SELECT set_id FROM audit_key_sets WHERE digest = ?', digest)) ??
-      (await sql.get(
-        'INSERT INTO audit_key_sets (digest, keys) VALUES (?, ?) RETURNING set_id',
-        digest,
-        json,
-      ));
+    const found = await sql.get('SELECT set_id FROM audit_key_sets WHERE digest = ?', digest);
+    if (found !== undefined) {
+      known.remember(json, integer(found, 'set_id'));
+      return integer(found, 'set_id');
+    }
+    const row = await sql.get(
+      'INSERT INTO audit_key_sets (digest, keys) VALUES (?, ?) RETURNING set_id',
+      digest,
+      json,
+    );
     const id = integer(row as Row, 'set_id');
-    known.set(json, id);
+    inserted.set(json, id);
     return id;
   };
 
   return {
     async appendAudit(events) {
       if (events.length === 0) return;
-      const last = await newest();
-      let ts = last === undefined ? 0 : integer(last, 'ts');
-      const lag = await clock();
+      // The log's clock, its newest event and the key generation, in one round trip.
+      const state = (await sql.get(
+        `SELECT c.max_lag, c.key_generation, e.ts FROM audit_clock c
+           LEFT JOIN LATERAL (SELECT ts FROM audit_events ORDER BY seq DESC LIMIT 1) e ON true
+          WHERE c.one = 1`,
+      )) as Row;
+      let ts = state['ts'] === null ? 0 : integer(state, 'ts');
+      const lag = integer(state, 'max_lag');
+      known.at(integer(state, 'key_generation'));
       let maxLag = lag;
-      const known = new Map<string, number>();
+      const inserted = new Map<string, number>();
       const columns: unknown[][] = Array.from({ length: 12 }, () => []);
       for (const event of events) {
         const atMs = instant(event.at);
@@ -90,7 +128,7 @@ export function auditQueries(sql: Sql): AuditQueries {
           event.action,
           event.outcome,
           event.detail ?? null,
-          await keySet(event.claim_keys, known),
+          await keySet(event.claim_keys, inserted),
           event.at,
           atMs,
           ts,

@@ -12,6 +12,7 @@ import {
   type StoreTx,
   type StoreWriter,
 } from '../store.ts';
+import { KnownKeySets } from './audit-queries.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
 import { WRITE_LOCK } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
@@ -71,13 +72,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end();
     throw error;
   }
-  const lockKey = schema;
+  const beginLocked = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK}, hashtext(${quoteLiteral(schema)}))`;
 
   const mutex = new Mutex();
   // Tells a write or transaction started from inside a transaction's fn, which would wait on the
   // mutex (and the lock) its own transaction holds, forever. Such code must use its `tx`.
   const current = new AsyncLocalStorage<TxState>();
-  const committed = postgresQueries(sqlOn(pool));
+  const committed = postgresQueries(sqlOn(pool), { cacheContent: true });
+  const keySets = new KnownKeySets();
   let closed = false;
 
   const assertOpen = (): void => {
@@ -103,8 +105,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [WRITE_LOCK, lockKey]);
+        // One round trip for both (a simple query may hold several statements, but no parameters).
+        await client.query(beginLocked);
         let result: T;
         try {
           result = await work(client);
@@ -151,7 +153,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   });
 
   const makeTx = (client: Client, state: TxState): StoreTx => {
-    const queries = postgresQueries(sqlOn(client));
+    const queries = postgresQueries(sqlOn(client), { keySets });
     // fn may start several calls at once; one client runs one statement at a time, and each write's
     // savepoint must not interleave with another's, so the calls of one tx queue here.
     const serial = new Mutex();
@@ -205,7 +207,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return inTransaction(
         (client) =>
           (
-            postgresQueries(sqlOn(client))[name as keyof StoreWriter] as (...a: unknown[]) => Promise<unknown>
+            postgresQueries(sqlOn(client), { keySets })[name as keyof StoreWriter] as (
+              ...a: unknown[]
+            ) => Promise<unknown>
           )(...args),
         (result) => (name === 'appendChange' ? [result as ChangeEvent] : []),
       );
@@ -218,7 +222,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // savepoint, so that the failing one fails alone.
   let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
   const writeAuditItems = async (client: Client, batch: typeof auditQueue, isolate: boolean) => {
-    const queries = postgresQueries(sqlOn(client));
+    const queries = postgresQueries(sqlOn(client), { keySets });
     if (!isolate) {
       await queries.appendAudit(batch.flatMap((item) => item.events));
       return batch.map(() => undefined);
@@ -326,4 +330,9 @@ async function schemaOf(client: pg.ClientBase): Promise<string> {
       ?.trim() ?? '';
   const name = first.startsWith('"') ? first.slice(1, -1).replaceAll('""', '"') : first;
   return name === '' || name === '$user' ? 'public' : name;
+}
+
+/** An SQL string literal. */
+function quoteLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
 }

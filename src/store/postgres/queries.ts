@@ -1,9 +1,9 @@
 import type { StoreTx } from '../store.ts';
 import { a2aTaskQueries } from './a2a-task-queries.ts';
-import { auditQueries } from './audit-queries.ts';
+import { auditQueries, type KnownKeySets } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
-import { recordQueries } from './record-queries.ts';
+import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
 import { reviewQueries } from './review-queries.ts';
 import type { Sql } from './sql.ts';
 import { writebackQueries } from './writeback-queries.ts';
@@ -11,13 +11,19 @@ import { writebackQueries } from './writeback-queries.ts';
 /**
  * Every store operation as SQL on `sql` (the pool, or the client of one transaction). Typed as the
  * whole StoreTx, so a method added to the contract and not here fails to compile. Transactions,
- * the write lock and savepoints are the caller's concern (postgres-store.ts).
+ * the write lock and savepoints are the caller's concern (postgres-store.ts). `cacheContent` only
+ * for the pool's committed reads.
  */
-export function postgresQueries(sql: Sql): StoreTx {
+export interface QueryOptions extends RecordQueryOptions {
+  /** The store's key lists known committed, shared by its transactions. */
+  readonly keySets?: KnownKeySets;
+}
+
+export function postgresQueries(sql: Sql, options: QueryOptions = {}): StoreTx {
   return {
-    ...recordQueries(sql),
+    ...recordQueries(sql, options),
     ...consentQueries(sql),
-    ...auditQueries(sql),
+    ...auditQueries(sql, options.keySets),
     ...reviewQueries(sql),
     ...writebackQueries(sql),
     ...changeQueries(sql),

@@ -4,6 +4,7 @@ import type { ContextModifier } from '../../model/context-modifier.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
+import { ContentCache } from '../content-cache.ts';
 import { type ClaimChange, IdConflictError, type StoreTx } from '../store.ts';
 import { body, bodyOf, integer, profileFromRow, text, toJson } from './rows.ts';
 import type { Row, Sql } from './sql.ts';
@@ -46,7 +47,18 @@ export type RecordQueries = Pick<
  * queries.ts) as SQL on one connection or the pool. No read cache yet: every read is a query.
  * A write may be several statements; the store runs it in a transaction or a savepoint.
  */
-export function recordQueries(sql: Sql): RecordQueries {
+export interface RecordQueryOptions {
+  /**
+   * Keep parsed claims and modifiers per profile version (store/content-cache.ts). Only for reads
+   * of committed data (the pool outside a transaction).
+   */
+  readonly cacheContent?: boolean;
+}
+
+export function recordQueries(sql: Sql, options: RecordQueryOptions = {}): RecordQueries {
+  const cache = options.cacheContent
+    ? { claims: new ContentCache<Claim>(), modifiers: new ContentCache<ContextModifier>() }
+    : undefined;
   /**
    * Claims with distinct ids, in one upsert. Its WHERE makes a claim id owned by another profile a
    * no-op, which is then reported: ids are never reused, so that is a bug upstream, not a move.
@@ -104,9 +116,22 @@ export function recordQueries(sql: Sql): RecordQueries {
     },
     getProfile,
     async getProfileContent(profileId) {
-      // One statement, so the profile and its content come from one snapshot.
+      // The version first (one indexed row): while it holds, the parsed content is the cache's.
+      if (cache !== undefined) {
+        const row = await sql.get(
+          `SELECT ${PROFILE_COLUMNS}, version FROM profiles WHERE profile_id = ?`,
+          profileId,
+        );
+        if (row === undefined) return undefined;
+        const version = integer(row, 'version');
+        const claims = cache.claims.get(profileId, version);
+        const modifiers = cache.modifiers.get(profileId, version);
+        if (claims !== undefined && modifiers !== undefined)
+          return { profile: profileFromRow(row), claims, modifiers };
+      }
+      // One statement, so the profile, its version and its content come from one snapshot.
       const rows = await sql.all(
-        `SELECT ${PROFILE_COLUMNS},
+        `SELECT ${PROFILE_COLUMNS}, version,
            (SELECT coalesce(json_agg(c.body ORDER BY c.namespace, c.key, c.claim_id), '[]')::text
               FROM claims c WHERE c.profile_id = p.profile_id) AS claims,
            (SELECT coalesce(json_agg(m.body ORDER BY m.modifier_id), '[]')::text
@@ -119,10 +144,14 @@ export function recordQueries(sql: Sql): RecordQueries {
       // json_agg of text gives an array of JSON strings, each one a stored body.
       const parse = <T>(column: string) =>
         (JSON.parse(text(row, column)) as string[]).map((b) => JSON.parse(b) as T);
+      const claims = parse<Claim>('claims');
+      const modifiers = parse<ContextModifier>('modifiers');
+      if (cache === undefined) return { profile: profileFromRow(row), claims, modifiers };
+      const version = integer(row, 'version');
       return {
         profile: profileFromRow(row),
-        claims: parse<Claim>('claims'),
-        modifiers: parse<ContextModifier>('modifiers'),
+        claims: cache.claims.set(profileId, version, claims),
+        modifiers: cache.modifiers.set(profileId, version, modifiers),
       };
     },
     listClaims,

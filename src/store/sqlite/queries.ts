@@ -7,11 +7,12 @@ import type { DefaultPolicy } from '../../model/profile.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
+import { ContentCache } from '../content-cache.ts';
 import { type ClaimChange, IdConflictError, type ProfileContent, type StoreTx } from '../store.ts';
 import { A2aTaskQueries } from './a2a-task-queries.ts';
-import { ContentCache, versionedBodies } from './content-cache.ts';
 import { RecordCache } from './record-cache.ts';
 import { body, integer, profileFromRow, type Row, StatementCache, text, toJson } from './rows.ts';
+import { versionedBodies } from './versioned-bodies.ts';
 
 /** The synchronous counterpart of an async interface: same parameters, unwrapped results. */
 export type Sync<T> = {

@@ -1,5 +1,3 @@
-import type { Row } from './rows.ts';
-
 /**
  * Parsed claims (or modifiers, or claim change times) of a profile, kept for as long as the
  * profile's `version` stays the same (migration 0002 bumps it on every change to claims or
@@ -10,8 +8,8 @@ import type { Row } from './rows.ts';
  * are typed readonly). The same array goes to every read of the same version, so layers above can key their own reuse on its
  * identity (resolve/identity-memo.ts).
  *
- * Only for a connection that sees committed data alone (the read connection): a cache filled
- * from inside a transaction could outlive a rollback.
+ * Only for reads that see committed data alone (SQLite's read connection, PostgreSQL's pool outside
+ * a transaction): a cache filled from inside a transaction could outlive a rollback.
  */
 export class ContentCache<T> {
   readonly #entries = new Map<string, { version: number; items: readonly T[] }>();
@@ -37,18 +35,6 @@ export class ContentCache<T> {
     this.#entries.set(profileId, { version, items });
     return items;
   }
-}
-
-/**
- * Reads `version` and the bodies from one statement (a LEFT JOIN from the profile row), so the
- * version and the content come from the same snapshot. Returns undefined for a missing profile.
- */
-export function versionedBodies(rows: readonly Row[]): { version: number; bodies: string[] } | undefined {
-  const first = rows[0];
-  if (first === undefined) return undefined;
-  const bodies: string[] = [];
-  for (const row of rows) if (typeof row['body'] === 'string') bodies.push(row['body']);
-  return { version: Number(first['version']), bodies };
 }
 
 function deepFreeze(value: unknown): void {
