@@ -63,12 +63,22 @@ export async function seedBenchProvider(
   profile: BenchProfile = LARGE,
   /** Runs on the empty store before anything is seeded (bench:audit-listing fills the log here). */
   beforeSeed?: (deps: Deps) => Promise<void>,
+  /** A PostgreSQL store (an empty schema: bench:stores) instead of a SQLite file in the temp directory. */
+  databaseUrl?: string,
 ): Promise<BenchProvider> {
   const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
   // The base URL (and so the tokens' audience) must name the real port: pick a free one first.
   const port = String(await freePort());
   const config = check(
-    loadConfig({ host: '127.0.0.1', port, dbPath: join(dir, 'ppx.db'), rateLimit: '0' }, {}),
+    loadConfig(
+      {
+        host: '127.0.0.1',
+        port,
+        ...(databaseUrl === undefined ? { dbPath: join(dir, 'ppx.db') } : { databaseUrl }),
+        rateLimit: '0',
+      },
+      {},
+    ),
     'loadConfig',
   );
   const deps = await openProvider(config);
@@ -108,9 +118,11 @@ async function seedFixture(deps: Deps, claims: number): Promise<void> {
 /**
  * Prints the ready line the parent waits for, then serves until SIGTERM/SIGINT or until stdin
  * closes (the parent went away). Exits through process.exit so that --cpu-prof writes its profile.
+ * `bench` is the seeded provider (its temp directory goes too), or just the store an instance of
+ * it serves from (instance-server.ts).
  */
 export function serveUntilStopped(
-  bench: BenchProvider,
+  bench: Pick<BenchProvider, 'deps'> & { readonly dir?: string },
   server: RunningServer,
   ready: Record<string, string>,
 ): void {
@@ -122,7 +134,7 @@ export function serveUntilStopped(
       await server.close();
       await bench.deps.store.close();
     } finally {
-      rmSync(bench.dir, { recursive: true, force: true });
+      if (bench.dir) rmSync(bench.dir, { recursive: true, force: true });
       process.exit(0);
     }
   };

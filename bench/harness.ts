@@ -113,6 +113,11 @@ export interface Target {
   readonly headers: Record<string, string>;
   /** The serving process, to measure the CPU time it spends per request (Linux /proc). */
   readonly pid?: number | undefined;
+  /**
+   * More instances of the same service (bench:stores, two instances on one database): the load's
+   * connections are spread evenly over `url` and these, and the figures are of them all together.
+   */
+  readonly also?: readonly { readonly url: string; readonly pid?: number | undefined }[];
 }
 
 /**
@@ -167,20 +172,72 @@ export interface Row {
   cpuPerRequest: number;
 }
 
-function load(args: BenchArgs, work: Workload, target: Target, seconds: number, title: string) {
-  return Promise.resolve(
-    autocannon({
-      title,
-      url: target.url,
-      method: 'POST',
-      headers: target.headers,
-      body: work.bodyFor(BENCH_CONTEXT),
-      ...(args.cold ? { requests: coldRequests(work.bodyFor) } : {}),
-      connections: args.connections,
-      duration: seconds,
-      timeout: 10,
-    }),
-  );
+function load(
+  args: BenchArgs,
+  work: Workload,
+  target: Target,
+  seconds: number,
+  title: string,
+): Promise<Result> {
+  const urls = [target.url, ...(target.also ?? []).map((a) => a.url)];
+  const share = Math.max(1, Math.floor(args.connections / urls.length));
+  const one = (url: string) =>
+    Promise.resolve(
+      autocannon({
+        title,
+        url,
+        method: 'POST',
+        headers: target.headers,
+        body: work.bodyFor(BENCH_CONTEXT),
+        ...(args.cold ? { requests: coldRequests(work.bodyFor) } : {}),
+        connections: urls.length === 1 ? args.connections : share,
+        duration: seconds,
+        timeout: 10,
+      }),
+    );
+  if (urls.length === 1) return one(target.url);
+  return Promise.all(urls.map(one)).then(merged);
+}
+
+/**
+ * The loads of several instances at once as one: throughput and counts added, p99 the worst of
+ * them, p50 and the mean weighted by requests (close enough for instances of one service).
+ */
+function merged(results: readonly Result[]): Result {
+  const total = results.reduce((n, r) => n + r['2xx'] + r.non2xx, 0) || 1;
+  const weighted = (pick: (r: Result) => number) =>
+    results.reduce((sum, r) => sum + pick(r) * (r['2xx'] + r.non2xx), 0) / total;
+  const first = results[0]!;
+  const statusCodeStats: Record<string, { count: number }> = {};
+  for (const r of results)
+    for (const [code, v] of Object.entries(r.statusCodeStats ?? {}))
+      statusCodeStats[code] = { count: (statusCodeStats[code]?.count ?? 0) + (v as { count: number }).count };
+  return {
+    ...first,
+    requests: { ...first.requests, mean: results.reduce((n, r) => n + r.requests.mean, 0) },
+    latency: {
+      ...first.latency,
+      p50: weighted((r) => r.latency.p50),
+      mean: weighted((r) => r.latency.mean),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+    },
+    '2xx': results.reduce((n, r) => n + r['2xx'], 0),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+    statusCodeStats,
+  } as Result;
+}
+
+/** CPU time of every process of a target so far (undefined when one cannot be read). */
+function targetCpu(target: Target): number | undefined {
+  let sum = 0;
+  for (const pid of [target.pid, ...(target.also ?? []).map((a) => a.pid)]) {
+    const micros = cpuMicros(pid);
+    if (micros === undefined) return undefined;
+    sum += micros;
+  }
+  return sum;
 }
 
 /**
@@ -208,9 +265,9 @@ export async function measure(
       console.error(
         `${label}: round ${round + 1}/${args.rounds}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`,
       );
-      const cpuBefore = cpuMicros(t.pid);
+      const cpuBefore = targetCpu(t);
       const r = await load(args, work, t, args.duration, t.name);
-      const cpuAfter = cpuMicros(t.pid);
+      const cpuAfter = targetCpu(t);
       const cpu =
         cpuBefore !== undefined && cpuAfter !== undefined
           ? (cpuAfter - cpuBefore) / Math.max(1, r['2xx'])

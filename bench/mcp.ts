@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild } from './children.ts';
-import { BENCH_CONTEXT, CLAIM_COUNT } from './fixtures.ts';
 import {
   benchArgs,
   machine,
   measure,
-  post,
   providerExecArgv,
   resultsDir,
   runMain,
@@ -16,6 +14,7 @@ import {
   withDeadline,
   writeResults,
 } from './harness.ts';
+import { BODY, bodyFor, call, headers, PROTOCOL_VERSION } from './mcp-requests.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 import { roundsRecord, roundsTable } from './rounds.ts';
 
@@ -30,39 +29,6 @@ import { roundsRecord, roundsTable } from './rounds.ts';
 // requests (the bare server answers the same precomputed result; results in mcp-cold.json).
 
 const here = import.meta.dirname;
-const PROTOCOL_VERSION = '2025-11-25';
-const TOOL = 'ppx_get_effective_profile';
-const bodyFor = (context: Record<string, unknown>) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: TOOL, arguments: { context } },
-  });
-const BODY = bodyFor(BENCH_CONTEXT);
-
-function headers(token?: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL_VERSION,
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  };
-}
-
-/** One call, checked: 200, a JSON-RPC result that is not an error, the full 200 claims. */
-async function call(target: Target): Promise<{ result: unknown; bytes: number }> {
-  const text = await post(target, BODY);
-  const json = JSON.parse(text) as {
-    result?: { isError?: boolean; structuredContent?: { data?: { claims?: unknown[] } } };
-  };
-  const claims = json.result?.structuredContent?.data?.claims;
-  if (json.result?.isError || !Array.isArray(claims) || claims.length !== CLAIM_COUNT) {
-    throw new Error(`${target.name}: expected ${CLAIM_COUNT} claims: ${text.slice(0, 300)}`);
-  }
-  return { result: json.result, bytes: Buffer.byteLength(text) };
-}
-
 async function main(): Promise<void> {
   const args = benchArgs();
   const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-mcp-'));

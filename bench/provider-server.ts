@@ -6,6 +6,7 @@ import { DEMO, LARGE, runEntry, seedBenchProvider, serveUntilStopped } from './b
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
 // store, token verification, grant re-read, policy, resolution, one audit write per request), rate
 // limiting off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
+// `--database-url URL` (bench:stores): on PostgreSQL, in the empty schema the URL names.
 // `--audience mcp` (bench:mcp) or `a2a` (bench:a2a): the grant token's audience is `${url}/mcp`
 // or `${url}/a2a` (RFC 8707) instead of the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
 // 200-claim fixture, read under a grant of the demo client.
@@ -15,6 +16,7 @@ runEntry(async () => {
     options: {
       audience: { type: 'string', default: 'http' },
       profile: { type: 'string', default: 'large' },
+      'database-url': { type: 'string' },
     },
   });
   if (values.audience !== 'http' && values.audience !== 'mcp' && values.audience !== 'a2a')
@@ -23,11 +25,16 @@ runEntry(async () => {
     throw new Error(`--profile must be large or demo, not ${values.profile}`);
   const surface = values.audience === 'http' ? undefined : values.audience;
   const profile = values.profile === 'demo' ? DEMO : LARGE;
-  const bench = await seedBenchProvider(surface ? `ppx-bench-${surface}-` : 'ppx-bench-', profile);
+  const bench = await seedBenchProvider(
+    surface ? `ppx-bench-${surface}-` : 'ppx-bench-',
+    profile,
+    undefined,
+    values['database-url'],
+  );
   const audience = surface ? `${bench.deps.provider.baseUrl}/${surface}` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
   );
-  serveUntilStopped(bench, server, { url: server.url, token });
+  serveUntilStopped(bench, server, { url: server.url, token, baseUrl: bench.deps.provider.baseUrl });
 });

@@ -8,7 +8,6 @@ import {
   benchArgs,
   machine,
   measure,
-  post,
   providerExecArgv,
   resultsDir,
   runMain,
@@ -17,6 +16,7 @@ import {
   withDeadline,
   writeResults,
 } from './harness.ts';
+import { checked } from './http-requests.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 import { type Round, roundsRecord, roundsTable, summarize } from './rounds.ts';
 
@@ -40,20 +40,6 @@ const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context }
 const SMALL_MIN_RATIO = 0.6;
 /** …with the provider's p99 under this, at 50 connections. */
 const SMALL_MAX_P99_MS = 10;
-
-/** One request, checked: 200, JSON, `claims` of that count, some applied modifiers. Returns the body. */
-async function checked(target: Target, claims: number | undefined): Promise<string> {
-  const text = await post(target, BENCH_BODY);
-  const doc = JSON.parse(text) as { claims?: unknown[]; applied_modifiers?: unknown[] };
-  const n = doc.claims?.length;
-  if (!Array.isArray(doc.claims) || n === 0 || (claims !== undefined && n !== claims)) {
-    throw new Error(`${target.name}: expected ${claims ?? 'some'} claims, got ${n ?? 'none'}`);
-  }
-  if (!Array.isArray(doc.applied_modifiers) || doc.applied_modifiers.length === 0) {
-    throw new Error(`${target.name}: expected some applied modifiers for the bench context`);
-  }
-  return text;
-}
 
 function startProvider(args: BenchArgs, profile: 'large' | 'demo') {
   const argv = [join(here, 'provider-server.ts'), '--profile', profile];

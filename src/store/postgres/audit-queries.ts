@@ -2,39 +2,11 @@ import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import { AUDIT_MAX_EXAMINED } from '../sqlite/audit-queries.ts';
 import type { StoreTx } from '../store.ts';
+import { WRITE_LOCK } from './locks.ts';
 import { clampLimit, decodeCursor, encodeCursor, instant, integer } from './rows.ts';
 import type { Row, Sql } from './sql.ts';
 
 export type AuditQueries = Pick<StoreTx, 'appendAudit' | 'listAudit' | 'pruneAudit' | 'pruneAuditKeySets'>;
-
-/**
- * The ids of key lists found committed in the log, by their JSON text, kept by one store across
- * its transactions, so that a read's event costs no digest and no lookup (as SQLite's per-connection
- * map, audit-queries.ts there). Valid while audit_clock.key_generation holds: pruning lists moves
- * it, under the write lock that every append also holds. A list this store inserts is not kept
- * (its transaction may roll back); the next append finds it committed.
- */
-export class KnownKeySets {
-  readonly #ids = new Map<string, number>();
-  #generation = -1;
-
-  /** Forgets everything when the log's key generation moved. */
-  at(generation: number): void {
-    if (generation !== this.#generation) {
-      this.#ids.clear();
-      this.#generation = generation;
-    }
-  }
-
-  get(json: string): number | undefined {
-    return this.#ids.get(json);
-  }
-
-  remember(json: string, id: number): void {
-    if (this.#ids.size >= 10_000) this.#ids.clear();
-    this.#ids.set(json, id);
-  }
-}
 
 /** The equality filters, in the order one is chosen to key the walk (the most selective first). */
 const EQUALITIES = [
@@ -56,7 +28,7 @@ type Clause = readonly [string, unknown];
  * over the log's clock `ts`. Appends must be serialized (the store's write lock): `ts` is computed
  * from the newest event, and `seq` order must be commit order.
  */
-export function auditQueries(sql: Sql, known: KnownKeySets = new KnownKeySets()): AuditQueries {
+export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
   const newest = () => sql.get('SELECT seq, ts FROM audit_events ORDER BY seq DESC LIMIT 1');
   const clock = async () => {
     const row = await sql.get('SELECT max_lag FROM audit_clock WHERE one = 1');
@@ -78,77 +50,28 @@ export function auditQueries(sql: Sql, known: KnownKeySets = new KnownKeySets())
     }
     return integer(await firstFrom(low), 'seq');
   };
-  /** The id of a stored key list, storing it first when it is new; null for none. */
-  const keySet = async (keys: readonly string[], inserted: Map<string, number>): Promise<number | null> => {
-    if (keys.length === 0) return null;
-    const json = JSON.stringify(keys);
-    const hit = known.get(json) ?? inserted.get(json);
-    if (hit !== undefined) return hit;
-    const digest = createHash('sha256').update(json).digest('base64url');
-    const found = await sql.get('SELECT set_id FROM audit_key_sets WHERE digest = ?', digest);
-    if (found !== undefined) {
-      known.remember(json, integer(found, 'set_id'));
-      return integer(found, 'set_id');
-    }
-    const row = await sql.get(
-      'INSERT INTO audit_key_sets (digest, keys) VALUES (?, ?) RETURNING set_id',
-      digest,
-      json,
-    );
-    const id = integer(row as Row, 'set_id');
-    inserted.set(json, id);
-    return id;
-  };
-
   return {
     async appendAudit(events) {
       if (events.length === 0) return;
-      // The log's clock, its newest event and the key generation, in one round trip.
-      const state = (await sql.get(
-        `SELECT c.max_lag, c.key_generation, e.ts FROM audit_clock c
-           LEFT JOIN LATERAL (SELECT ts FROM audit_events ORDER BY seq DESC LIMIT 1) e ON true
-          WHERE c.one = 1`,
-      )) as Row;
-      let ts = state['ts'] === null ? 0 : integer(state, 'ts');
-      const lag = integer(state, 'max_lag');
-      known.at(integer(state, 'key_generation'));
-      let maxLag = lag;
-      const inserted = new Map<string, number>();
-      const columns: unknown[][] = Array.from({ length: 12 }, () => []);
-      for (const event of events) {
-        const atMs = instant(event.at);
-        ts = Math.max(ts, atMs);
-        maxLag = Math.max(maxLag, ts - atMs);
-        const values = [
-          event.event_id,
-          event.subject_id,
-          event.grant_id ?? null,
-          event.actor.kind,
-          event.actor.id,
-          event.action,
-          event.outcome,
-          event.detail ?? null,
-          await keySet(event.claim_keys, inserted),
-          event.at,
-          atMs,
-          ts,
-        ];
-        for (const [i, value] of values.entries()) columns[i]!.push(value);
-      }
-      if (maxLag > lag) await sql.run('UPDATE audit_clock SET max_lag = ? WHERE one = 1', maxLag);
-      // One statement for the batch; WITH ORDINALITY keeps the seqs in the order of `events`.
-      await sql.run(
-        `INSERT INTO audit_events (event_id, subject_id, grant_id, actor_kind, actor_id, action, outcome,
-           detail, key_set, at, at_ms, ts)
-         SELECT event_id, subject_id, grant_id, actor_kind, actor_id, action, outcome, detail, key_set, at,
-           at_ms, ts
-         FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-           ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) WITH ORDINALITY
-           AS t(event_id, subject_id, grant_id, actor_kind, actor_id, action, outcome, detail, key_set, at,
-             at_ms, ts, n)
-         ORDER BY n`,
-        ...columns,
-      );
+      // One statement (migration 0004): the clock, the key lists and the rows, under the write lock.
+      const batch = events.map((event) => {
+        const keys = event.claim_keys.length === 0 ? null : JSON.stringify(event.claim_keys);
+        return {
+          event_id: event.event_id,
+          subject_id: event.subject_id,
+          grant_id: event.grant_id ?? null,
+          actor_kind: event.actor.kind,
+          actor_id: event.actor.id,
+          action: event.action,
+          outcome: event.outcome,
+          detail: event.detail ?? null,
+          at: event.at,
+          at_ms: instant(event.at),
+          digest: keys === null ? null : createHash('sha256').update(keys).digest('base64url'),
+          keys,
+        };
+      });
+      await sql.run('SELECT ppx_append_audit(?, ?, ?::json)', WRITE_LOCK, writeLock, JSON.stringify(batch));
     },
 
     async listAudit(filter) {

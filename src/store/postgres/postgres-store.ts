@@ -12,7 +12,6 @@ import {
   type StoreTx,
   type StoreWriter,
 } from '../store.ts';
-import { KnownKeySets } from './audit-queries.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
 import { WRITE_LOCK } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
@@ -78,8 +77,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // Tells a write or transaction started from inside a transaction's fn, which would wait on the
   // mutex (and the lock) its own transaction holds, forever. Such code must use its `tx`.
   const current = new AsyncLocalStorage<TxState>();
-  const committed = postgresQueries(sqlOn(pool), { cacheContent: true });
-  const keySets = new KnownKeySets();
+  const committed = postgresQueries(sqlOn(pool), { cacheContent: true, writeLock: schema });
   let closed = false;
 
   const assertOpen = (): void => {
@@ -153,7 +151,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   });
 
   const makeTx = (client: Client, state: TxState): StoreTx => {
-    const queries = postgresQueries(sqlOn(client), { keySets });
+    const queries = postgresQueries(sqlOn(client), { writeLock: schema });
     // fn may start several calls at once; one client runs one statement at a time, and each write's
     // savepoint must not interleave with another's, so the calls of one tx queue here.
     const serial = new Mutex();
@@ -207,7 +205,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return inTransaction(
         (client) =>
           (
-            postgresQueries(sqlOn(client), { keySets })[name as keyof StoreWriter] as (
+            postgresQueries(sqlOn(client), { writeLock: schema })[name as keyof StoreWriter] as (
               ...a: unknown[]
             ) => Promise<unknown>
           )(...args),
@@ -217,56 +215,35 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
 
   // Group commit for the audit log, as on SQLite: the appends of one turn of the event loop share
-  // one transaction, in the order they were called; each caller waits for the commit that holds
-  // its events. When the batch fails (a duplicate id), it is written again item by item, each in a
-  // savepoint, so that the failing one fails alone.
+  // one commit, in the order they were called; each caller waits for the commit that holds its
+  // events. The append is one statement (ppx_append_audit, migration 0004, which takes the write
+  // lock itself), run on its own as an implicit transaction: one round trip for the whole batch.
+  // When the batch fails (a duplicate id), each item is appended on its own, so that the failing
+  // one fails alone. The mutex keeps to one the connections of this instance waiting for the lock.
   let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
-  const writeAuditItems = async (client: Client, batch: typeof auditQueue, isolate: boolean) => {
-    const queries = postgresQueries(sqlOn(client), { keySets });
-    if (!isolate) {
-      await queries.appendAudit(batch.flatMap((item) => item.events));
-      return batch.map(() => undefined);
-    }
-    const outcomes: unknown[] = [];
-    for (const item of batch) {
-      await client.query('SAVEPOINT audit_event');
-      try {
-        await queries.appendAudit(item.events);
-        await client.query('RELEASE audit_event');
-        outcomes.push(undefined);
-      } catch (error) {
-        await client.query('ROLLBACK TO audit_event; RELEASE audit_event');
-        outcomes.push(error);
-      }
-    }
-    return outcomes;
-  };
+  const append = (events: readonly AuditEvent[]) =>
+    mutex.run(async () => {
+      assertOpen();
+      await committed.appendAudit(events);
+    });
   const flushAudit = async (): Promise<void> => {
     const batch = auditQueue;
     auditQueue = [];
     if (batch.length === 0) return;
-    const settle = (outcomes: readonly unknown[]) => {
-      for (const [i, item] of batch.entries()) item.done(outcomes[i]);
-    };
-    if (closed) return settle(batch.map(() => new Error('store is closed')));
+    if (closed) {
+      for (const item of batch) item.done(new Error('store is closed'));
+      return;
+    }
     try {
-      settle(
-        await inTransaction(
-          (client) => writeAuditItems(client, batch, false),
-          () => [],
-        ),
-      );
+      await append(batch.flatMap((item) => item.events));
+      for (const item of batch) item.done();
     } catch (first) {
-      if (batch.length === 1 || closed) return settle([first]);
-      try {
-        settle(
-          await inTransaction(
-            (client) => writeAuditItems(client, batch, true),
-            () => [],
-          ),
+      if (batch.length === 1) return batch[0]!.done(first);
+      for (const item of batch) {
+        await append(item.events).then(
+          () => item.done(),
+          (error: unknown) => item.done(error),
         );
-      } catch (error) {
-        settle(batch.map(() => error));
       }
     }
   };

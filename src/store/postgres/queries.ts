@@ -1,6 +1,6 @@
 import type { StoreTx } from '../store.ts';
 import { a2aTaskQueries } from './a2a-task-queries.ts';
-import { auditQueries, type KnownKeySets } from './audit-queries.ts';
+import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
@@ -15,15 +15,15 @@ import { writebackQueries } from './writeback-queries.ts';
  * for the pool's committed reads.
  */
 export interface QueryOptions extends RecordQueryOptions {
-  /** The store's key lists known committed, shared by its transactions. */
-  readonly keySets?: KnownKeySets;
+  /** The key of the store's write lock (its schema), which appending to the audit log takes. */
+  readonly writeLock: string;
 }
 
-export function postgresQueries(sql: Sql, options: QueryOptions = {}): StoreTx {
+export function postgresQueries(sql: Sql, options: QueryOptions): StoreTx {
   return {
     ...recordQueries(sql, options),
     ...consentQueries(sql),
-    ...auditQueries(sql, options.keySets),
+    ...auditQueries(sql, options.writeLock),
     ...reviewQueries(sql),
     ...writebackQueries(sql),
     ...changeQueries(sql),

@@ -150,16 +150,22 @@ export const SINGLETONS: readonly SingletonSpec[] = [
 ];
 
 /**
- * Tables whose numbering must go on after the highest number ever given, not the highest still
- * held: a change-event seq, an audit or history seq, is never reused (a subscriber resuming from
- * seq N must not be handed a different event N). SQLite keeps that mark in sqlite_sequence
- * (AUTOINCREMENT) or, for rowid tables, in the rows; PostgreSQL in an identity sequence, or the
- * change_seq row for the outbox.
+ * Numbered tables, and the highest number each side ever gave. Where `neverReused`, the numbering
+ * must go on after that mark, not after the highest number still held: a change-event seq, an
+ * audit or history seq, is never given twice (a subscriber resuming from seq N must not be handed
+ * a different event N). SQLite keeps that mark in sqlite_sequence (AUTOINCREMENT), PostgreSQL in
+ * an identity sequence or, for the outbox, the change_seq row. The other two only need their
+ * numbers unique and in order: SQLite numbers them on from the largest row (a rowid), PostgreSQL
+ * from its sequence, which an upsert that finds its row (a key list already stored) still moves.
  */
-export const NUMBERED: readonly { readonly table: string; readonly column: string }[] = [
-  { table: 'claim_history', column: 'seq' },
-  { table: 'changes', column: 'seq' },
-  { table: 'audit_key_sets', column: 'set_id' },
-  { table: 'audit_events', column: 'seq' },
-  { table: 'grant_requests', column: 'seq' },
+export const NUMBERED: readonly {
+  readonly table: string;
+  readonly column: string;
+  readonly neverReused: boolean;
+}[] = [
+  { table: 'claim_history', column: 'seq', neverReused: true },
+  { table: 'changes', column: 'seq', neverReused: true },
+  { table: 'audit_events', column: 'seq', neverReused: true },
+  { table: 'audit_key_sets', column: 'set_id', neverReused: false },
+  { table: 'grant_requests', column: 'seq', neverReused: false },
 ];

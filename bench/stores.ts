@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type Child, startChild } from './children.ts';
+import { BENCH_PATH, CLAIM_COUNT } from './fixtures.ts';
+import {
+  type BenchArgs,
+  benchArgs,
+  machine,
+  measure,
+  runMain,
+  settings,
+  type Target,
+  withDeadline,
+  writeResults,
+} from './harness.ts';
+import { checked } from './http-requests.ts';
+import * as mcp from './mcp-requests.ts';
+import { markdown, type Round, roundsRecord, summarize } from './rounds.ts';
+
+// `npm run bench:stores [-- --setups sqlite,postgres,postgres-2 --surfaces http,mcp --rounds 2
+// --duration 10 --connections 50 --warmup 2]`
+// The effective profile over HTTP (POST /v1/profile/effective) and over MCP (tools/call
+// ppx_get_effective_profile) of the 200-claim fixture, on each store setup: SQLite, PostgreSQL
+// with one instance, PostgreSQL with two instances on one database (the load's connections spread
+// over both; issue 14, item 5), each against its bare baseline in the same run (the HTTP baseline
+// doing the same JSON work, bench/baseline-server.ts; the bare MCP SDK server answering the
+// provider's own result, bench/mcp-baseline-server.ts), rounds alternating the order. Every
+// PostgreSQL setup gets an empty schema of its own on --database-url (PPX_BENCH_DATABASE_URL, the
+// local server by default), dropped afterwards. Writes bench/results/stores.json.
+
+const here = import.meta.dirname;
+const json = { 'content-type': 'application/json' };
+
+type Surface = 'http' | 'mcp';
+interface Setup {
+  readonly name: string;
+  readonly store: 'sqlite' | 'postgres';
+  readonly instances: 1 | 2;
+}
+const SETUPS: Record<string, Setup> = {
+  sqlite: { name: 'sqlite', store: 'sqlite', instances: 1 },
+  postgres: { name: 'postgres', store: 'postgres', instances: 1 },
+  'postgres-2': { name: 'postgres-2', store: 'postgres', instances: 2 },
+};
+
+function schemaUrl(databaseUrl: string, schema: string): string {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.href;
+}
+
+async function dropSchemas(databaseUrl: string, schemas: readonly string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The provider target of a setup: its first instance, and the second's URL when it has one. */
+async function providerTarget(
+  surface: Surface,
+  setup: Setup,
+  children: Child[],
+  databaseUrl: string | undefined,
+): Promise<Target> {
+  const argv = [join(here, 'provider-server.ts'), '--audience', surface];
+  if (databaseUrl) argv.push('--database-url', databaseUrl);
+  const first = startChild('provider', argv);
+  children.push(first);
+  const info = await first.ready;
+  const path = surface === 'http' ? BENCH_PATH : '/mcp';
+  const headers =
+    surface === 'http' ? { ...json, authorization: `Bearer ${info['token']}` } : mcp.headers(info['token']);
+  const target: Target = { name: 'provider', url: info['url'] + path, headers, pid: first.proc.pid };
+  if (setup.instances === 1 || !databaseUrl) return target;
+  const second = startChild('instance', [
+    join(here, 'instance-server.ts'),
+    '--database-url',
+    databaseUrl,
+    '--base-url',
+    info['baseUrl']!,
+  ]);
+  children.push(second);
+  const secondInfo = await second.ready;
+  return { ...target, name: 'provider ×2', also: [{ url: secondInfo['url'] + path, pid: second.proc.pid }] };
+}
+
+async function runSetup(
+  surface: Surface,
+  setup: Setup,
+  args: BenchArgs,
+  databaseUrl: string | undefined,
+): Promise<Round[]> {
+  const label = `bench:stores ${surface} ${setup.name}`;
+  const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-stores-'));
+  try {
+    return await withDeadline(label, args, async (children) => {
+      const provider = await providerTarget(surface, setup, children, databaseUrl);
+      if (surface === 'http') {
+        const baselineChild = startChild('baseline', [join(here, 'baseline-server.ts')]);
+        children.push(baselineChild);
+        const baseline: Target = {
+          name: 'baseline',
+          url: (await baselineChild.ready)['url'] + BENCH_PATH,
+          headers: json,
+          pid: baselineChild.proc.pid,
+        };
+        const verify = async (t: Target) => {
+          // Each instance answers in full.
+          for (const url of [t.url, ...(t.also ?? []).map((a) => a.url)])
+            await checked({ ...t, url }, CLAIM_COUNT);
+          return Buffer.byteLength(await checked(t, CLAIM_COUNT));
+        };
+        const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
+        return measure(label, args, { bodyFor, verify }, [provider, baseline]);
+      }
+      const payload = join(tmp, 'result.json');
+      writeFileSync(payload, JSON.stringify((await mcp.call(provider)).result));
+      const bareChild = startChild('bare-sdk', [join(here, 'mcp-baseline-server.ts'), payload]);
+      children.push(bareChild);
+      const bare: Target = {
+        name: 'bare-sdk',
+        url: `${(await bareChild.ready)['url']}/mcp`,
+        headers: mcp.headers(),
+        pid: bareChild.proc.pid,
+      };
+      const verify = async (t: Target) => {
+        for (const url of [t.url, ...(t.also ?? []).map((a) => a.url)]) await mcp.call({ ...t, url });
+        return (await mcp.call(t)).bytes;
+      };
+      return measure(label, args, { bodyFor: mcp.bodyFor, verify }, [provider, bare]);
+    });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = benchArgs({
+    setups: { type: 'string', default: 'sqlite,postgres,postgres-2' },
+    surfaces: { type: 'string', default: 'http,mcp' },
+    'database-url': {
+      type: 'string',
+      default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  });
+  const setups = String(args.extra['setups'])
+    .split(',')
+    .map((name) => {
+      const setup = SETUPS[name];
+      if (!setup) throw new Error(`--setups: unknown setup ${name} (${Object.keys(SETUPS).join(', ')})`);
+      return setup;
+    });
+  const surfaces = String(args.extra['surfaces'])
+    .split(',')
+    .map((s) => {
+      if (s !== 'http' && s !== 'mcp') throw new Error(`--surfaces: http or mcp, not ${s}`);
+      return s as Surface;
+    });
+  const databaseUrl = String(args.extra['database-url']);
+  const schemas: string[] = [];
+  const results: { surface: Surface; setup: Setup; rounds: Round[] }[] = [];
+  try {
+    for (const surface of surfaces) {
+      for (const setup of setups) {
+        let url: string | undefined;
+        if (setup.store === 'postgres') {
+          const schema = `bench_stores_${randomBytes(5).toString('hex')}`;
+          schemas.push(schema);
+          url = schemaUrl(databaseUrl, schema);
+        }
+        results.push({ surface, setup, rounds: await runSetup(surface, setup, args, url) });
+      }
+    }
+  } finally {
+    await dropSchemas(databaseUrl, schemas);
+  }
+  const rows = results.map(({ surface, setup, rounds }) => {
+    const s = summarize(rounds);
+    const [p, b] = s.targets;
+    const cpu = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : 'n/a');
+    return [
+      surface,
+      setup.store,
+      String(setup.instances),
+      p!.reqPerSec.median.toFixed(0),
+      b!.reqPerSec.median.toFixed(0),
+      `${s.ratio.median.toFixed(2)} (${s.ratio.min.toFixed(2)}–${s.ratio.max.toFixed(2)})`,
+      p!.p99.median.toFixed(0),
+      b!.p99.median.toFixed(0),
+      `${cpu(p!.cpuPerRequest.median)} / ${cpu(b!.cpuPerRequest.median)}`,
+    ];
+  });
+  console.log(
+    markdown(
+      [
+        'surface',
+        'store',
+        'instances',
+        'provider req/s',
+        'baseline req/s',
+        'ratio (min–max)',
+        'provider p99 ms',
+        'baseline p99 ms',
+        'CPU µs/req provider / baseline',
+      ],
+      rows,
+    ),
+  );
+  writeResults('bench:stores', 'stores.json', {
+    ...machine(),
+    ...settings(args),
+    runs: results.map(({ surface, setup, rounds }) => ({ surface, ...setup, ...roundsRecord(rounds) })),
+  });
+}
+
+runMain('bench:stores', main);
