@@ -7,7 +7,7 @@ import { DEMO_CLIENTS, DEMO_SUBJECT } from '../src/operations/demo-profile.ts';
 
 const CLIENT = DEMO_CLIENTS[0];
 
-async function postJson(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+export async function postJson(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -19,8 +19,15 @@ async function postJson(url: string, body: unknown, token?: string): Promise<Rec
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** A fresh grant of the demo client over core + fragrance, approved by the demo subject: its refresh token. */
-export async function refreshTokenOf(url: string, subjectToken: string): Promise<string> {
+/** What the consent exchange answers (the fields the benches use). */
+export interface ConsentTokens {
+  readonly access_token: string;
+  readonly refresh_token: string;
+  readonly grant_id: string;
+}
+
+/** A fresh grant of the demo client over core + fragrance, approved by the demo subject: its tokens. */
+export async function consentTokens(url: string, subjectToken: string): Promise<ConsentTokens> {
   const verifier = randomBytes(32).toString('base64url');
   const asked = await postJson(`${url}/v1/consent/request`, {
     client_id: CLIENT.client_id,
@@ -41,9 +48,15 @@ export async function refreshTokenOf(url: string, subjectToken: string): Promise
     code_verifier: verifier,
     client_id: CLIENT.client_id,
   });
-  const refresh = tokens['refresh_token'];
-  if (typeof refresh !== 'string') throw new Error('consent exchange: no refresh_token');
-  return refresh;
+  const { access_token, refresh_token, grant_id } = tokens;
+  if (typeof access_token !== 'string' || typeof refresh_token !== 'string' || typeof grant_id !== 'string')
+    throw new Error('consent exchange: no access_token, refresh_token or grant_id');
+  return { access_token, refresh_token, grant_id };
+}
+
+/** A fresh grant's refresh token (consentTokens). */
+export async function refreshTokenOf(url: string, subjectToken: string): Promise<string> {
+  return (await consentTokens(url, subjectToken)).refresh_token;
 }
 
 /** Rotates `refreshToken` `times` times through POST /oauth/token; resolves to the last one. */

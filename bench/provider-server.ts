@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { issueGrantToken } from '../src/operations/issue-tokens.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
-import { DEMO, LARGE, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
+import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
 // store, token verification, grant re-read, policy, resolution, one audit write per request), rate
-// limiting off. Prints one JSON line {"url","token"} on stdout, then serves until stopped.
+// limiting off. Prints one JSON line {"url","token","subjectToken","baseUrl"} on stdout (the grant's
+// token, and one of the profile's subject for what a person does: bench:refresh approves consent
+// with it), then serves until stopped.
 // `--database-url URL` (bench:stores): on PostgreSQL, in the empty schema the URL names.
 // `--audience mcp` (bench:mcp) or `a2a` (bench:a2a): the grant token's audience is `${url}/mcp`
 // or `${url}/a2a` (RFC 8707) instead of the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
@@ -33,8 +35,14 @@ runEntry(async () => {
   );
   const audience = surface ? `${bench.deps.provider.baseUrl}/${surface}` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
+  const subjectToken = (await issueSubjectToken(bench.deps, readerOf(profile).subject, 3600)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
   );
-  serveUntilStopped(bench, server, { url: server.url, token, baseUrl: bench.deps.provider.baseUrl });
+  serveUntilStopped(bench, server, {
+    url: server.url,
+    token,
+    subjectToken,
+    baseUrl: bench.deps.provider.baseUrl,
+  });
 });
