@@ -1,4 +1,4 @@
-import type { webcrypto } from 'node:crypto';
+import { createPrivateKey, type JsonWebKeyInput, type KeyObject, type webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -10,6 +10,8 @@ export const TOKEN_ALG = 'EdDSA';
 export interface SigningKey {
   readonly kid: string;
   readonly privateKey: CryptoKey;
+  /** The same private key for node:crypto's one-shot sign (tokens.ts#mint). */
+  readonly signingKey: KeyObject;
   readonly publicKey: CryptoKey;
   readonly publicJwk: JWK;
 }
@@ -42,5 +44,10 @@ export async function loadSigningKey(store: Store): Promise<SigningKey> {
 async function fromRecord(kid: string, privateJwk: JWK, publicJwk: JWK): Promise<SigningKey> {
   const privateKey = (await importJWK(privateJwk, TOKEN_ALG)) as CryptoKey;
   const publicKey = (await importJWK(publicJwk, TOKEN_ALG)) as CryptoKey;
-  return { kid, privateKey, publicKey, publicJwk };
+  return { kid, privateKey, signingKey: signingKeyOf(privateJwk), publicKey, publicJwk };
+}
+
+/** A private JWK as node:crypto's key (createPrivateKey reads an OKP JWK as it is). */
+export function signingKeyOf(privateJwk: JWK): KeyObject {
+  return createPrivateKey({ key: privateJwk as JsonWebKeyInput['key'], format: 'jwk' });
 }

@@ -112,4 +112,35 @@ describe('background WAL checkpoints', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('keep the WAL bounded while one transaction follows another without pause', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const path = join(dir, 'raw.db');
+    const writer = new DatabaseSync(path);
+    try {
+      writer.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (v TEXT)');
+      const checkpointer = new Checkpointer(path, writer);
+      for (let i = 0; i < 500; i++) checkpointer.committed();
+      const insert = writer.prepare('INSERT INTO t VALUES (?)');
+      const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      let largest = 0;
+      // 200 transactions of about 1 MB, back to back but for a pause of a turn of the event
+      // loop (the worker's messages arrive then): 200 MB written in all.
+      for (let t = 0; t < 200; t++) {
+        writer.exec('BEGIN IMMEDIATE');
+        for (let i = 0; i < 250; i++) insert.run('x'.repeat(4000));
+        writer.exec('COMMIT');
+        checkpointer.committed();
+        largest = Math.max(largest, wal());
+        await sleep(1);
+      }
+      await checkpointer.stop();
+      // The limit is 64 MiB of frames; a transaction or two may be written past it before the
+      // next checkpoint empties the file.
+      assert.ok(largest < 100 * 1024 * 1024, `the WAL grew to ${(largest / 1e6).toFixed(0)} MB`);
+    } finally {
+      writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -78,9 +78,19 @@ export async function refreshGrantTokens(
 
   const endsAt = latestExpiry(active);
   const next = newRefreshToken(family.family_id, endsAt, now);
-  if (!(await inTransaction(deps, (tx) => tx.store.rotateRefreshToken(hash, next.record)))) {
-    return invalidGrant();
-  }
+  // The rotation and its audit event commit together: one commit per refresh.
+  const rotated = await inTransaction(deps, async (tx) => {
+    if (!(await tx.store.rotateRefreshToken(hash, next.record))) return false;
+    await recordAudit(
+      tx,
+      { kind: 'grantee', id: family.client_id },
+      first.subject_id,
+      { action: 'token_refreshed', grantId: first.grant_id },
+      now,
+    );
+    return true;
+  });
+  if (!rotated) return invalidGrant();
   // A refreshed token keeps the audience the family was issued for.
   const ttl = accessTtl(deps, endsAt, now);
   const access =
@@ -92,13 +102,6 @@ export async function refreshGrantTokens(
           family.resource,
         )
       : await issueGrantToken(deps, first, ttl, family.resource);
-  await recordAudit(
-    deps,
-    { kind: 'grantee', id: family.client_id },
-    first.subject_id,
-    { action: 'token_refreshed', grantId: first.grant_id },
-    now,
-  );
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   return ok({ ...access, ...covers, refresh_token: next.token });

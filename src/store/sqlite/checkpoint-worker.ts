@@ -11,7 +11,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 // store written without pause (ppx seed --scale: 19 GB of WAL at 5,000 subjects) may never see.
 // So once the WAL holds WAL_LIMIT_FRAMES, a TRUNCATE checkpoint waits (busy_timeout) for the
 // writer and the readers to let it, then empties the file. The passive ones before it have copied
-// nearly everything, so the wait is short.
+// nearly everything, so the wait is short. A writer that never pauses long enough (one
+// transaction right after the other) keeps it busy: then the worker asks the writer's thread
+// ('truncate'), which runs it between two of its own transactions (checkpointer.ts).
 
 const { path, intervalMs } = workerData as { path: string; intervalMs: number };
 const db = new DatabaseSync(path);
@@ -24,11 +26,16 @@ const WAL_LIMIT_FRAMES = 16_384;
 const timer = setInterval(() => {
   try {
     const passive = checkpoint.get() as { log: number } | undefined;
-    if ((passive?.log ?? 0) >= WAL_LIMIT_FRAMES) truncate.get();
+    if ((passive?.log ?? 0) >= WAL_LIMIT_FRAMES) {
+      const done = truncate.get() as { busy: number } | undefined;
+      if (done?.busy !== 0) parentPort?.postMessage('truncate');
+    }
   } catch (error) {
-    // Busy or locked: the next tick tries again. Anything else ends the worker; the store then
-    // goes back to checkpointing on its own connection.
+    // Busy or locked: the next tick tries again (the writer's thread empties the WAL meanwhile).
+    // Anything else ends the worker; the store then goes back to checkpointing on its own
+    // connection.
     if (!/busy|locked/i.test(String(error))) throw error;
+    parentPort?.postMessage('truncate');
   }
 }, intervalMs);
 

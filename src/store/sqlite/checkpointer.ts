@@ -24,14 +24,25 @@ export class Checkpointer {
   #commits = 0;
   #worker: Worker | undefined;
   #stopped = false;
+  /** The worker could not empty a large WAL: the writer does, after its next commit. */
+  #truncate = false;
 
   constructor(path: string, writer: DatabaseSync) {
     this.#path = path;
     this.#writer = writer;
   }
 
-  /** Called after every commit on the writer. */
+  /** Called after every commit on the writer (outside any transaction). */
   committed(): void {
+    if (this.#truncate) {
+      this.#truncate = false;
+      try {
+        // Between two transactions of this thread, so no reader of this process is reading.
+        this.#writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy (another process reads): the worker asks again.
+      }
+    }
     if (this.#worker !== undefined || this.#stopped) return;
     this.#commits += 1;
     if (this.#commits >= COMMITS_BEFORE_WORKER) this.#start();
@@ -45,6 +56,9 @@ export class Checkpointer {
     worker.unref();
     this.#worker = worker;
     this.#writer.exec('PRAGMA wal_autocheckpoint = 0');
+    worker.on('message', (message) => {
+      if (message === 'truncate') this.#truncate = true;
+    });
     worker.on('error', () => this.#fallBack());
     worker.on('exit', () => this.#fallBack());
   }
@@ -64,7 +78,9 @@ export class Checkpointer {
     if (worker === undefined) return;
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
-      worker.once('message', () => void worker.terminate());
+      worker.on('message', (message) => {
+        if (message === 'stopped') void worker.terminate();
+      });
       worker.postMessage('stop');
     });
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import type { SigningKey } from '../../../src/auth/signing-keys.ts';
+import { type SigningKey, signingKeyOf } from '../../../src/auth/signing-keys.ts';
 import { TokenService, type TokenSubject } from '../../../src/auth/tokens.ts';
 import type { Result } from '../../../src/model/errors.ts';
 import { segmentSpellings } from '../../support/spellings.ts';
@@ -14,7 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 async function makeKey(): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const publicJwk = await exportJWK(publicKey);
-  return { kid: await calculateJwkThumbprint(publicJwk), privateKey, publicKey, publicJwk };
+  const signingKey = signingKeyOf(await exportJWK(privateKey));
+  return { kid: await calculateJwkThumbprint(publicJwk), privateKey, signingKey, publicKey, publicJwk };
 }
 
 let key: SigningKey;

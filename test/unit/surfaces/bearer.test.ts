@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { signingKeyOf } from '../../../src/auth/signing-keys.ts';
 import { TokenService } from '../../../src/auth/tokens.ts';
 import { ok } from '../../../src/model/errors.ts';
 import { limiterKey, readBearer } from '../../../src/surfaces/shared/bearer.ts';
@@ -9,9 +10,10 @@ import { signatureSpellings } from '../../support/spellings.ts';
 // The rate-limit key (issue 10 item 6): what a token is, not how it is spelled.
 
 async function twoTokens(): Promise<[string, string]> {
-  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const publicJwk = await exportJWK(publicKey);
-  const key = { kid: await calculateJwkThumbprint(publicJwk), privateKey, publicKey, publicJwk };
+  const signingKey = signingKeyOf(await exportJWK(privateKey));
+  const key = { kid: await calculateJwkThumbprint(publicJwk), privateKey, signingKey, publicKey, publicJwk };
   const s = new TokenService(key, { issuer: 'https://ppx.example' });
   const now = new Date();
   const mint = () => s.mint({ kind: 'subject', subjectId: 's' }, 60, now, 'https://ppx.example');
