@@ -129,8 +129,11 @@ export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
       }
       const clauses: Clause[] = [...keyed, ['e.seq > ?', after], ['e.seq < ?', before], ...secondary];
       const rows = await sql.all(
-        `SELECT ${EVENT_COLUMNS} FROM audit_events e LEFT JOIN audit_key_sets k ON k.set_id = e.key_set
-         WHERE ${where(clauses)} ORDER BY e.seq ${direction} LIMIT ?`,
+        // The page first, then its key lists: joined before the LIMIT, the planner may hash-join
+        // every event of the subject and sort them all (12 ms for 11,000 events, statistics or not).
+        `SELECT ${EVENT_COLUMNS} FROM (
+           SELECT * FROM audit_events e WHERE ${where(clauses)} ORDER BY e.seq ${direction} LIMIT ?
+         ) e LEFT JOIN audit_key_sets k ON k.set_id = e.key_set ORDER BY e.seq ${direction}`,
         ...values(clauses),
         limit + 1,
       );
