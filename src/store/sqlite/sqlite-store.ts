@@ -95,6 +95,17 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // mutex that fn's own transaction holds, forever. Such code must use the `tx` it was given.
   const current = new AsyncLocalStorage<TxState>();
   const writeQueries = new SqliteQueries(writer);
+  // The transaction-control statements, prepared once: a group commit runs several per
+  // transaction (a savepoint each, and one per write), and exec parses its text every time.
+  const control = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+  const run = (sql: string): void => {
+    let statement = control.get(sql);
+    if (statement === undefined) {
+      statement = writer.prepare(sql);
+      control.set(sql, statement);
+    }
+    statement.run();
+  };
   const readQueries = reader === writer ? writeQueries : new SqliteQueries(reader, { cacheContent: true });
   // Reads outside a transaction go to the write connection whenever no transaction is open on it
   // (node:sqlite is synchronous, so that holds for the whole read), and to the read connection
@@ -149,11 +160,11 @@ export async function openSqliteStore(path: string): Promise<Store> {
     assertNotInTransaction();
     return mutex.run(() => {
       assertOpen();
-      writer.exec('BEGIN IMMEDIATE');
+      run('BEGIN IMMEDIATE');
       let result: T;
       try {
         result = call();
-        writer.exec('COMMIT');
+        run('COMMIT');
         warmQueries.forgetRecords();
         checkpointer?.committed();
       } catch (error) {
@@ -180,10 +191,10 @@ export async function openSqliteStore(path: string): Promise<Store> {
     // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
     const writeInside: Runner = async (call) => {
       assertActive();
-      writer.exec('SAVEPOINT store_write');
+      run('SAVEPOINT store_write');
       try {
         const result = call();
-        writer.exec('RELEASE store_write');
+        run('RELEASE store_write');
         return result;
       } catch (error) {
         if (writer.isTransaction) writer.exec('ROLLBACK TO store_write; RELEASE store_write');
@@ -204,6 +215,72 @@ export async function openSqliteStore(path: string): Promise<Store> {
     };
   };
 
+  // Group commit for transactions: those asked for while the write connection is busy run one
+  // after the other, in the order they were asked, inside one SQLite transaction, each in a
+  // savepoint of its own, and commit together; each caller's promise settles after that commit
+  // (a failing fn is rolled back to its savepoint and fails alone, at once). Serial order and
+  // atomicity are a transaction's own; only the commit is shared, and with it the WAL write, which
+  // was most of a token refresh (one commit per rotation under load). An idle store commits each
+  // transaction alone, as before.
+  interface QueuedTx {
+    readonly fn: (tx: StoreTx) => Promise<unknown>;
+    readonly resolve: (value: unknown) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  let txQueue: QueuedTx[] = [];
+  const runTransactions = (): Promise<void> =>
+    mutex.run(async () => {
+      const batch = txQueue;
+      txQueue = [];
+      if (closed) {
+        for (const item of batch) item.reject(new Error('store is closed'));
+        return;
+      }
+      let done: { item: QueuedTx; result: unknown; state: TxState }[] = [];
+      for (const item of batch) {
+        const state: TxState = { active: true, changes: [] };
+        try {
+          if (!writer.isTransaction) run('BEGIN IMMEDIATE');
+          run('SAVEPOINT store_tx');
+        } catch (error) {
+          // The database is busy (another process) or broken: this one fails, the next tries again.
+          item.reject(error);
+          continue;
+        }
+        try {
+          const result = await current.run(state, () => item.fn(makeTx(state)));
+          run('RELEASE store_tx');
+          done.push({ item, result, state });
+        } catch (error) {
+          if (writer.isTransaction) {
+            writer.exec('ROLLBACK TO store_tx; RELEASE store_tx');
+          } else {
+            // SQLite rolled the whole transaction back on its own: the batch's earlier ones too.
+            for (const d of done) d.item.reject(error);
+            done = [];
+          }
+          writeQueries.forgetKeySets();
+          item.reject(error);
+        } finally {
+          state.active = false;
+        }
+      }
+      try {
+        if (writer.isTransaction) run('COMMIT');
+        warmQueries.forgetRecords();
+        checkpointer?.committed();
+      } catch (error) {
+        rollback();
+        for (const d of done) d.item.reject(error);
+        return;
+      }
+      // Still inside the mutex, right after COMMIT: events reach the feed in commit order.
+      for (const d of done) {
+        feed.publish(d.state.changes);
+        d.item.resolve(d.result);
+      }
+    });
+
   // Group commit for the audit log: every read appends an event before it answers, so under load
   // the events of requests arriving in the same turn of the event loop share one transaction.
   // Each caller still waits for the commit that holds its event. The batch is written in one go;
@@ -212,7 +289,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
   const writeAuditItems = (batch: typeof auditQueue, isolate: boolean): unknown[] => {
     const outcomes: unknown[] = [];
-    writer.exec('BEGIN IMMEDIATE');
+    run('BEGIN IMMEDIATE');
     if (!isolate) writeQueries.appendAudit(batch.flatMap((item) => item.events));
     for (const item of batch) {
       if (!isolate) {
@@ -230,7 +307,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         outcomes.push(error);
       }
     }
-    writer.exec('COMMIT');
+    run('COMMIT');
     checkpointer?.committed();
     return outcomes;
   };
@@ -287,25 +364,12 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       assertNotInTransaction();
-      return mutex.run(async () => {
-        assertOpen();
-        const state: TxState = { active: true, changes: [] };
-        writer.exec('BEGIN IMMEDIATE');
-        let result: T;
-        try {
-          result = await current.run(state, () => fn(makeTx(state)));
-          writer.exec('COMMIT');
-          warmQueries.forgetRecords();
-          checkpointer?.committed();
-        } catch (error) {
-          rollback();
-          throw error;
-        } finally {
-          state.active = false;
-        }
-        // Still inside the mutex, right after COMMIT: events reach the feed in commit order.
-        feed.publish(state.changes);
-        return result;
+      assertOpen();
+      return new Promise<T>((resolve, reject) => {
+        txQueue.push({ fn, resolve, reject } as QueuedTx);
+        // The first of a batch books a turn of the mutex after this turn of the event loop, so that
+        // the transactions of requests handled meanwhile join it (as the audit log's group commit).
+        if (txQueue.length === 1) setImmediate(() => void runTransactions());
       });
     },
 
