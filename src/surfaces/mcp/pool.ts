@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { invalidParams } from './request-params.ts';
 
 /**
  * Stateless Streamable HTTP with reused servers. The SDK (1.x) wants a fresh transport per
@@ -32,6 +33,13 @@ export class ServerPool {
       maxRequestBodySize: this.#bodyLimit,
     });
     await server.connect(transport);
+    // Malformed params are answered here, in words (request-params.ts), not by the SDK's parse.
+    const dispatch = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const refused = invalidParams(message);
+      if (refused === undefined) dispatch?.(message, extra);
+      else void transport.send(refused);
+    };
     try {
       return await transport.handleRequest(request, { authInfo });
     } finally {

@@ -87,11 +87,30 @@ describe('MCP scope refusals and resources', () => {
       ['tools/call', { name: 'ppx_get_profile_summary', arguments: 'x' }],
       ['resources/read', undefined],
       ['resources/read', { uri: 7 }],
+      ['initialize', undefined],
+      ['initialize', { protocolVersion: 5 }],
+      ['initialize', { protocolVersion: '2025-11-25', capabilities: [], clientInfo: 'x' }],
+      ['tools/list', { cursor: 5 }],
     ] as const) {
       const r = await rawPost(p, token, { jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.error?.code, -32602, `${method} ${JSON.stringify(params)}: ${r.text}`);
+      // Said in words: which field, what was wrong; not the validator's JSON dump.
+      const message = String(r.json.error?.message);
+      assert.doesNotMatch(message, /[[{]\s*"/, message);
+      assert.ok(message.length < 600, message);
     }
+    const bad = await rawPost(p, token, {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'initialize',
+      params: { protocolVersion: 5 },
+    });
+    assert.equal(bad.json.id, 9);
+    assert.match(
+      bad.json.error.message,
+      /^Invalid params for initialize: params\.protocolVersion: expected string, received number/,
+    );
   });
 
   it('resources: templates, the pairwise summary and effective views, under the same scope', async () => {
