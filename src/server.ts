@@ -6,12 +6,13 @@ import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { mountA2a } from './surfaces/a2a/app.ts';
 import { mountAgui } from './surfaces/agui/app.ts';
-import { httpApiMethodsAt, mountHttpApi } from './surfaces/http/app.ts';
+import { mountHttpApi } from './surfaces/http/app.ts';
 import { mountHealth } from './surfaces/http/health.ts';
 import { mountMetrics } from './surfaces/http/metrics.ts';
 import { mountMcp } from './surfaces/mcp/app.ts';
 import { mountOAuth } from './surfaces/oauth/mount.ts';
 import { type AccessEntry, accessLog } from './surfaces/shared/access-log.ts';
+import { allowedMethods } from './surfaces/shared/allowed-methods.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
 import { requestMetrics } from './surfaces/shared/request-metrics.ts';
 import { responseHeaders } from './surfaces/shared/response-headers.ts';
@@ -59,7 +60,7 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   });
 
   app.notFound((c) => {
-    const allowed = httpApiMethodsAt(c.req.path);
+    const allowed = allowedMethods(app.routes, c.req.path);
     if (allowed.length === 0) {
       return errorResponse({ code: 'not_found', description: `there is no endpoint at ${c.req.path}` });
     }

@@ -45,11 +45,6 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   app.get('/.well-known/jwks.json', (c) => c.body(jwks, 200, { 'Content-Type': 'application/jwk-set+json' }));
 }
 
-/** The methods the HTTP API serves at a path (for a 405's Allow); empty when it has no such path. */
-export function httpApiMethodsAt(path: string): string[] {
-  return ROUTES.filter((r) => r.http.path === path).map((r) => r.http.method);
-}
-
 async function handle(
   deps: Deps,
   options: HttpOptions,

@@ -291,10 +291,27 @@ describe('HTTP bad input', () => {
         const r = await api(p.url, path, { method, token, ...(method !== 'GET' ? { body: {} } : {}) });
         assert.equal(r.status, 405);
         const expected =
-          path.startsWith('/v1/profile/q') || path.startsWith('/v1/profile/e') ? 'POST' : 'GET';
+          path.startsWith('/v1/profile/q') || path.startsWith('/v1/profile/e') ? 'POST' : 'GET, HEAD';
         const allow = ['/v1/consent/revoke', '/v1/export'].includes(path) ? 'POST' : expected;
         assert.equal(r.headers.get('allow'), allow, `${method} ${path}`);
       }
+    });
+
+    it('so is a wrong method on every other surface: health, OAuth, the pages, the app', async () => {
+      for (const [method, path, allow] of [
+        ['POST', '/healthz', 'GET, HEAD'],
+        ['DELETE', '/.well-known/jwks.json', 'GET, HEAD'],
+        ['PUT', '/oauth/token', 'POST'],
+        ['POST', '/app', 'GET, HEAD'],
+        ['DELETE', '/consent/some-request', 'GET, HEAD'],
+        ['PUT', '/mcp', 'DELETE, GET, HEAD, POST'],
+      ] as const) {
+        const r = await api(p.url, path, { method, body: {} });
+        assertError(r, 405, 'method_not_allowed');
+        assert.equal(r.headers.get('allow'), allow, `${method} ${path}`);
+      }
+      // Where nothing is, it stays 404.
+      assertError(await api(p.url, '/nothing-here', { method: 'POST', body: {} }), 404, 'not_found');
     });
   });
 
