@@ -43,7 +43,10 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
   };
   const app = new Hono();
   const form = formBody(web);
-  for (const path of ['/signin', '/signout', '/signup', '/consent/:id/decision']) app.post(path, form);
+  // The forms' body parser, on the paths that take a form: /signup only where sign-up is on, so
+  // that without it there is nothing at /signup (404, not a 405 naming POST).
+  const forms = ['/signin', '/signout', '/consent/:id/decision', ...(web.signupEnabled ? ['/signup'] : [])];
+  for (const path of forms) app.post(path, form);
 
   app.get(STYLESHEET_PATH, (c) =>
     c.body(STYLESHEET, 200, {
