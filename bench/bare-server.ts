@@ -24,3 +24,14 @@ export function serveBare(handle: (req: IncomingMessage, res: ServerResponse) =>
   process.stdin.on('error', stop);
   process.stdin.resume();
 }
+
+/** Answers `text` as a JSON document, no-store, with its length: what every baseline sends. */
+export function answerJson(res: ServerResponse, text: string): void {
+  res
+    .writeHead(200, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
+}

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { DEMO_CLIENTS } from '../src/operations/demo-profile.ts';
 import { startChild } from './children.ts';
 import {
@@ -18,6 +16,7 @@ import {
   writeResults,
 } from './harness.ts';
 import { refreshTokenOf } from './oauth-refresh.ts';
+import { BENCH_DATABASE_URL, benchSchema } from './postgres-schema.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 import { markdown, spread } from './rounds.ts';
 
@@ -125,22 +124,20 @@ async function main(): Promise<void> {
     store: { type: 'string', default: 'sqlite' },
     'database-url': {
       type: 'string',
-      default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+      default: BENCH_DATABASE_URL,
     },
   });
   const store = String(args.extra['store']);
   if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store is sqlite or postgres');
   const databaseUrl = String(args.extra['database-url']);
-  const schema = `bench_refresh_${randomBytes(5).toString('hex')}`;
-  const storeUrl = new URL(databaseUrl);
-  storeUrl.searchParams.set('options', `-c search_path=${schema}`);
+  const schema = benchSchema('bench_refresh', databaseUrl);
   const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-refresh-'));
   const rounds: { provider: Load; baseline: Load; order: string[] }[] = [];
   let replayRefused = false;
   try {
     await withDeadline('bench:refresh', args, async (children) => {
       const argv = [join(here, 'provider-server.ts'), '--profile', 'demo'];
-      if (store === 'postgres') argv.push('--database-url', storeUrl.href);
+      if (store === 'postgres') argv.push('--database-url', schema.url);
       const providerChild = startChild('provider', argv, { execArgv: providerExecArgv(args) });
       children.push(providerChild);
       const info = await providerChild.ready;
@@ -189,12 +186,7 @@ async function main(): Promise<void> {
     });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
-    if (store === 'postgres') {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    if (store === 'postgres') await schema.drop();
   }
   const perSecond = (l: Load) => l.rotations / l.seconds;
   const perCpuSecond = (l: Load) => (l.rotations / l.cpuMicros) * 1e6;

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { DEMO_CLIENTS } from '../src/operations/demo-profile.ts';
 import { startChild } from './children.ts';
 import { BENCH_BODY } from './fixtures.ts';
 import { machine, runMain, withDeadline, writeResults } from './harness.ts';
 import { consentTokens, postJson } from './oauth-refresh.ts';
+import { BENCH_DATABASE_URL, benchSchema } from './postgres-schema.ts';
 import { markdown } from './rounds.ts';
 
 // `npm run bench:revocation [-- --trials 200 --readers 4]`
@@ -98,7 +97,7 @@ async function main(): Promise<void> {
       readers: { type: 'string', default: '4' },
       'database-url': {
         type: 'string',
-        default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+        default: BENCH_DATABASE_URL,
       },
     },
   });
@@ -107,9 +106,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(trials) || trials < 1) throw new Error('--trials must be a positive integer');
   if (!Number.isInteger(readers) || readers < 1) throw new Error('--readers must be a positive integer');
   const databaseUrl = values['database-url'];
-  const schema = `bench_revocation_${randomBytes(5).toString('hex')}`;
-  const storeUrl = new URL(databaseUrl);
-  storeUrl.searchParams.set('options', `-c search_path=${schema}`);
+  const schema = benchSchema('bench_revocation', databaseUrl);
   const results: Trial[] = [];
   try {
     const args = {
@@ -127,14 +124,14 @@ async function main(): Promise<void> {
         '--profile',
         'demo',
         '--database-url',
-        storeUrl.href,
+        schema.url,
       ]);
       children.push(first);
       const info = await first.ready;
       const second = startChild('instance B', [
         join(here, 'instance-server.ts'),
         '--database-url',
-        storeUrl.href,
+        schema.url,
         '--base-url',
         info['baseUrl']!,
       ]);
@@ -146,10 +143,7 @@ async function main(): Promise<void> {
       }
     });
   } finally {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await schema.drop();
   }
   const sum = (pick: (t: Trial) => number) => results.reduce((n, t) => n + pick(t), 0);
   const refusals = results

@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { SCALE_DEFAULTS, seedScale } from '../src/operations/scale-seed.ts';
 import { openProvider } from '../src/provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_CONTEXT } from './fixtures.ts';
 import { machine, runMain, writeResults } from './harness.ts';
+import { BENCH_DATABASE_URL, benchSchema } from './postgres-schema.ts';
 
 // `npm run bench:scale [-- --store sqlite|postgres|both --sizes 5,50,500,5000,50000 --duration 10
 // --budget-minutes 30 --max-gb 30 --database-url postgres://…]`
@@ -59,34 +58,23 @@ function sqliteStore(dir: string): BenchStore {
 }
 
 function postgresStore(databaseUrl: string): BenchStore {
-  const schema = `bench_scale_${randomBytes(5).toString('hex')}`;
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const schema = benchSchema('bench_scale', databaseUrl);
   return {
     kind: 'postgres',
-    location: url.href,
+    location: schema.url,
     size: () =>
-      onServer(async (c) =>
+      schema.onServer(async (c) =>
         Number(
           (
             await c.query(
               `SELECT coalesce(sum(pg_total_relation_size(cl.oid)), 0) AS n FROM pg_class cl
                  JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE n.nspname = $1 AND cl.relkind = 'r'`,
-              [schema],
+              [schema.name],
             )
           ).rows[0]?.n ?? 0,
         ),
       ),
-    drop: () => onServer(async (c) => void (await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`))),
+    drop: () => schema.drop(),
   };
 }
 
@@ -126,7 +114,7 @@ async function main(): Promise<void> {
       store: { type: 'string', default: 'sqlite' },
       'database-url': {
         type: 'string',
-        default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+        default: BENCH_DATABASE_URL,
       },
     },
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveBare } from './bare-server.ts';
+import { answerJson, serveBare } from './bare-server.ts';
 
 // Child-process entry of `npm run bench -- --profile small`: a bare node:http server that reads
 // and JSON.parses the request body and answers a fixed document, serialized anew for every request
@@ -27,14 +27,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
       return;
     }
-    const answer = JSON.stringify(document);
-    res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-        'content-length': String(Buffer.byteLength(answer)),
-      })
-      .end(answer);
+    answerJson(res, JSON.stringify(document));
   });
 }
 

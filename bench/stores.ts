@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { type Child, startChild } from './children.ts';
 import { BENCH_PATH, CLAIM_COUNT } from './fixtures.ts';
 import {
@@ -18,6 +16,7 @@ import {
 } from './harness.ts';
 import { checked } from './http-requests.ts';
 import * as mcp from './mcp-requests.ts';
+import { BENCH_DATABASE_URL, type BenchSchema, benchSchema } from './postgres-schema.ts';
 import { markdown, type Round, roundsRecord, summarize } from './rounds.ts';
 
 // `npm run bench:stores [-- --setups sqlite,postgres,postgres-2 --surfaces http,mcp --rounds 2
@@ -45,23 +44,6 @@ const SETUPS: Record<string, Setup> = {
   postgres: { name: 'postgres', store: 'postgres', instances: 1 },
   'postgres-2': { name: 'postgres-2', store: 'postgres', instances: 2 },
 };
-
-function schemaUrl(databaseUrl: string, schema: string): string {
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.href;
-}
-
-async function dropSchemas(databaseUrl: string, schemas: readonly string[]): Promise<void> {
-  if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The provider target of a setup: its first instance, and the second's URL when it has one. */
 async function providerTarget(
@@ -148,7 +130,7 @@ async function main(): Promise<void> {
     surfaces: { type: 'string', default: 'http,mcp' },
     'database-url': {
       type: 'string',
-      default: process.env['PPX_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+      default: BENCH_DATABASE_URL,
     },
   });
   const setups = String(args.extra['setups'])
@@ -165,22 +147,22 @@ async function main(): Promise<void> {
       return s as Surface;
     });
   const databaseUrl = String(args.extra['database-url']);
-  const schemas: string[] = [];
+  const schemas: BenchSchema[] = [];
   const results: { surface: Surface; setup: Setup; rounds: Round[] }[] = [];
   try {
     for (const surface of surfaces) {
       for (const setup of setups) {
         let url: string | undefined;
         if (setup.store === 'postgres') {
-          const schema = `bench_stores_${randomBytes(5).toString('hex')}`;
+          const schema = benchSchema('bench_stores', databaseUrl);
           schemas.push(schema);
-          url = schemaUrl(databaseUrl, schema);
+          url = schema.url;
         }
         results.push({ surface, setup, rounds: await runSetup(surface, setup, args, url) });
       }
     }
   } finally {
-    await dropSchemas(databaseUrl, schemas);
+    for (const schema of schemas) await schema.drop();
   }
   const rows = results.map(({ surface, setup, rounds }) => {
     const s = summarize(rounds);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveBare } from './bare-server.ts';
+import { answerJson, serveBare } from './bare-server.ts';
 
 // Child-process entry of `npm run bench:refresh`: the floor of a token endpoint, a bare node:http
 // server that reads and parses the form body (application/x-www-form-urlencoded) and answers the
@@ -25,14 +25,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
       return;
     }
-    const answer = JSON.stringify(document);
-    res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-        'content-length': String(Buffer.byteLength(answer)),
-      })
-      .end(answer);
+    answerJson(res, JSON.stringify(document));
   });
 }
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
+import { dropSchemas, postgresUnreachable, schemaName, urlInSchema } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
 import { type CliSandbox, sandbox, show } from './helpers.ts';
 
@@ -9,26 +8,13 @@ import { type CliSandbox, sandbox, show } from './helpers.ts';
 // and back, checked by what `ppx export` gives for each subject before and after; a progress bar
 // on stderr; a target that holds a store refused; wrong arguments said in words.
 
-const DATABASE_URL = process.env['PPX_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `mvcli_${randomBytes(6).toString('hex')}`;
-
-async function unreachable(): Promise<string | false> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return false;
-  } catch (error) {
-    return `PostgreSQL not reachable (${error instanceof Error ? error.message : String(error)})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-const reason = await unreachable();
+const schemas: string[] = [];
+const schema = schemaName('mvcli', schemas);
+const reason = await postgresUnreachable();
 
 describe('ppx migrate', () => {
   let box: CliSandbox;
-  const url = new URL(DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const url = new URL(urlInSchema(schema));
   const subjects = ['did:example:user-demo-0001', 'did:example:scale-0000000', 'did:example:scale-0000001'];
 
   before(() => {
@@ -36,11 +22,7 @@ describe('ppx migrate', () => {
   });
   after(async () => {
     box.cleanup();
-    if (reason) return;
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    if (!reason) await dropSchemas(schemas);
   });
 
   const exports = async (where: string[]) => {

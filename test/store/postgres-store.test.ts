@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { openConfiguredStore } from '../../src/provider.ts';
 import { listPostgresMigrations } from '../../src/store/postgres/migrate.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
 import { runStoreContract } from './contract.ts';
 import { profileRecord } from './fixtures.ts';
@@ -13,44 +13,15 @@ import { profileRecord } from './fixtures.ts';
 // The store contract against a real PostgreSQL server (PPX_TEST_DATABASE_URL, by default the local
 // one). Every store opened here lives in a schema of its own, dropped when the file is done, so
 // tests are isolated and may run in parallel with other runs on the same database.
-const DATABASE_URL = process.env['PPX_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Why the server cannot be used, or false when it answers. */
-async function unreachable(): Promise<string | false> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return false;
-  } catch (error) {
-    return `PostgreSQL not reachable at ${DATABASE_URL} (${error instanceof Error ? error.message : String(error)})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const reason = await unreachable();
+const DATABASE_URL = TEST_DATABASE_URL;
+const reason = await postgresUnreachable();
 const schemas: string[] = [];
-
-function freshSchema(): string {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
-  return schema;
-}
+const freshSchema = (): string => schemaName('t', schemas);
 
 const open = (schema: string) => (): Promise<Store> =>
   openPostgresStore(DATABASE_URL, { schema, poolSize: 4 });
 
-after(async () => {
-  if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-});
+after(() => dropSchemas(schemas));
 
 // Four at a time: each test has its own schema, and most of a test's time is the server applying
 // the migration to it (subtests inherit the concurrency).

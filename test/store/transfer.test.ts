@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import type { TransferSide, Values } from '../../src/store/transfer/side.ts';
 import { sqliteSide } from '../../src/store/transfer/sqlite-side.ts';
 import { TABLES } from '../../src/store/transfer/tables.ts';
 import { transferStore } from '../../src/store/transfer/transfer.ts';
+import { dropSchemas, postgresUnreachable, schemaName, urlInSchema } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
 import { changeDraft } from './contract-changes.ts';
 import { minimalClaim } from './fixtures.ts';
@@ -23,33 +23,13 @@ import { fillEveryTable } from './transfer-fixture.ts';
 // every row of every table, the counters that number what comes next, and nothing written when the
 // target is not empty or the copy does not match.
 
-const DATABASE_URL = process.env['PPX_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function unreachable(): Promise<string | false> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return false;
-  } catch (error) {
-    return `PostgreSQL not reachable at ${DATABASE_URL} (${error instanceof Error ? error.message : String(error)})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const reason = await unreachable();
+const reason = await postgresUnreachable();
 const schemas: string[] = [];
 let dir = '';
 let files = 0;
 
 /** A PostgreSQL URL whose connections work in a new schema of their own (search_path). */
-function freshUrl(): string {
-  const schema = `mv_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
-  const url = new URL(DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.href;
-}
+const freshUrl = (): string => urlInSchema(schemaName('mv', schemas));
 
 const freshFile = () => join(dir, `store-${++files}.db`);
 
@@ -58,11 +38,7 @@ before(async () => {
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });
-  if (schemas.length === 0 || reason) return;
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
+  if (!reason) await dropSchemas(schemas);
 });
 
 /** Every table's rows, in key order, as the transfer carries them. */
