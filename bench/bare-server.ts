@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -26,7 +27,7 @@ export function serveBare(handle: (req: IncomingMessage, res: ServerResponse) =>
 }
 
 /** Answers `text` as a JSON document, no-store, with its length: what every baseline sends. */
-export function answerJson(res: ServerResponse, text: string): void {
+function answerJson(res: ServerResponse, text: string): void {
   res
     .writeHead(200, {
       'content-type': 'application/json',
@@ -34,4 +35,35 @@ export function answerJson(res: ServerResponse, text: string): void {
       'content-length': String(Buffer.byteLength(text)),
     })
     .end(text);
+}
+
+/** Calls `done` with the whole request body as text. */
+export function readBody(req: IncomingMessage, done: (body: string) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+}
+
+/**
+ * A baseline answering one document, the file named by argv[2] (the provider's own answer,
+ * captured by the bench), serialized anew, to every POST whose body `accepts` takes: 400 for one
+ * it refuses, 405 for another method.
+ */
+export function serveCaptured(usage: string, accepts: (body: string) => boolean): void {
+  const path = process.argv[2];
+  if (!path) throw new Error(`usage: ${usage}`);
+  const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  serveBare((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    readBody(req, (body) => {
+      if (!accepts(body)) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
+        return;
+      }
+      answerJson(res, JSON.stringify(document));
+    });
+  });
 }

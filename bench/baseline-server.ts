@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Claim, qualifiedKey } from '../src/model/claim.ts';
 import type { ContextModifier, ResolutionContext } from '../src/model/context-modifier.ts';
 import { conditionMatches } from '../src/resolve/modifiers.ts';
-import { serveBare } from './bare-server.ts';
+import { readBody, serveBare } from './bare-server.ts';
 import { BENCH_NAMESPACES, BENCH_PATH, benchProfile } from './fixtures.ts';
 
 // Child-process entry: a bare node:http server doing "the same JSON work" as the provider's
@@ -67,12 +67,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     send(res, 404, { error: 'not_found' });
     return;
   }
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
+  readBody(req, (body) => {
     let input: { context?: ResolutionContext };
     try {
-      input = chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      input = body.length === 0 ? {} : JSON.parse(body);
     } catch {
       send(res, 400, { error: 'invalid_request' });
       return;

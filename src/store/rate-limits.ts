@@ -31,6 +31,23 @@ export interface RateCounter {
   take(limit: RateLimit, key: string, now: Date): Promise<RateDecision>;
 }
 
+/** The start of the clock-aligned fixed window of `limit` that holds `nowMs`. */
+export function windowStart(limit: RateLimit, nowMs: number): number {
+  return nowMs - (nowMs % (limit.windowSeconds * 1000));
+}
+
+/** The decision for the `used`-th request of a key in the window starting at `start`. */
+export function decisionOf(limit: RateLimit, used: number, start: number, nowMs: number): RateDecision {
+  const windowMs = limit.windowSeconds * 1000;
+  return {
+    allowed: used <= limit.limit,
+    limit: limit.limit,
+    remaining: Math.max(0, limit.limit - used),
+    resetSeconds: Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)),
+    windowSeconds: limit.windowSeconds,
+  };
+}
+
 /**
  * Fixed windows kept in this process's memory: safe to lose (a restart only resets the
  * windows), and bounded by the keys seen in one window of each limit.
@@ -39,9 +56,8 @@ export class MemoryRateCounter implements RateCounter {
   readonly #windows = new Map<string, { start: number; counts: Map<string, number> }>();
 
   async take(limit: RateLimit, key: string, now: Date): Promise<RateDecision> {
-    const windowMs = limit.windowSeconds * 1000;
     const nowMs = now.getTime();
-    const start = nowMs - (nowMs % windowMs);
+    const start = windowStart(limit, nowMs);
     let window = this.#windows.get(limit.name);
     if (window === undefined || window.start !== start) {
       window = { start, counts: new Map() };
@@ -49,12 +65,6 @@ export class MemoryRateCounter implements RateCounter {
     }
     const used = (window.counts.get(key) ?? 0) + 1;
     window.counts.set(key, used);
-    return {
-      allowed: used <= limit.limit,
-      limit: limit.limit,
-      remaining: Math.max(0, limit.limit - used),
-      resetSeconds: Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)),
-      windowSeconds: limit.windowSeconds,
-    };
+    return decisionOf(limit, used, start, nowMs);
   }
 }

@@ -41,6 +41,36 @@ export function transactionContract(open: () => Promise<Store>): void {
     );
 
     it(
+      'transactions asked for together stay apart: one that throws is rolled back alone',
+      withStore(open, async (store) => {
+        // Started in one turn of the event loop (SQLite commits such a group together).
+        const boom = new Error('the second one fails');
+        const [first, second, third] = await Promise.allSettled([
+          store.transaction(async (tx) => {
+            await tx.putSetting('group-first', '1');
+            return 'first';
+          }),
+          store.transaction(async (tx) => {
+            await tx.putSetting('group-second', '2');
+            throw boom;
+          }),
+          store.transaction(async (tx) => {
+            assert.equal(await tx.getSetting('group-first'), '1');
+            assert.equal(await tx.getSetting('group-second'), undefined);
+            await tx.putSetting('group-third', '3');
+            return 'third';
+          }),
+        ]);
+        assert.deepEqual(first, { status: 'fulfilled', value: 'first' });
+        assert.deepEqual(second, { status: 'rejected', reason: boom });
+        assert.deepEqual(third, { status: 'fulfilled', value: 'third' });
+        assert.equal(await store.getSetting('group-first'), '1');
+        assert.equal(await store.getSetting('group-second'), undefined);
+        assert.equal(await store.getSetting('group-third'), '3');
+      }),
+    );
+
+    it(
       'rolls back every write when fn throws, and rethrows the same error',
       withStore(open, async (store) => {
         const profile = profileRecord();

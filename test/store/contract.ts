@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { claimShape } from '../../src/model/claim.ts';
-import type { Store } from '../../src/store/store.ts';
+import { IdConflictError, type Store } from '../../src/store/store.ts';
 import { a2aTaskContract } from './contract-a2a-tasks.ts';
 import { auditContract } from './contract-audit.ts';
 import { auditLogContract } from './contract-audit-log.ts';
@@ -322,6 +322,37 @@ function claimAndModifierContract(open: () => Promise<Store>): void {
         await store.putClaims(profile.profile_id, [replaced]);
         assert.deepEqual(await store.listClaims(profile.profile_id), [replaced]);
         assert.deepEqual(await store.listClaims('ppx:profile:missing'), []);
+      }),
+    );
+
+    it(
+      'refuses a claim id another profile holds (IdConflictError), writing none of the list',
+      withStore(open, async (store) => {
+        const mine = profileRecord();
+        const theirs = profileRecord();
+        await store.insertProfile(mine);
+        await store.insertProfile(theirs);
+        const taken = minimalClaim({ key: 'theirs' });
+        await store.putClaims(theirs.profile_id, [taken]);
+        const fresh = minimalClaim({ key: 'fresh' });
+        await assert.rejects(
+          store.putClaims(mine.profile_id, [fresh, { ...taken, key: 'stolen' }]),
+          (error: unknown) => error instanceof IdConflictError && error.id === taken.claim_id,
+        );
+        assert.deepEqual(await store.listClaims(mine.profile_id), []);
+        assert.deepEqual(await store.listClaims(theirs.profile_id), [taken]);
+      }),
+    );
+
+    it(
+      'a list naming one claim id twice keeps the last',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.insertProfile(profile);
+        const first = minimalClaim({ key: 'first' });
+        const last = { ...first, key: 'last', value: 0.25 };
+        await store.putClaims(profile.profile_id, [first, last]);
+        assert.deepEqual(await store.listClaims(profile.profile_id), [last]);
       }),
     );
 

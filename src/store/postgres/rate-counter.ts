@@ -1,5 +1,11 @@
 import type pg from 'pg';
-import type { RateCounter, RateDecision, RateLimit } from '../rate-limits.ts';
+import {
+  decisionOf,
+  type RateCounter,
+  type RateDecision,
+  type RateLimit,
+  windowStart,
+} from '../rate-limits.ts';
 
 // Rate limits counted in PostgreSQL (issue 14, item 2): every instance on the database counts
 // into the same fixed windows (migration 0002, an UNLOGGED table), so a client gets its budget
@@ -18,9 +24,8 @@ export class PostgresRateCounter implements RateCounter {
   }
 
   async take(limit: RateLimit, key: string, now: Date): Promise<RateDecision> {
-    const windowMs = limit.windowSeconds * 1000;
     const nowMs = now.getTime();
-    const start = nowMs - (nowMs % windowMs);
+    const start = windowStart(limit, nowMs);
     const { rows } = await this.#pool.query<{ count: number }>(
       `INSERT INTO rate_windows (name, key, window_start, count) VALUES ($1, $2, $3, 1)
        ON CONFLICT (name, key, window_start) DO UPDATE SET count = rate_windows.count + 1
@@ -32,13 +37,6 @@ export class PostgresRateCounter implements RateCounter {
         .query('DELETE FROM rate_windows WHERE window_start < $1', [nowMs - KEEP_MS])
         .catch(() => undefined);
     }
-    const used = Number(rows[0]?.count ?? 1);
-    return {
-      allowed: used <= limit.limit,
-      limit: limit.limit,
-      remaining: Math.max(0, limit.limit - used),
-      resetSeconds: Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)),
-      windowSeconds: limit.windowSeconds,
-    };
+    return decisionOf(limit, Number(rows[0]?.count ?? 1), start, nowMs);
   }
 }
