@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { namespaceOfKey, normalizeKey } from '../model/claim.ts';
 import { AccessMode, type ConsentGrant } from '../model/consent-grant.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
-import { isSupportedNamespace } from '../model/extensions/index.ts';
+import {
+  isSupportedNamespace,
+  unregisteredKeys,
+  unregisteredKeysProblem,
+} from '../model/extensions/index.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
 import { newId } from '../model/ids.ts';
 import {
@@ -70,6 +74,8 @@ export async function createGrant(
   if (stray !== undefined) {
     return fail('invalid_request', `key "${stray}" lies outside the grant's namespaces`);
   }
+  const unknownKeys = unregisteredKeys(keys ?? []);
+  if (unknownKeys.length > 0) return fail('invalid_request', unregisteredKeysProblem(unknownKeys));
   const now = deps.clock();
   const grant: GrantRecord = {
     grant_id: newId('grant'),

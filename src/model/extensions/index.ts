@@ -40,6 +40,11 @@ export function unregisteredKeys(qualified: readonly string[]): string[] {
   return [...new Set(qualified)].filter((k) => keyDefinitionOf(k) === undefined);
 }
 
+/** Says which keys no namespace registers, and where the registered ones are listed. */
+export function unregisteredKeysProblem(keys: readonly string[]): string {
+  return `no namespace registers the key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')} (GET /v1/extensions lists the keys)`;
+}
+
 export function supportedNamespaces(): string[] {
   return SUPPORTED_EXTENSIONS.map((e) => e.namespace);
 }

@@ -6,7 +6,11 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import { AccessMode } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import { isSupportedNamespace } from '../../model/extensions/index.ts';
+import {
+  isSupportedNamespace,
+  unregisteredKeys,
+  unregisteredKeysProblem,
+} from '../../model/extensions/index.ts';
 import type { GrantRequestDraft, GrantRequestRecord, PackageMembership } from '../../model/grant-request.ts';
 import {
   CrossDomainTransfer,
@@ -169,6 +173,9 @@ function checkScope(input: z.output<typeof ConsentRequestInput>): Result<true> {
     .find((k) => !input.allowed_namespaces.includes(namespaceOfKey(k)));
   if (stray !== undefined)
     return fail('invalid_request', `key "${stray}" lies outside the requested namespaces`);
+  // A key no namespace registers would be shown to the person as if it meant something.
+  const unknownKeys = unregisteredKeys(input.allowed_claim_keys ?? []);
+  if (unknownKeys.length > 0) return fail('invalid_request', unregisteredKeysProblem(unknownKeys));
   return ok(true);
 }
 

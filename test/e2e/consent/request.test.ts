@@ -138,6 +138,16 @@ describe('consent request over HTTP', () => {
     assertError(await send({ allowed_namespaces: ['core', 'astrology'] }), 400, 'unknown_namespace');
   });
 
+  it('a claim key no namespace registers is 400, named, and nothing is asked of the person', async () => {
+    const r = await send({
+      allowed_namespaces: ['core', 'fragrance'],
+      allowed_claim_keys: ['novelty_tolerance', 'fragrance.bank_balance', 'core.home_address'],
+    });
+    assertError(r, 400, 'invalid_request');
+    assert.match(r.json.error_description, /"fragrance\.bank_balance", "core\.home_address"/);
+    assert.match(r.json.error_description, /\/v1\/extensions/);
+  });
+
   it('a claim key outside the requested namespaces is 400', async () => {
     assertError(
       await send({ allowed_namespaces: ['core'], allowed_claim_keys: ['fragrance.family_preference'] }),
