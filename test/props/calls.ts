@@ -1,4 +1,5 @@
 import { type Claim, qualifiedKey } from '../../src/model/claim.ts';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { CATALOG, toolNameOf } from '../../src/operations/catalog/index.ts';
 import { rawPost, toolCall } from '../e2e/mcp/helpers.ts';
 import { proposed } from '../e2e/writeback/helpers.ts';
@@ -19,6 +20,8 @@ export interface Answer {
   readonly text: string;
   /** What the call sent (not compared: the same in both). */
   readonly input: unknown;
+  /** The person's own call: it may name every claim of theirs, and is not compared. */
+  readonly bySubject?: true;
 }
 
 /** Headers that say nothing about the profile: the rest must agree. */
@@ -42,6 +45,12 @@ function parsedDeep(v: unknown): unknown {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, parsedDeep(x)]));
   }
   return v;
+}
+
+/** Whether a grant names the claim's namespace and key (the scope a proposal must keep to). */
+function covers(grant: GrantRecord, c: Claim): boolean {
+  if (!grant.allowed_namespaces.includes(c.namespace)) return false;
+  return grant.allowed_claim_keys === undefined || grant.allowed_claim_keys.includes(qualifiedKey(c));
 }
 
 const key = (i: number) => qualifiedKey(POOL[i % POOL.length] as Claim);
@@ -75,14 +84,19 @@ function inputOf(s: Step, w: World): Record<string, unknown> {
     case 'list_audit_events':
       return { limit: String(1 + s.variant * 20) };
     case 'propose_updates': {
-      const named = s.keys.length > 0 ? s.keys : [s.variant];
+      // Variants 0 and 1 keep to the keys the grant covers (most then get through); 2 and 3 name
+      // any key, the hidden claims' included.
+      const inGrant = (i: number) => (w.grant ? covers(w.grant, POOL[i % POOL.length] as Claim) : true);
+      const wanted = s.keys.length > 0 ? s.keys : [s.variant];
+      const covered = POOL.map((_, i) => i).filter(inGrant);
+      const named = s.variant >= 2 ? wanted : wanted.filter(inGrant).concat(covered.slice(0, 1)).slice(0, 3);
       return {
         claims: named.map((i) => {
           const c = POOL[i % POOL.length] as Claim;
           const value = typeof c.value === 'number' && !Number.isInteger(c.value) ? s.value : c.value;
           return proposed(c.namespace, c.key, value, {
             ...(c.value_type !== undefined ? { value_type: c.value_type } : {}),
-            ...(s.variant === 1 ? { source: { kind: 'inferred', origin: 'session' } } : {}),
+            ...(s.variant % 2 === 1 ? { source: { kind: 'inferred', origin: 'session' } } : {}),
           });
         }),
       };
@@ -122,6 +136,7 @@ export async function runStep(s: Step, w: World, index: number): Promise<Answer>
   const label = `${s.surface} ${s.op} #${s.variant} (step ${index})`;
   if (s.op === 'mcp_resource') return mcpResource(s, w, label, index + 1);
   if (s.op === 'agui_review') return aguiReview(w, label);
+  if (s.op === 'subject_confirm') return subjectConfirm(w, label);
   const input = inputOf(s, w);
   const op = CATALOG.find((o) => o.name === s.op);
   if (op === undefined) throw new Error(`no operation ${s.op}`);
@@ -230,6 +245,13 @@ async function aguiReview(w: World, label: string): Promise<Answer> {
     headers: { accept: 'text/event-stream' },
   });
   return answerOf(label, r, input);
+}
+
+/** The person confirms the oldest proposal the grantee was told is pending. */
+async function subjectConfirm(w: World, label: string): Promise<Answer> {
+  const input = { decisions: w.proposals.splice(0, 1).map((id) => ({ proposal_id: id, action: 'confirm' })) };
+  const r = await api(w.p.url, '/v1/profile/confirm-updates', { token: w.subjectToken, body: input });
+  return { ...answerOf(label, r, input), bySubject: true };
 }
 
 /** Keeps the pending proposal ids an answer names, for a confirm_updates that follows. */

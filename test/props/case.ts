@@ -17,7 +17,16 @@ const NAMESPACES = ['core', 'fragrance', 'travel'] as const;
 const KINDS = ['user_stated', 'observed', 'inferred', 'imported', 'derived_aggregate'] as const;
 const REVIEWS = ['confirmed', 'unreviewed', 'rejected'] as const;
 const OPERATIONS = ['read', 'query', 'export', 'propose_update', 'confirm_update'] as const;
-const PURPOSES = ['recommendation', 'ranking', 'matching', 'simulation'] as const;
+const PURPOSES = [
+  'recommendation',
+  'ranking',
+  'matching',
+  'simulation',
+  'summarization',
+  'personalization',
+  'explanation',
+  'propose_update',
+] as const;
 const CROSS_DOMAIN = ['deny', 'allow_with_review', 'allow_if_same_provider', 'allow'] as const;
 const WRITEBACK = ['forbidden', 'review_required', 'auto_for_low_risk', 'allow'] as const;
 
@@ -90,6 +99,8 @@ export const GRANTEE_CALLS: Readonly<Record<string, readonly Surface[]>> = {
   // Not operations: the MCP resources, the AG-UI review stream under a grant's token.
   mcp_resource: ['mcp'],
   agui_review: ['http'],
+  // Not the grantee's: the person confirms the oldest proposal still pending (write-back review).
+  subject_confirm: ['http'],
 };
 
 /** How a case may end: the grantee gives the grant up, then tries one more read. */
@@ -97,6 +108,9 @@ export const REVOKE_SURFACES: readonly Surface[] = ['http', 'mcp'];
 
 const subset = <T>(items: readonly T[], min = 0) =>
   fc.subarray([...items], { minLength: min, maxLength: items.length });
+/** Each item with probability `tenths`/10 (so most grants hold what most calls need). */
+const biased = <T>(items: readonly T[], tenths: number) =>
+  fc.tuple(...items.map(() => fc.nat(9))).map((mask) => items.filter((_, i) => (mask[i] as number) < tenths));
 const indexes = (max: number) => fc.uniqueArray(fc.nat(max - 1), { maxLength: 4 });
 
 const claimDraft: fc.Arbitrary<ClaimDraft> = fc.record({
@@ -110,14 +124,12 @@ const claimDraft: fc.Arbitrary<ClaimDraft> = fc.record({
 
 const grantDraft: fc.Arbitrary<GrantDraftCase> = fc.record({
   client: fc.nat(DEMO_CLIENTS.length - 1),
-  purposes: subset(PURPOSES, 1),
+  purposes: biased(PURPOSES, 5),
   domains: subset(['fragrance', 'travel'], 1),
   namespaces: subset(NAMESPACES, 1),
   keys: fc.option(fc.uniqueArray(fc.nat(POOL.length - 1), { minLength: 1, maxLength: 6 }), { nil: null }),
   // Each operation in most grants, so that most calls get past the scope check.
-  operations: fc
-    .tuple(...OPERATIONS.map(() => fc.nat(9)))
-    .map((mask) => OPERATIONS.filter((_, i) => (mask[i] as number) >= 3)),
+  operations: biased(OPERATIONS, 7),
   crossDomain: fc.constantFrom(...CROSS_DOMAIN),
   writeback: fc.constantFrom(...WRITEBACK),
   expiresInDays: fc.oneof(
