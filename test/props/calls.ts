@@ -145,7 +145,9 @@ export async function runStep(s: Step, w: World, index: number): Promise<Answer>
       ? await overHttp(w, op, input, label)
       : s.surface === 'mcp'
         ? await overMcp(w, label, toolCall(toolNameOf(op.name), input, index + 1))
-        : await overA2a(w, op.a2a?.skill ?? op.name, input, label, s.variant % 2 === 1, index + 1);
+        : s.surface === 'package'
+          ? await overPackage(w, label, toolNameOf(op.name), input, s.variant, index + 1)
+          : await overA2a(w, op.a2a?.skill ?? op.name, input, label, s.variant % 2 === 1, index + 1);
   remember(w, answer);
   return answer;
 }
@@ -185,6 +187,22 @@ function answerOf(
 
 async function overMcp(w: World, label: string, message: unknown): Promise<Answer> {
   return answerOf(label, await rawPost(w.p, w.tokens.mcp, message), message);
+}
+
+/** A read tool under the package token: one child, the other, or both (a fan-out). */
+async function overPackage(
+  w: World,
+  label: string,
+  tool: string,
+  input: Record<string, unknown>,
+  variant: number,
+  id: number,
+): Promise<Answer> {
+  const [first, second = first] = w.children;
+  const grantId = [[first, second], first, second, [second, first]][variant];
+  const args = tool === toolNameOf('list_granted_access') ? input : { ...input, grant_id: grantId };
+  const message = toolCall(tool, args, id);
+  return answerOf(label, await rawPost(w.p, w.tokens.package, message), message);
 }
 
 function mcpResource(s: Step, w: World, label: string, id: number): Promise<Answer> {

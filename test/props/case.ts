@@ -57,7 +57,8 @@ export interface GrantDraftCase {
   readonly singleUse: boolean;
 }
 
-export type Surface = 'http' | 'mcp' | 'a2a';
+/** `package`: MCP under a package token over the case's grant and its second one, by child id. */
+export type Surface = 'http' | 'mcp' | 'a2a' | 'package';
 
 /** One call a grantee makes; `op` names a catalog operation, the rest picks its input. */
 export interface Step {
@@ -73,6 +74,8 @@ export interface Step {
 export interface Case {
   readonly claims: readonly ClaimDraft[];
   readonly grant: GrantDraftCase;
+  /** A second grant to the same client; with it, `package` steps use one token over both. */
+  readonly second: GrantDraftCase | null;
   readonly steps: readonly Step[];
   /** The surface the grant is revoked on after the steps (then one read more), or none. */
   readonly revokeOn: Surface | null;
@@ -80,12 +83,12 @@ export interface Case {
 
 /** The operations a grantee may call, with the surfaces each is on (the catalog's). */
 export const GRANTEE_CALLS: Readonly<Record<string, readonly Surface[]>> = {
-  get_profile_summary: ['http', 'mcp'],
-  query_claims: ['http', 'mcp', 'a2a'],
-  get_effective_profile: ['http', 'mcp', 'a2a'],
-  export_profile: ['http', 'mcp'],
+  get_profile_summary: ['http', 'mcp', 'package'],
+  query_claims: ['http', 'mcp', 'a2a', 'package'],
+  get_effective_profile: ['http', 'mcp', 'a2a', 'package'],
+  export_profile: ['http', 'mcp', 'package'],
   list_consent_grants: ['http', 'mcp'],
-  list_granted_access: ['mcp'],
+  list_granted_access: ['mcp', 'package'],
   list_audit_events: ['http'],
   propose_updates: ['http', 'mcp', 'a2a'],
   confirm_updates: ['http', 'mcp'],
@@ -153,6 +156,7 @@ export const caseArbitrary: fc.Arbitrary<Case> = fc.record({
   // Unique pool entries: a profile holds one claim per key and shape.
   claims: fc.uniqueArray(claimDraft, { minLength: 1, maxLength: 12, selector: (c) => c.pool }),
   grant: grantDraft,
+  second: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: grantDraft }),
   steps: fc.array(step, { minLength: 1, maxLength: 8 }),
   revokeOn: fc.option(fc.constantFrom(...REVOKE_SURFACES), { nil: null, freq: 2 }),
 });

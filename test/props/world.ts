@@ -1,6 +1,8 @@
 import { type Claim, qualifiedKey } from '../../src/model/claim.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { PPX_VERSION } from '../../src/model/vocabulary.ts';
+import { childId } from '../../src/operations/child-ids.ts';
+import { mintPackage } from '../../src/operations/consent/package-tokens.ts';
 import { DEMO_CLIENTS } from '../../src/operations/demo-profile.ts';
 import { createGrant } from '../../src/operations/grants.ts';
 import { importProfile } from '../../src/operations/import-profile.ts';
@@ -103,7 +105,10 @@ export interface Named {
 
 export function nameCase(c: Case, n: number): Named {
   const claims = c.claims.map((d, i) => claimOf(d, `ppx:claim:r${n}-${i}`));
-  const outside = new Set(claims.filter((x) => outsideGrant(c.grant, x)).map((x) => x.claim_id));
+  // With a second grant, a claim is hidden only when neither grant may show it.
+  const outsideAll = (x: Claim) =>
+    outsideGrant(c.grant, x) && (c.second === null || outsideGrant(c.second, x));
+  const outside = new Set(claims.filter(outsideAll).map((x) => x.claim_id));
   const hidden = claims
     .filter((x, i) => outside.has(x.claim_id) && c.claims[i]?.hideIfOutside)
     .map((x) => x.claim_id);
@@ -117,8 +122,10 @@ export interface World {
   /** The grant, or the refusal that creating it met (then every call is skipped). */
   readonly grant: GrantRecord | undefined;
   readonly refusal?: string;
-  /** A token per surface, each for its own resource. */
+  /** A token per surface, each for its own resource (`package`: the MCP token when there is none). */
   readonly tokens: Readonly<Record<Surface, string>>;
+  /** The child ids a package token names, the case's grant first. */
+  readonly children: readonly string[];
   readonly subjectToken: string;
   readonly counterpart?: GrantRecord;
   /** Pending proposals the grantee was told of, oldest first. */
@@ -145,13 +152,76 @@ export async function setUp(
   });
   if (!imported.ok) throw new Error(`import: ${imported.error.description}`);
   const subjectToken = (await issueSubjectToken(p.deps, named.subject)).access_token;
-  const g = c.grant;
-  const client = DEMO_CLIENTS[g.client]?.client_id as string;
-  const keys = grantKeys(g);
-  const created = await createGrant(
+  const client = DEMO_CLIENTS[c.grant.client]?.client_id as string;
+  const created = await grantOf(p, named.subject, client, c.grant, now);
+  const none = { http: '', mcp: '', a2a: '', package: '' };
+  if (!created.ok) {
+    return {
+      p,
+      named,
+      grant: undefined,
+      refusal: created.error.description,
+      tokens: none,
+      children: [],
+      subjectToken,
+      proposals: [],
+    };
+  }
+  const grant = created.value;
+  const audience = {
+    http: undefined,
+    mcp: `${p.url}/mcp`,
+    a2a: `${p.url}/a2a`,
+  };
+  const token = async (s: keyof typeof audience) => {
+    const t = await issueGrantToken(p.deps, grant, 3600, audience[s]);
+    return t.access_token;
+  };
+  // Minted directly, as a client's exchange would: a single-use grant's tokens alike (that a
+  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/consent).
+  const tokens = {
+    http: await token('http'),
+    mcp: await token('mcp'),
+    a2a: await token('a2a'),
+    package: '',
+  };
+  // The second grant, and one package token over both (as `ppx mint package` makes it); when
+  // the second is refused or either is not active, package steps go with the MCP token.
+  const second = c.second ? await grantOf(p, named.subject, client, c.second, now) : undefined;
+  const ids = [grant.grant_id, ...(second?.ok ? [second.value.grant_id] : [])];
+  const pkg = await mintPackage(p.deps, ids, audience.mcp);
+  tokens.package = pkg.ok ? pkg.value.access_token : tokens.mcp;
+  const counterpart = await createGrant(
     p.deps,
     {
-      subject_id: named.subject,
+      subject_id: SECOND_SUBJECT,
+      client_id: client,
+      purposes: ['matching'],
+      allowed_domains: [...c.grant.domains],
+      allowed_namespaces: ['core'],
+      allowed_operations: ['read'],
+      expires_at: new Date(now.getTime() + 30 * DAY).toISOString(),
+    },
+    'operator',
+  );
+  return {
+    p,
+    named,
+    grant,
+    tokens,
+    children: ids.map(childId),
+    subjectToken,
+    ...(counterpart.ok ? { counterpart: counterpart.value } : {}),
+    proposals: [],
+  };
+}
+
+function grantOf(p: TestProvider, subject: string, client: string, g: GrantDraftCase, now: Date) {
+  const keys = grantKeys(g);
+  return createGrant(
+    p.deps,
+    {
+      subject_id: subject,
       client_id: client,
       purposes: g.purposes as never,
       allowed_domains: [...g.domains],
@@ -165,51 +235,4 @@ export async function setUp(
     },
     'operator',
   );
-  const none = { http: '', mcp: '', a2a: '' };
-  if (!created.ok) {
-    return {
-      p,
-      named,
-      grant: undefined,
-      refusal: created.error.description,
-      tokens: none,
-      subjectToken,
-      proposals: [],
-    };
-  }
-  const grant = created.value;
-  const audience: Record<Surface, string | undefined> = {
-    http: undefined,
-    mcp: `${p.url}/mcp`,
-    a2a: `${p.url}/a2a`,
-  };
-  const token = async (s: Surface) => {
-    const t = await issueGrantToken(p.deps, grant, 3600, audience[s]);
-    return t.access_token;
-  };
-  // Minted directly, as a client's exchange would: a single-use grant's tokens alike (that a
-  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/consent).
-  const tokens = { http: await token('http'), mcp: await token('mcp'), a2a: await token('a2a') };
-  const counterpart = await createGrant(
-    p.deps,
-    {
-      subject_id: SECOND_SUBJECT,
-      client_id: client,
-      purposes: ['matching'],
-      allowed_domains: [...g.domains],
-      allowed_namespaces: ['core'],
-      allowed_operations: ['read'],
-      expires_at: new Date(now.getTime() + 30 * DAY).toISOString(),
-    },
-    'operator',
-  );
-  return {
-    p,
-    named,
-    grant,
-    tokens,
-    subjectToken,
-    ...(counterpart.ok ? { counterpart: counterpart.value } : {}),
-    proposals: [],
-  };
 }

@@ -7,9 +7,12 @@
 // must be equal as it is. `generated_at` is the one member allowed to differ.
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-/** A random id, with its `ppx:<kind>:` prefix or bare (a package child id), or a pairwise id. */
+/**
+ * A random id, with its `ppx:<kind>:` prefix or bare (a package child id), a pairwise id, or a
+ * grant package's id (`pkg_` and 16 random bytes in base64url).
+ */
 const MINTED = new RegExp(
-  `(ppx(?::|%3A)[a-z]+(?::|%3A))?(${UUID})|ppx(?::|%3A)(?:subject|profile)(?::|%3A)[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])`,
+  `(ppx(?::|%3A)[a-z]+(?::|%3A))?(${UUID})|ppx(?::|%3A)(?:subject|profile)(?::|%3A)[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])|pkg_[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])`,
   'g',
 );
 
