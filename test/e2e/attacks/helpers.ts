@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSubject, openSession } from '../../../src/operations/accounts.ts';
 import type { TestProvider } from '../../support/provider.ts';
+import { formFields } from '../oauth/helpers.ts';
 import { cookieFrom, hiddenField, signInOverHttp } from '../web/helpers.ts';
 
 // Shared by the attack tests (test/e2e/attacks): accounts signed in over plain HTTP, form posts
@@ -130,4 +131,22 @@ export async function serveSite(
 /** Text with HTML's five special characters escaped, for a test page's own markup. */
 export function escapeForPage(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The decision form of a consent page as a browser would submit it (every box as shown), with
+ * `decision` added: the fields of a genuine "Allow" or "Reject".
+ */
+export async function decisionFields(
+  p: TestProvider,
+  consentPath: string,
+  session: string,
+  decision: string,
+): Promise<[string, string][]> {
+  const page = await fetch(p.url + consentPath, { headers: { cookie: `ppx_session=${session}` } });
+  const html = await page.text();
+  assert.equal(page.status, 200, html);
+  const form = /<form method="post" action="\/consent\/[^"]+\/decision">([\s\S]*?)<\/form>/.exec(html);
+  assert.ok(form, 'the page has a decision form');
+  return [...formFields(form[1]!), ['decision', decision]];
 }
