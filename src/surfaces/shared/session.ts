@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { SessionRecord } from '../../model/account.ts';
-import { sessionFrom } from '../../operations/accounts.ts';
+import { csrfTokenOf, sessionFrom } from '../../operations/accounts.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { noteCaller } from './access-log.ts';
 
@@ -36,6 +36,8 @@ export interface WebSession {
   /** The cookie value (the store keeps only its hash). */
   readonly secret: string;
   readonly record: SessionRecord;
+  /** The session's CSRF token, made from the secret (the store keeps only its hash). */
+  readonly csrf: string;
 }
 
 export async function currentSession(
@@ -47,7 +49,7 @@ export async function currentSession(
   const record = await sessionFrom(deps, secret);
   if (!record || secret === undefined) return undefined;
   noteCaller(c.req.raw, 'session');
-  return { secret, record };
+  return { secret, record, csrf: csrfTokenOf(secret) };
 }
 
 /** Constant-time comparison of two tokens (hashed first, so lengths never leak either). */

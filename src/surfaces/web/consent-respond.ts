@@ -60,7 +60,7 @@ export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, sessio
         name,
         'This request does not exist or has expired',
         'There is no open request at this address for the account you are signed in with. If an app sent you here, ask it to start again. If the request was meant for another account of yours, sign out and sign in with that one.',
-        html`<p>${signOutForm(session.record.csrf_token)}</p>`,
+        html`<p>${signOutForm(session.csrf)}</p>`,
       ),
       404,
     );
@@ -121,7 +121,7 @@ export function capitalize(s: string): string {
 export async function pageContext(web: WebContext, session: WebSession): Promise<PageContext> {
   const subject = await web.deps.store.getSubject(session.record.subject_id);
   return {
-    csrf: session.record.csrf_token,
+    csrf: session.csrf,
     username: subject?.username ?? 'your account',
     providerName: providerName(web),
     now: web.deps.clock(),

@@ -62,7 +62,7 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
       );
     }
     const form = await readForm(c);
-    if (!sameToken(field(form, 'csrf'), session.record.csrf_token)) {
+    if (!sameToken(field(form, 'csrf'), session.csrf)) {
       return refused(c, web, 'This form could not be verified. Reload the consent page and try again.');
     }
     const view = await loadConsentView(web.deps, session.record.subject_id, id);

@@ -73,7 +73,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
       c,
       signedInPage({
         username: subject?.username ?? 'your account',
-        csrf: session.record.csrf_token,
+        csrf: session.csrf,
         providerName: providerName(web),
       }),
     );
@@ -109,7 +109,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     const session = await currentSession(c, web.deps, web.plan);
     if (!session) return seeOther(c, '/signin');
     const form = await readForm(c);
-    if (!sameToken(field(form, 'csrf'), session.record.csrf_token)) {
+    if (!sameToken(field(form, 'csrf'), session.csrf)) {
       return refused(c, web, 'This form could not be verified. Reload the page and try again.');
     }
     await signOut(web.deps, session.secret);
