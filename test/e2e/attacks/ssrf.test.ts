@@ -159,12 +159,13 @@ describe('SSRF: client ID metadata document URLs (production settings)', () => {
       assert.equal(isPrivate(a), false, a);
     // The spellings a URL parser turns into these addresses are never fetched as written: the
     // client_id must be its own normalized URL (above), whose host is then the dotted form.
-    for (const [spelled, host] of [
+    const spellings: [string, string][] = [
       ['https://2852039166/x', '169.254.169.254'],
       ['https://0xa9.0xfe.0xa9.0xfe/x', '169.254.169.254'],
       ['https://012.0.0.1/x', '10.0.0.1'],
       ['https://[::ffff:169.254.169.254]/x', '[::ffff:a9fe:a9fe]'],
-    ]) {
+    ];
+    for (const [spelled, host] of spellings) {
       assert.equal(new URL(spelled).host, host, spelled);
       assert.equal(isPrivate(host.replace(/^\[|\]$/g, '')), true, host);
     }
