@@ -18,7 +18,7 @@ import { newSession } from './helpers.ts';
 // zero-width) are taken out, long names are cut, and no logo is ever loaded.
 
 const REAL = 'Fragrance Demo App';
-const BIDI_OR_INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u061c\u0000-\u001f]/u;
+const BIDI_OR_INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u061c]|\p{Cc}/u;
 
 describe('client impersonation on the consent page', () => {
   let p: TestProvider;
