@@ -12,7 +12,10 @@ export interface SubjectRecord {
 export interface SessionRecord {
   readonly session_hash: string;
   readonly subject_id: string;
-  /** The session's anti-CSRF token (synchronizer token), sent back in every form. */
+  /**
+   * SHA-256 of the session's anti-CSRF token, never the token: the token is derived from the
+   * session secret (operations/accounts.ts#csrfTokenOf) and sent back in every form.
+   */
   readonly csrf_token: string;
   readonly created_at: string;
   readonly expires_at: string;

@@ -40,3 +40,23 @@ export function clientStanding(client: ClientRecord, redirectUri: string | undef
   const sameSite = document.protocol === 'https:' && document.hostname === redirect.hostname;
   return sameSite ? 'own_site' : 'self_registered';
 }
+
+/** The longest client name a page shows, in characters; a longer one is cut with "…". */
+export const SHOWN_NAME_LIMIT = 80;
+
+/**
+ * A client's name as the pages show it. Anyone may register a name, so what could make it draw
+ * as something else is taken out: bidi overrides and isolates (an RLO reverses the words after
+ * it), zero-width and other invisible format characters, control characters and line breaks;
+ * runs of spaces become one, and a name longer than SHOWN_NAME_LIMIT is cut (it must not push
+ * the "not verified" words off the screen).
+ */
+export function shownClientName(name: string): string {
+  const clean = name
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  const chars = [...clean];
+  if (chars.length === 0) return 'Unnamed app';
+  return chars.length > SHOWN_NAME_LIMIT ? `${chars.slice(0, SHOWN_NAME_LIMIT - 1).join('')}…` : clean;
+}

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { randomToken, sha256 } from '../auth/secrets.ts';
@@ -90,12 +91,22 @@ export async function openSession(deps: Deps, subjectId: string): Promise<NewSes
   const session: SessionRecord = {
     session_hash: sha256(secret),
     subject_id: subjectId,
-    csrf_token: randomToken(),
+    csrf_token: sha256(csrfTokenOf(secret)),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000).toISOString(),
   };
   await inTransaction(deps, (tx) => tx.store.insertSession(session));
   return { secret, session };
+}
+
+/**
+ * The session's anti-CSRF token (the synchronizer token every form and the web app send back),
+ * derived from the session secret: the server makes it again from the cookie on each request,
+ * and the store keeps only its hash, so a copy of the database holds no token to forge a form
+ * with (nor, the secret being hashed too, a session to use it on).
+ */
+export function csrfTokenOf(secret: string): string {
+  return createHmac('sha256', secret).update('ppx session csrf token').digest('base64url');
 }
 
 /** The live session behind a cookie value, or undefined (missing, unknown or expired). */

@@ -1,5 +1,10 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
-import { type ClientRecord, type ClientStanding, clientStanding } from '../../model/client.ts';
+import {
+  type ClientRecord,
+  type ClientStanding,
+  clientStanding,
+  shownClientName,
+} from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
@@ -45,7 +50,9 @@ export async function loadConsentView(
   const found = await pendingRequestFor(deps, caller, grantRequestId);
   if (!found.ok) return found;
   const request = found.value;
-  const client = await deps.store.getClient(request.client_id);
+  const stored = await deps.store.getClient(request.client_id);
+  // The pages show the name as shownClientName makes it (no bidi tricks, no invisible characters).
+  const client = stored && { ...stored, name: shownClientName(stored.name) };
   const view = {
     request,
     client,
@@ -94,7 +101,7 @@ export async function askingApp(
   if (!client) return undefined;
   // RFC 6749 §3.1.2.3: without redirect_uri, the client's only registered one is used.
   const redirect = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-  return { name: client.name, standing: clientStanding(client, redirect) };
+  return { name: shownClientName(client.name), standing: clientStanding(client, redirect) };
 }
 
 /** What the provider's closing page tells the subject about a request it decided. */
@@ -117,7 +124,7 @@ export async function decisionOutcomeFor(
   const client = await deps.store.getClient(request.client_id);
   const outcome =
     request.status === 'pending' ? 'pending' : request.status === 'rejected' ? 'refused' : 'allowed';
-  return { outcome, clientName: client?.name ?? request.client_id };
+  return { outcome, clientName: shownClientName(client?.name ?? request.client_id) };
 }
 
 export interface Exposure {

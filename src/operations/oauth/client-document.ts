@@ -180,7 +180,9 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 127],
+  // ::/96 holds :: and ::1 and the deprecated IPv4-compatible addresses (::a.b.c.d, RFC 4291
+  // §2.5.5.1): whatever a host stack makes of ::7f00:1, it is never a public client's address.
+  ['::', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],

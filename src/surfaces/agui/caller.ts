@@ -38,7 +38,7 @@ export async function reviewCaller(
     const none = fail('invalid_token', 'an access token or a signed-in session is required').error;
     return { ok: false, error: none, tokenPresented: false };
   }
-  const checked = sessionChecks(c, plan, session.record.csrf_token);
+  const checked = sessionChecks(c, plan, session.csrf);
   if (!checked.ok) return { ok: false, error: checked.error };
   return { ok: true, caller: { kind: 'subject', subjectId: session.record.subject_id } };
 }

@@ -52,7 +52,9 @@ async function handle(
   route: Route,
   c: Context<Env>,
 ) {
-  const { token, headers, respond, refused } = await startApiRequest(deps, c, errors);
+  const { token, headers, respond, refused } = await startApiRequest(deps, c, errors, {
+    byAddress: route.auth === 'none',
+  });
   if (refused) return refused;
 
   let caller: Caller | undefined;

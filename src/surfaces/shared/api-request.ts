@@ -24,6 +24,11 @@ export async function startApiRequest(
   deps: Deps,
   c: Context,
   errors: Omit<ErrorResponseOptions, 'headers' | 'tokenPresented'>,
+  /**
+   * A route that takes no token counts per address whatever Authorization says: otherwise a
+   * made-up bearer token on each request would be a fresh budget for guessing at it.
+   */
+  options: { readonly byAddress?: boolean } = {},
 ): Promise<ApiRequest> {
   // Plain until an error answer needs a Headers object.
   const headers: [string, string][] = [];
@@ -34,7 +39,9 @@ export async function startApiRequest(
       ...(tokenPresented !== undefined ? { tokenPresented } : {}),
     });
   const token = readBearer(c.req.header('authorization'));
-  const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
+  const limited = await limitRequest(deps, 'api', () =>
+    limiterKey(options.byAddress === true ? undefined : token, clientAddress(c)),
+  );
   if (limited) headers.push(...limited.headers);
   const refused = limited?.allowed === false ? respond(RATE_LIMITED) : undefined;
   return { token, headers, respond, ...(refused ? { refused } : {}) };

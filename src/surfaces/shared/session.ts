@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { SessionRecord } from '../../model/account.ts';
-import { sessionFrom } from '../../operations/accounts.ts';
+import { csrfTokenOf, sessionFrom } from '../../operations/accounts.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { noteCaller } from './access-log.ts';
 
@@ -36,6 +36,8 @@ export interface WebSession {
   /** The cookie value (the store keeps only its hash). */
   readonly secret: string;
   readonly record: SessionRecord;
+  /** The session's CSRF token, made from the secret (the store keeps only its hash). */
+  readonly csrf: string;
 }
 
 export async function currentSession(
@@ -47,7 +49,7 @@ export async function currentSession(
   const record = await sessionFrom(deps, secret);
   if (!record || secret === undefined) return undefined;
   noteCaller(c.req.raw, 'session');
-  return { secret, record };
+  return { secret, record, csrf: csrfTokenOf(secret) };
 }
 
 /** Constant-time comparison of two tokens (hashed first, so lengths never leak either). */
@@ -61,8 +63,9 @@ export function sameToken(presented: string | undefined, expected: string | unde
 /**
  * Refuses a state-changing request another site started: `Sec-Fetch-Site` must be same-origin
  * or none (or absent, for clients that do not send it), and an `Origin` header, when present,
- * must be this provider's (or `null` from a same-origin page, see below). Returns the reason to
- * refuse, or undefined. `what` names the request in that reason ("This form", "This request").
+ * must be this provider's (or `null` from a same-origin page, see below); without an `Origin`, a
+ * `Referer`, when present, must be on this provider's origin. Returns the reason to refuse, or
+ * undefined. `what` names the request in that reason ("This form", "This request").
  */
 export function crossSiteProblem(c: Context, plan: CookiePlan, what = 'This form'): string | undefined {
   const site = c.req.header('sec-fetch-site');
@@ -75,5 +78,15 @@ export function crossSiteProblem(c: Context, plan: CookiePlan, what = 'This form
   if (origin !== undefined && origin !== plan.origin && !(origin === 'null' && site === 'same-origin')) {
     return `${what} was sent from another origin, so it was refused.`;
   }
+  // No Origin (an older browser, a privacy extension that strips it): a Referer still says where
+  // the form was. The pages send `Referrer-Policy: no-referrer`, so their own posts carry none.
+  const referer = c.req.header('referer');
+  if (origin === undefined && referer !== undefined && originOf(referer) !== plan.origin) {
+    return `${what} was sent from another origin, so it was refused.`;
+  }
   return undefined;
+}
+
+function originOf(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).origin : undefined;
 }

@@ -65,7 +65,7 @@ async function page(c: Context, web: WebContext, bundle: AppBundle | undefined):
   const subject = await web.deps.store.getSubject(session.record.subject_id);
   const body = appShell({
     bundle,
-    csrf: session.record.csrf_token,
+    csrf: session.csrf,
     username: subject?.username ?? 'your account',
     providerName: name,
   });

@@ -1,7 +1,7 @@
 import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
 import type { Selection } from './decision.ts';
 import { html, type SafeHtml } from './escape.ts';
-import { accountLine, clientLine, grantSections, type PageContext } from './grant-sections.ts';
+import { accountLine, clientLine, grantSections, headingName, type PageContext } from './grant-sections.ts';
 import { errorBox, page } from './layout.ts';
 
 export interface ConsentPageInput extends PageContext {
@@ -16,7 +16,7 @@ export interface ConsentPageInput extends PageContext {
 
 export function consentPage(input: ConsentPageInput): SafeHtml {
   const { view } = input;
-  const clientName = view.client?.name ?? view.request.client_id;
+  const clientName = headingName(view);
   const action = `/consent/${encodeURIComponent(view.request.grant_request_id)}/decision`;
   return page(
     `${clientName} asks for your preferences`,

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
-import type { DecisionOutcome } from '../../operations/consent/preview.ts';
+import type { ConsentView, DecisionOutcome } from '../../operations/consent/preview.ts';
+import { decidedUrl } from '../../operations/consent/request.ts';
 import type { WebSession } from '../shared/session.ts';
 import { html, type SafeHtml } from './escape.ts';
 import type { PageContext } from './grant-sections.ts';
@@ -27,6 +28,19 @@ export function formTargets(redirectUri: string | undefined): readonly string[] 
   return [url.origin !== 'null' ? url.origin : url.protocol];
 }
 
+/**
+ * Where the browser goes after a decision: the request's redirect URI, unless the client no
+ * longer has it registered (the operator replaced its URIs after the request was made); then the
+ * provider's own closing page, so that no browser is sent to an address nobody vouches for now.
+ */
+export function leaveTo(web: WebContext, view: ConsentView, redirectTo: string): string {
+  return view.redirectVerified ? redirectTo : decidedUrl(web.deps, view.request.grant_request_id);
+}
+
+/** Why an approval is refused when the redirect URI is no longer registered (see leaveTo). */
+export const UNREGISTERED_REDIRECT =
+  'This app’s return address is no longer registered for it, so it cannot be allowed; nothing was shared. You can reject the request, or ask the app to start again.';
+
 /** A request the signed-in subject cannot decide on: another account's (or none), decided, expired. */
 export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, session: WebSession): Response {
   const name = providerName(web);
@@ -46,7 +60,7 @@ export function deadEnd(c: Context, web: WebContext, failure: PpxFailure, sessio
         name,
         'This request does not exist or has expired',
         'There is no open request at this address for the account you are signed in with. If an app sent you here, ask it to start again. If the request was meant for another account of yours, sign out and sign in with that one.',
-        html`<p>${signOutForm(session.record.csrf_token)}</p>`,
+        html`<p>${signOutForm(session.csrf)}</p>`,
       ),
       404,
     );
@@ -107,7 +121,7 @@ export function capitalize(s: string): string {
 export async function pageContext(web: WebContext, session: WebSession): Promise<PageContext> {
   const subject = await web.deps.store.getSubject(session.record.subject_id);
   return {
-    csrf: session.record.csrf_token,
+    csrf: session.csrf,
     username: subject?.username ?? 'your account',
     providerName: providerName(web),
     now: web.deps.clock(),

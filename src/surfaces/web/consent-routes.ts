@@ -11,7 +11,16 @@ import {
 } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken, type WebSession } from '../shared/session.ts';
 import { consentPage } from './consent-page.ts';
-import { closingPage, consentPath, deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
+import {
+  closingPage,
+  consentPath,
+  deadEnd,
+  formTargets,
+  friendly,
+  leaveTo,
+  pageContext,
+  UNREGISTERED_REDIRECT,
+} from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { decidePackageForm, showPackage } from './package-decision.ts';
 import { providerName, seeOther, send, type WebContext } from './respond.ts';
@@ -53,7 +62,7 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
       );
     }
     const form = await readForm(c);
-    if (!sameToken(field(form, 'csrf'), session.record.csrf_token)) {
+    if (!sameToken(field(form, 'csrf'), session.csrf)) {
       return refused(c, web, 'This form could not be verified. Reload the consent page and try again.');
     }
     const view = await loadConsentView(web.deps, session.record.subject_id, id);
@@ -64,7 +73,9 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
 
     if (decision === 'reject') {
       const r = await rejectGrantRequest(web.deps, caller, { grant_request_id: id });
-      return r.ok ? seeOther(c, r.value.redirect_to) : deadEnd(c, web, r.error, session);
+      return r.ok
+        ? seeOther(c, leaveTo(web, view.value, r.value.redirect_to))
+        : deadEnd(c, web, r.error, session);
     }
     const draft = view.value.request.draft;
     const selection = selectionFromForm(form);
@@ -81,6 +92,9 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
     }
     if (decision !== 'approve') {
       return render(c, web, session, view.value, { selection, error: 'Choose Allow or Reject.' }, 400);
+    }
+    if (!view.value.redirectVerified) {
+      return render(c, web, session, view.value, { selection, error: UNREGISTERED_REDIRECT }, 400);
     }
     const r = await approveGrantRequest(web.deps, caller, { grant_request_id: id, narrow: narrowing.narrow });
     if (r.ok) return seeOther(c, r.value.redirect_to);

@@ -50,6 +50,15 @@ export function accountLine(username: string, csrf: string): SafeHtml {
   return html`<div class="account muted"><span>Signed in as <strong>${username}</strong> · <a href="/app">Your preferences</a></span> ${signOutForm(csrf, 'Not you? Sign out')}</div>`;
 }
 
+/**
+ * How a consent page's heading names the app: by its name when someone vouches for it, else as
+ * the name it gave itself (anyone can register any name, that of a well-known app included).
+ */
+export function headingName(view: ConsentView): string {
+  const name = view.client?.name ?? view.request.client_id;
+  return view.standing === 'self_registered' ? `An app that calls itself “${name}”` : name;
+}
+
 export function clientLine(view: ConsentView): SafeHtml {
   const name = view.client?.name ?? view.request.client_id;
   if (view.request.redirect_uri === undefined) {

@@ -5,7 +5,14 @@ import type { Caller } from '../../operations/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
 import type { WebSession } from '../shared/session.ts';
-import { deadEnd, formTargets, friendly, pageContext } from './consent-respond.ts';
+import {
+  deadEnd,
+  formTargets,
+  friendly,
+  leaveTo,
+  pageContext,
+  UNREGISTERED_REDIRECT,
+} from './consent-respond.ts';
 import { narrowingOf, type Selection, selectionAsAsked, selectionFromForm } from './decision.ts';
 import { elementPrefix, elementTitle, type PackageElement, packagePage } from './package-page.ts';
 import { seeOther, send, type WebContext } from './respond.ts';
@@ -90,10 +97,12 @@ export async function decidePackageForm(
     return renderPackage(c, web, session, view, { elements: previewed, previewed: true });
   }
 
+  if (!view.redirectVerified && decisions.some((d) => d.decision === 'approve'))
+    return again(UNREGISTERED_REDIRECT);
   const caller: Caller = { kind: 'subject', subjectId: session.record.subject_id };
   const packageId = view.request.package?.package_id ?? '';
   const r = await decidePackage(web.deps, caller, { package_id: packageId, decisions });
-  if (r.ok) return seeOther(c, r.value.redirect_to);
+  if (r.ok) return seeOther(c, leaveTo(web, view, r.value.redirect_to));
   if (r.error.code === 'invalid_request') return again(packageFriendly(r.error, members));
   return deadEnd(c, web, r.error, session);
 }

@@ -2,7 +2,7 @@ import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
 import type { Selection } from './decision.ts';
 import { attr, html, type SafeHtml } from './escape.ts';
-import { accountLine, clientLine, grantSections, type PageContext } from './grant-sections.ts';
+import { accountLine, clientLine, grantSections, headingName, type PageContext } from './grant-sections.ts';
 import { errorBox, page } from './layout.ts';
 
 // A grant package (WIRE-NOTES §4) on one page: one section per element, each showing what the
@@ -39,7 +39,7 @@ export function elementTitle(request: GrantRequestRecord, count: number): string
 
 export function packagePage(input: PackagePageInput): SafeHtml {
   const { view, elements } = input;
-  const clientName = view.client?.name ?? view.request.client_id;
+  const clientName = headingName(view);
   const action = `/consent/${encodeURIComponent(view.request.grant_request_id)}/decision`;
   const count = elements.length;
   return page(

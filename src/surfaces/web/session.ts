@@ -59,7 +59,10 @@ export function safeReturnTo(raw: unknown, fallback = '/app'): string {
   // Resolve against a dummy origin: anything that leaves it is not a local path.
   const resolved = new URL(raw, 'http://local.invalid');
   if (resolved.origin !== 'http://local.invalid') return fallback;
-  return resolved.pathname + resolved.search;
+  // Dot segments can make the resolved path scheme-relative (`/.//evil` becomes `//evil`), which
+  // a browser reads as another host: only a path that stays one is returned.
+  const path = resolved.pathname + resolved.search;
+  return path.startsWith('//') ? fallback : path;
 }
 
 export type Form = Record<string, string | string[]>;

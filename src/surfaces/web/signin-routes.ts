@@ -3,7 +3,7 @@ import { deleteCookie } from 'hono/cookie';
 import { signOut } from '../../operations/accounts.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
-import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
+import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';
 import {
   clearSessionCookie,
   type Form,
@@ -25,6 +25,7 @@ export async function showSignIn(
   web: WebContext,
   input: { returnTo: string; error?: string; form?: Form },
   status: 200 | 401 | 403 | 429 = 200,
+  headers: readonly (readonly [string, string])[] = [],
 ): Promise<Response> {
   const reason = await signInReason(web, input.returnTo);
   const body = signInPage({
@@ -37,7 +38,7 @@ export async function showSignIn(
     ...(reason ? { reason } : {}),
     signupEnabled: web.signupEnabled,
   });
-  return send(c, body, status);
+  return send(c, body, status, [], headers);
 }
 
 const GENERIC_REASON =
@@ -73,7 +74,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
       c,
       signedInPage({
         username: subject?.username ?? 'your account',
-        csrf: session.record.csrf_token,
+        csrf: session.csrf,
         providerName: providerName(web),
       }),
     );
@@ -87,12 +88,14 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
       return showSignIn(c, web, { returnTo, error: 'The sign-in form had expired. Please try again.' }, 403);
     }
-    if (!(await attemptAllowed(web, c))) {
+    const attempt = await signInAttempt(web, c);
+    if (!attempt.allowed) {
       return showSignIn(
         c,
         web,
         { returnTo, error: 'Too many sign-in attempts. Wait a few minutes and try again.' },
         429,
+        attempt.headers,
       );
     }
     const signedIn = await web.signIn.verify(web.deps, form);
@@ -109,7 +112,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     const session = await currentSession(c, web.deps, web.plan);
     if (!session) return seeOther(c, '/signin');
     const form = await readForm(c);
-    if (!sameToken(field(form, 'csrf'), session.record.csrf_token)) {
+    if (!sameToken(field(form, 'csrf'), session.csrf)) {
       return refused(c, web, 'This form could not be verified. Reload the page and try again.');
     }
     await signOut(web.deps, session.secret);

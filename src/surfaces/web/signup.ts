@@ -3,7 +3,7 @@ import { createSubject, SubjectInput, signIn } from '../../operations/accounts.t
 import { crossSiteProblem, sameToken } from '../shared/session.ts';
 import { html } from './escape.ts';
 import { errorBox, page } from './layout.ts';
-import { attemptAllowed, providerName, seeOther, send, type WebContext } from './respond.ts';
+import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';
 import { type Form, field, preSessionCsrf, preSessionCsrfCookie, readForm, safeReturnTo } from './session.ts';
 import { refused, startSession } from './signin-routes.ts';
 
@@ -18,13 +18,17 @@ export function registerSignupRoutes(app: Hono, web: WebContext): void {
     if (problem) return refused(c, web, problem);
     const form = await readForm(c);
     const returnTo = safeReturnTo(field(form, 'return_to'));
-    const again = (error: string, status: 400 | 403 | 409 | 429) =>
-      send(c, signupPage(web, preSessionCsrf(c, web.plan), returnTo, error, form), status);
+    const again = (
+      error: string,
+      status: 400 | 403 | 409 | 429,
+      headers: readonly (readonly [string, string])[] = [],
+    ) => send(c, signupPage(web, preSessionCsrf(c, web.plan), returnTo, error, form), status, [], headers);
     if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
       return again('The form had expired. Please try again.', 403);
     }
-    if (!(await attemptAllowed(web, c)))
-      return again('Too many attempts. Wait a few minutes and try again.', 429);
+    const attempt = await signInAttempt(web, c);
+    if (!attempt.allowed)
+      return again('Too many attempts. Wait a few minutes and try again.', 429, attempt.headers);
     const password = field(form, 'password') ?? '';
     if (password !== field(form, 'password_again')) return again('The two passwords differ.', 400);
     const input = SubjectInput.safeParse({ username: field(form, 'username') ?? '', password });
