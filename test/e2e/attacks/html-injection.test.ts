@@ -106,16 +106,24 @@ describe('HTML injection', () => {
   });
   after(() => p.close());
 
-  /** A pending OAuth request of the injected client asking for injected areas and keys. */
-  async function injectedRequest(): Promise<string> {
-    const detail = {
+  /** The authorization details of a request asking for injected areas (and, if asked, keys). */
+  function injectedDetail(withKeys = false) {
+    return {
       type: 'ppx_grant',
       purposes: ['recommendation'],
       allowed_domains: ['fragrance', ...PAYLOADS],
       allowed_namespaces: ['fragrance'],
-      allowed_claim_keys: ['fragrance.family_preference', ...PAYLOADS.map((x) => `fragrance.${x}`)],
+      allowed_claim_keys: [
+        'fragrance.family_preference',
+        ...(withKeys ? PAYLOADS.map((x) => `fragrance.${x}`) : []),
+      ],
       allowed_operations: ['read'],
     };
+  }
+
+  /** A pending OAuth request of the injected client asking for injected areas. */
+  async function injectedRequest(): Promise<string> {
+    const detail = injectedDetail();
     const a = await get(
       codeRequest(p, evilClient, pkce().challenge, {
         authorization_details: JSON.stringify([detail]),
@@ -174,7 +182,23 @@ describe('HTML injection', () => {
     assert.equal(read.status, 200, read.text);
   }
 
-  it('the consent page escapes the client name, areas and keys; nothing becomes markup', async () => {
+  it('keys carrying markup are refused before any page shows them: back to the client, encoded', async () => {
+    // Areas are free-form, but a key must be one a vocabulary registers (model/extensions).
+    const a = await get(
+      codeRequest(p, evilClient, pkce().challenge, {
+        authorization_details: JSON.stringify([injectedDetail(true)]),
+        scope: undefined,
+      }),
+      cookie,
+    );
+    assert.equal(a.status, 302, await a.text());
+    const location = new URL(a.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+    assert.equal(location.searchParams.get('error'), 'invalid_authorization_details');
+    assert.match(location.searchParams.get('error_description')!, /no namespace registers the keys/);
+  });
+
+  it('the consent page escapes the client name and areas; nothing becomes markup', async () => {
     const path = await injectedRequest();
     const res = await get(p.url + path, cookie);
     assert.equal(res.status, 200);
