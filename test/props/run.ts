@@ -90,7 +90,7 @@ const surfaces = (s: Stats) =>
     .map(([k, v]) => `${k}:${v}`)
     .join(' ');
 console.log(
-  '\nstore     result  cases  with hidden  hidden claims  calls  by surface                 by status                              seconds',
+  `\nstore     result  cases  with hidden  hidden claims  calls  ${'by surface'.padEnd(44)}  ${'by status'.padEnd(46)}  seconds`,
 );
 for (const r of results) {
   const s = r.stats;
@@ -102,8 +102,8 @@ for (const r of results) {
       String(s.withHidden).padStart(11),
       String(s.hiddenClaims).padStart(13),
       String(s.steps).padStart(6),
-      surfaces(s).padEnd(26),
-      statuses(s).padEnd(38),
+      surfaces(s).padEnd(44),
+      statuses(s).padEnd(46),
       r.seconds.toFixed(0).padStart(7),
     ].join('  '),
   );
