@@ -831,4 +831,36 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/app/layout.test.ts', 'no serious or critical axe-core violation on any view'],
     ],
   },
+  {
+    id: 'hardening.redaction-property',
+    source: 'issue 15 item 1; SPEC §6.2 rule 3, bindings/http.md',
+    rule: 'for random profiles, grants and call sequences on HTTP, MCP (and packages), A2A and AG-UI, on both stores: every claim named is inside the grant, nothing of another subject appears, and every answer is the same whether a hidden claim exists or not',
+    tests: [
+      ['test/props/redaction.test.ts', 'holds on 60 random profiles, grants and call sequences'],
+      ['test/props/redaction.test.ts', 'redaction property on PostgreSQL'],
+    ],
+  },
+  {
+    id: 'hardening.consent-attacks',
+    source: 'issue 15 item 3',
+    rule: 'CSRF on every cookie route refused; no open redirect; impostor clients marked; injected markup stays text; no SSRF through client metadata URLs; secrets stored as hashes and compared in constant time; sign-in and token endpoints rate limited',
+    tests: [
+      [
+        'test/e2e/attacks/csrf.test.ts',
+        'the route table has no cookie-carried state-changing route this file does not attack',
+      ],
+      ['test/e2e/attacks/csrf.test.ts', 'cannot decide a consent request'],
+      ['test/e2e/attacks/redirects.test.ts', 'is shown, not followed'],
+      ['test/e2e/attacks/redirects.test.ts', 'a redirect URI deregistered after the request'],
+      ['test/e2e/attacks/impersonation.test.ts', 'an app naming itself exactly like the real one'],
+      ['test/e2e/attacks/html-injection.test.ts', 'the web app, every view: no injected element'],
+      [
+        'test/e2e/attacks/ssrf.test.ts',
+        'every spelling of this machine is refused with its reason, and no connection arrives',
+      ],
+      ['test/e2e/attacks/secrets.test.ts', 'no table, column or row holds a plaintext secret'],
+      ['test/e2e/attacks/secrets.test.ts', 'static check: the comparers use timingSafeEqual'],
+      ['test/e2e/attacks/secrets.test.ts', 'sign-in: 20 wrong passwords, then 429 with Retry-After'],
+    ],
+  },
 ];
