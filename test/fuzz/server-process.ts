@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+// The server under fuzz is `ppx serve` in a process of its own, as an operator runs it: a crash
+// is an exit the fuzzer sees (not an exception inside the fuzzer), its memory is its own
+// (/proc/PID/status), and what it logs as an internal error arrives on its stderr.
+
+const BIN = new URL('../../bin/ppx.js', import.meta.url).pathname;
+
+export interface ServedProvider {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Lines the server wrote on stderr (internal errors only: access lines go to stdout). */
+  readonly errors: string[];
+  /** Set when the process ended (by itself: a crash; or by stop()). */
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Resident set size now, in bytes (undefined once gone). */
+  rss(): number | undefined;
+  /** CPU time used so far (user + system), in seconds (undefined once gone). */
+  cpuSeconds(): number | undefined;
+  /** SIGTERM, then the exit code (a graceful stop exits 0). */
+  stop(): Promise<number | null>;
+}
+
+export interface ServeOptions {
+  readonly port: number;
+  readonly base: string;
+  readonly db: string;
+  readonly databaseUrl?: string;
+}
+
+export async function serve(options: ServeOptions): Promise<ServedProvider> {
+  const args = [
+    BIN,
+    'serve',
+    '--db',
+    options.db,
+    '--port',
+    String(options.port),
+    '--host',
+    '127.0.0.1',
+    '--base-url',
+    options.base,
+    '--rate-limit',
+    '0',
+    '--enable-signup',
+    ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : []),
+  ];
+  // The access log (one line per request) goes nowhere: a pipe the fuzzer had to drain would
+  // pace the server by the fuzzer's event loop.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const errors: string[] = [];
+  let partial = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (d: string) => {
+    partial += d;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (errors.length < 500) errors.push(line);
+  });
+  const served: ServedProvider = {
+    child,
+    pid: child.pid!,
+    errors,
+    exited: undefined,
+    rss() {
+      if (served.exited) return undefined;
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        return m ? Number(m[1]) * 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cpuSeconds() {
+      if (served.exited) return undefined;
+      try {
+        // /proc/PID/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return undefined;
+      }
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (served.exited) return resolve(served.exited.code);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      });
+    },
+  };
+  child.once('exit', (code, signal) => {
+    served.exited = { code, signal };
+  });
+  await ready(options.base, served);
+  return served;
+}
+
+/** Waits for /healthz to answer 200 (or the process to end). */
+async function ready(base: string, served: ServedProvider): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (served.exited) {
+      throw new Error(
+        `ppx serve exited at start (${JSON.stringify(served.exited)}): ${served.errors.join('\n')}`,
+      );
+    }
+    try {
+      const r = await fetch(`${base}/healthz`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  served.child.kill('SIGKILL');
+  throw new Error('ppx serve did not answer /healthz within 60 s');
+}
