@@ -39,4 +39,14 @@ describe('fuzz findings', () => {
     assert.equal((await api(p.url, '/healthz')).status, 200);
     assert.deepEqual(rejections, []);
   });
+
+  it('MCP: a method named like an Object.prototype member is an unknown method, not a 500', async () => {
+    // seed 2, input 4487: request-params.ts looked the method up in a plain object.
+    const { token } = await mcpGrant(p);
+    for (const method of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const r = await rawPost(p, token, { jsonrpc: '2.0', id: 1, method, params: {} });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.error.code, -32601, r.text);
+    }
+  });
 });
