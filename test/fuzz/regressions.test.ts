@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { a2aGrant } from '../e2e/a2a/helpers.ts';
 import { mcpGrant, rawPost } from '../e2e/mcp/helpers.ts';
 import { api, startTestProvider, type TestProvider } from '../support/provider.ts';
 
@@ -47,6 +48,30 @@ describe('fuzz findings', () => {
       const r = await rawPost(p, token, { jsonrpc: '2.0', id: 1, method, params: {} });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.error.code, -32601, r.text);
+    }
+  });
+
+  /** A JSON-RPC call to /a2a with a grant's token for the A2A resource. */
+  async function a2a(body: string) {
+    const { token } = await a2aGrant(p);
+    return api(p.url, '/a2a', { token, body, headers: { 'A2A-Version': '1.0' } });
+  }
+
+  it('A2A: a JSON-RPC id that is not a string, number or null is -32600, even nested too deep to write', async () => {
+    // seed 1, input 617: the SDK echoed the id; JSON.stringify of 50,000 levels overflowed the stack.
+    const depth = 50_000;
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const message = {
+      messageId: 'm',
+      role: 'ROLE_USER',
+      parts: [{ data: { method: 'get_effective_profile', params: {} } }],
+    };
+    const params = JSON.stringify({ message });
+    for (const id of [deep, '{"a":1}', '[1]', 'true']) {
+      const r = await a2a(`{"jsonrpc":"2.0","id":${id},"method":"SendMessage","params":${params}}`);
+      assert.equal(r.status, 200, r.text.slice(0, 300));
+      assert.equal(r.json.error.code, -32600, r.text.slice(0, 300));
+      assert.equal(r.json.id, null);
     }
   });
 });

@@ -251,6 +251,11 @@ function jsonRpcShape(
   const r = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   const id = typeof r.id === 'string' || typeof r.id === 'number' ? r.id : null;
   if (r.jsonrpc !== '2.0') return { error: rpcError(id, -32600, 'jsonrpc must be "2.0"') };
+  // JSON-RPC 2.0 §4: an id is a string, a number or null. The SDK echoes whatever it is given,
+  // and an object nested deep enough cannot be written back at all.
+  if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') {
+    return { error: rpcError(null, -32600, 'id must be a string, a number or null') };
+  }
   if (typeof r.method !== 'string') return { error: rpcError(id, -32600, 'method must be a string') };
   if (
     r.params !== undefined &&
