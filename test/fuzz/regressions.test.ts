@@ -51,10 +51,10 @@ describe('fuzz findings', () => {
     }
   });
 
-  /** A JSON-RPC call to /a2a with a grant's token for the A2A resource. */
-  async function a2a(body: string) {
+  /** A JSON-RPC call to /a2a with a grant's token for the A2A resource (A2A 1.0, or 0.3: no header). */
+  async function a2a(body: string, version: '1.0' | '0.3' = '1.0') {
     const { token } = await a2aGrant(p);
-    return api(p.url, '/a2a', { token, body, headers: { 'A2A-Version': '1.0' } });
+    return api(p.url, '/a2a', { token, body, headers: version === '1.0' ? { 'A2A-Version': '1.0' } : {} });
   }
 
   it('A2A: a JSON-RPC id that is not a string, number or null is -32600, even nested too deep to write', async () => {
@@ -72,6 +72,21 @@ describe('fuzz findings', () => {
       assert.equal(r.status, 200, r.text.slice(0, 300));
       assert.equal(r.json.error.code, -32600, r.text.slice(0, 300));
       assert.equal(r.json.id, null);
+    }
+  });
+
+  it('A2A 0.3: a task id that is not a string is -32602 Invalid params, not an internal error', async () => {
+    // seed 2, input 2018: the 0.3 handler called .trim() on the id (-32603 "taskId.trim is not a
+    // function", an internal message, and a log line for tasks/resubscribe).
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      for (const id of [1, 0.5, true, null, {}, []]) {
+        const r = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { id } }), '0.3');
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.error.code, -32602, r.text);
+        assert.match(r.json.error.message, /params\.id/);
+      }
+      const missing = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: {} }), '0.3');
+      assert.equal(missing.json.error.code, -32602, missing.text);
     }
   });
 });

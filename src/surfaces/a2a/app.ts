@@ -72,6 +72,11 @@ const V03_METHODS = new Set([
 ]);
 /** The methods whose params carry a message naming a skill. */
 const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+/**
+ * The 0.3 methods whose params name a task by `id`. The 0.3 handler does not check its type and
+ * fails inside the SDK (-32603) on anything but a string; the 1.0 handler parses its params.
+ */
+const V03_TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
 
 export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   const prm = resourceMetadataUrl(deps.provider, 'a2a');
@@ -188,6 +193,9 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       return rpc(
         rpcError(id, -32009, `A2A version ${version} is not spoken here with ${method} (1.0, and 0.3 names)`),
       );
+    }
+    if (V03_TASK_METHODS.has(method) && typeof (params as { id?: unknown } | undefined)?.id !== 'string') {
+      return rpc(rpcError(id, -32602, `${method} needs params.id, the id of a task (a string)`));
     }
     if (SENDS.has(method)) {
       // WIRE-NOTES §2.7: which skill, then what the grant refuses whatever the params hold, then the params.
