@@ -57,22 +57,26 @@ describe('fuzz findings', () => {
     return api(p.url, '/a2a', { token, body, headers: version === '1.0' ? { 'A2A-Version': '1.0' } : {} });
   }
 
-  it('A2A: a JSON-RPC id that is not a string, number or null is -32600, even nested too deep to write', async () => {
-    // seed 1, input 617: the SDK echoed the id; JSON.stringify of 50,000 levels overflowed the stack.
-    const depth = 50_000;
-    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  it('A2A: a JSON-RPC id that is not a string, number or null is -32600 Invalid Request', async () => {
+    // seed 1, input 617: the SDK echoed the id; JSON.stringify of 50,000 levels overflowed the
+    // stack (500). Such an id is now refused for its type, and one that deep for its nesting.
     const message = {
       messageId: 'm',
       role: 'ROLE_USER',
       parts: [{ data: { method: 'get_effective_profile', params: {} } }],
     };
-    const params = JSON.stringify({ message });
-    for (const id of [deep, '{"a":1}', '[1]', 'true']) {
-      const r = await a2a(`{"jsonrpc":"2.0","id":${id},"method":"SendMessage","params":${params}}`);
+    const call = (id: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"SendMessage","params":${JSON.stringify({ message })}}`;
+    for (const id of ['{"a":1}', '[1]', 'true']) {
+      const r = await a2a(call(id));
       assert.equal(r.status, 200, r.text.slice(0, 300));
       assert.equal(r.json.error.code, -32600, r.text.slice(0, 300));
       assert.equal(r.json.id, null);
     }
+    const depth = 50_000;
+    const deep = await a2a(call(`${'['.repeat(depth)}${']'.repeat(depth)}`));
+    assert.equal(deep.status, 200, deep.text.slice(0, 300));
+    assert.equal(deep.json.error.code, -32700, deep.text.slice(0, 300));
   });
 
   it('A2A 0.3: a task id that is not a string is -32602 Invalid params, not an internal error', async () => {
@@ -88,5 +92,41 @@ describe('fuzz findings', () => {
       const missing = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: {} }), '0.3');
       assert.equal(missing.json.error.code, -32602, missing.text);
     }
+  });
+
+  it('a JSON body nested deeper than 100 levels is refused on every surface that reads one, before it is stored', async () => {
+    // seed 3, input 60094: A2A message metadata nested ~700 levels was kept with the task, and
+    // SQLite's json_valid (1000 levels at most) refused it: -32603 with SQLite's own words, logged.
+    const nested = (depth: number) => `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
+    const message = (metadata: string) =>
+      `{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"method":"recommendation_basis","params":{}}}],"metadata":${metadata}}`;
+    const send = (metadata: string) =>
+      a2a(
+        `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":${message(metadata)}}}`,
+        '0.3',
+      );
+    const deep = await send(nested(700));
+    assert.equal(deep.status, 200, deep.text.slice(0, 300));
+    assert.equal(deep.json.error.code, -32700, deep.text.slice(0, 300));
+    assert.match(deep.json.error.message, /nests deeper than 100 levels/);
+    // Fifty levels of [{…}] are a hundred: still accepted.
+    const fine = await send(nested(45));
+    assert.equal(fine.json.error, undefined, fine.text.slice(0, 300));
+
+    const { token } = await p.grant();
+    const http = await api(p.url, '/v1/profile/query', { token, body: `{"context":${nested(60)}}` });
+    assert.equal(http.status, 400, http.text.slice(0, 300));
+    assert.equal(http.json.error, 'invalid_request');
+    assert.match(http.json.error_description, /nests deeper than 100 levels/);
+    const run = `{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[],"state":${nested(60)},"forwardedProps":{"follow":false}}`;
+    const agui = await api(p.url, '/v1/agui/review', { token: p.subjectToken, body: run });
+    assert.equal(agui.status, 400, agui.text.slice(0, 300));
+    assert.match(agui.json.error_description, /nests deeper than 100 levels/);
+    // Brackets inside strings are text, not nesting.
+    const text = await api(p.url, '/v1/profile/query', {
+      token,
+      body: JSON.stringify({ context: { note: '['.repeat(500) } }),
+    });
+    assert.doesNotMatch(text.text, /nests deeper/);
   });
 });

@@ -166,7 +166,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       }
       if (body.error.code === 'unsupported_media_type')
         return rpc(rpcError(null, -32600, body.error.description), 415);
-      return rpc(rpcError(null, -32700, 'the request is not valid JSON'));
+      return rpc(rpcError(null, -32700, body.error.description));
     }
     const request = body.value;
     if (Array.isArray(request))
