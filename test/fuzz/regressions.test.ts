@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { a2aGrant } from '../e2e/a2a/helpers.ts';
 import { mcpGrant, rawPost } from '../e2e/mcp/helpers.ts';
+import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../support/postgres.ts';
 import { api, startTestProvider, type TestProvider } from '../support/provider.ts';
 
 // Inputs the fuzzer (test/fuzz/run.ts) found that crashed the server or answered 5xx, each kept
@@ -128,5 +129,42 @@ describe('fuzz findings', () => {
       body: JSON.stringify({ context: { note: '['.repeat(500) } }),
     });
     assert.doesNotMatch(text.text, /nests deeper/);
+  });
+});
+
+describe('fuzz findings on PostgreSQL', { skip: await postgresUnreachable() }, () => {
+  let p: TestProvider;
+  const schemas: string[] = [];
+  before(async () => {
+    p = await startTestProvider({
+      postgres: { url: TEST_DATABASE_URL, schema: schemaName('fuzz_nul', schemas) },
+    });
+  });
+  after(async () => {
+    await p.close();
+    await dropSchemas(schemas);
+  });
+
+  it('an id holding U+0000 is an id the store does not hold, not a 500', async () => {
+    // seed 6 on PostgreSQL, inputs 1363, 2273, 4686, 7225, 10819, …: PostgreSQL refuses a text
+    // parameter holding U+0000 ("invalid byte sequence for encoding UTF8: 0x00").
+    const revoke = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: 'ppx:grant:\u0000' },
+    });
+    assert.equal(revoke.status, 404, revoke.text);
+    const token = await api(p.url, '/oauth/token', {
+      body: 'grant_type=authorization_code&client_id=a%00b&code=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(token.status, 401, token.text);
+    assert.equal(token.json.error, 'invalid_client');
+    const { token: grantToken } = await p.grant({ purposes: ['matching'] });
+    const view = await api(p.url, '/v1/derived-views/compatibility', {
+      token: grantToken,
+      body: { counterpart_grant_id: 'ppx:grant:\u0000' },
+    });
+    assert.ok(view.status === 404 || view.status === 400, view.text);
+    assert.equal((await api(p.url, '/healthz')).status, 200);
   });
 });
