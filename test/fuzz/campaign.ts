@@ -9,7 +9,7 @@ import { dropSchemas, TEST_DATABASE_URL, urlInSchema } from '../support/postgres
 import { freePort } from '../support/provider.ts';
 import { type Fixtures, prepare } from './fixtures.ts';
 import { type Input, makeInput, targetsFor } from './inputs.ts';
-import { type MemorySample, type MemoryVerdict, memoryVerdict } from './memory.ts';
+import { type MemorySample, type MemoryVerdict, memoryVerdict, mib } from './memory.ts';
 import { type ServedProvider, serve } from './server-process.ts';
 import { uncovered } from './targets.ts';
 import { judge } from './verdict.ts';
@@ -112,7 +112,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   let server: ServedProvider | undefined;
   try {
     const fx = await fixtures(base, db, schema);
-    server = await serve({ port, base, db, ...(databaseUrl ? { databaseUrl } : {}) });
+    server = await serve({
+      stdout: join(dir, 'stdout.log'),
+      port,
+      base,
+      db,
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
     await servingFixtures(fx);
     const missing = uncovered(fx.routes);
     if (missing.length > 0) report.problems.push(`routes no target aims at: ${missing.join(', ')}`);
@@ -238,6 +244,7 @@ async function fuzz(
   let done = 0;
   let stopped: string | undefined;
   const samples: MemorySample[] = [];
+  const heap: MemorySample[] = [];
   const failureDir = options.failureDir ?? join(tmpdir(), `ppx-fuzz-failures-${options.seed}`);
   const started = performance.now();
   const serverCpu = server.cpuSeconds() ?? 0;
@@ -245,15 +252,19 @@ async function fuzz(
 
   const sampler = setInterval(() => {
     const rss = server.rss();
-    if (rss !== undefined) samples.push({ done, rss });
+    if (rss !== undefined) samples.push({ done, bytes: rss });
   }, 200);
+  // The live heap after each full collection (--trace-gc), read from the server's stdout file.
+  const gcReader = setInterval(() => {
+    for (const bytes of server.liveHeaps()) heap.push({ done, bytes });
+  }, 500);
   let lastLine = performance.now();
   const progress = setInterval(() => {
     const now = performance.now();
     if (!options.progress || now - lastLine < 5000) return;
     lastLine = now;
     const secs = (now - started) / 1000;
-    const rss = samples.at(-1)?.rss ?? 0;
+    const rss = samples.at(-1)?.bytes ?? 0;
     options.progress(
       `${done}/${end - first} inputs, ${Math.round(done / secs)}/s, server RSS ${(rss / 1048576).toFixed(0)} MiB, ${report.failureCount} failure(s)`,
     );
@@ -302,7 +313,7 @@ async function fuzz(
   const record = (input: Input, outcome: Outcome) => {
     const { request } = input;
     const { head, body } = serialize(request, host);
-    const problems = judge(request, head.toString('latin1') + body.toString('utf8'), outcome);
+    const problems = judge(request, requestTextOf(head, body), outcome);
     const status = statusOf(outcome);
     const failed = problems.length > 0;
     report.tried++;
@@ -352,6 +363,7 @@ async function fuzz(
   } finally {
     clearInterval(sampler);
     clearInterval(progress);
+    clearInterval(gcReader);
   }
   report.durationMs = performance.now() - started;
   report.rate = report.tried / (report.durationMs / 1000);
@@ -361,17 +373,39 @@ async function fuzz(
     fuzzer: (used.user + used.system) / 1e6,
   };
   const last = server.rss();
-  if (last !== undefined) samples.push({ done, rss: last });
+  if (last !== undefined) samples.push({ done, bytes: last });
   await liveness;
+  for (const bytes of server.liveHeaps()) heap.push({ done, bytes });
   if (stopped !== undefined) report.problems.push(stopped);
   if (options.only === undefined) {
-    report.memory = memoryVerdict(samples, end - first);
-    if (!report.memory.ok) {
+    const memory = memoryVerdict(samples, heap, end - first);
+    report.memory = memory;
+    if (!memory.rss.ok) {
       report.problems.push(
-        `the server's memory kept growing after warm-up: median RSS ${(report.memory.end / 1048576).toFixed(1)} MiB at the end, more than the ${(report.memory.allowed / 1048576).toFixed(1)} MiB allowed`,
+        `the server's RSS kept growing after warm-up: median ${mib(memory.rss.end)} at the end, more than the ${mib(memory.rss.allowed)} allowed`,
+      );
+    }
+    if (memory.heap && !memory.heap.ok) {
+      report.problems.push(
+        `the server's heap kept growing after warm-up: ${mib(memory.heap.end)} live at the end, more than the ${mib(memory.heap.allowed)} allowed`,
       );
     }
   }
+}
+
+/**
+ * The request as text for the trace check: its bytes, and its percent-encoded parts decoded (an
+ * answer that repeats a query value repeats it decoded).
+ */
+function requestTextOf(head: Buffer, body: Buffer): string {
+  const raw = head.toString('latin1') + body.toString('utf8');
+  const decoded = Buffer.from(
+    raw
+      .replace(/\+/g, ' ')
+      .replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
+  return `${raw}\n${decoded}`;
 }
 
 /** After the run: every stream the fuzz opened has closed (ppx_open_streams back to 0). */

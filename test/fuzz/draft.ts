@@ -51,7 +51,7 @@ export function wordsFor(ctx: DraftContext, ends = ctx.target.ends === true): Wo
 }
 
 export function schemaContext(ctx: DraftContext, root: JsonSchema, words = wordsFor(ctx)): SchemaContext {
-  return { rand: ctx.rand, words, root };
+  return { rand: ctx.rand, words, root, examples: ctx.fx.examples };
 }
 
 /** A value for `schema` with the target's words. */
@@ -218,7 +218,24 @@ function mcpBody(ctx: DraftContext, draft: Draft): void {
     const ends = name === 'ppx_revoke_consent_grant';
     if (ends) ctx.ends = true;
     const schema = (tool?.inputSchema ?? { type: 'object' }) as JsonSchema;
-    params = { name, arguments: sample(ctx, schema, wordsFor(ctx, ends)) };
+    // The token that may call the tool, mostly (a write needs the writer's grant).
+    if (draft.credential.startsWith('mcp-') && rand.chance(0.6)) {
+      draft.credential = /propose|confirm/.test(name)
+        ? 'mcp-writer'
+        : rand.pick(['mcp-reader', 'mcp-package']);
+    }
+    const args = sample(ctx, schema, wordsFor(ctx, ends)) as Record<string, Json>;
+    // grant_id as such a client sends it: a package's child, or nothing (or its own) with one grant.
+    const own = fx.grantsOf.get(
+      SPARE_TOKEN[draft.credential] && ends ? SPARE_TOKEN[draft.credential]! : draft.credential,
+    );
+    if (own && typeof args === 'object' && args !== null && rand.chance(0.8)) {
+      const pkg = draft.credential.endsWith('package');
+      if (pkg) args['grant_id'] = rand.chance(0.15) ? own.slice(0, 2) : rand.pick(own);
+      else if (rand.chance(0.7)) delete args['grant_id'];
+      else args['grant_id'] = rand.pick(own);
+    }
+    params = { name, arguments: args };
   } else if (method === 'initialize') {
     params = {
       protocolVersion: rand.pick(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '1999-01-01']),
@@ -287,6 +304,15 @@ function a2aBody(ctx: DraftContext, draft: Draft): void {
   const [method, , version] = rand.weighted(A2A_METHODS.map((m) => [m, m[1]] as const));
   const skill = rand.pick(A2A_SKILLS);
   const skillParams = sample(ctx, skill.schema);
+  // The token whose grant allows the skill, mostly.
+  if (draft.credential.startsWith('a2a-') && rand.chance(0.7)) {
+    draft.credential =
+      skill.skill === 'propose_update'
+        ? 'a2a-writer'
+        : skill.skill === 'compatibility_view'
+          ? 'a2a-matcher'
+          : 'a2a-reader';
+  }
   const taskId = () => (fx.taskIds.length > 0 && rand.chance(0.7) ? rand.pick(fx.taskIds) : randomUUID());
   let params: Json;
   let name = method;

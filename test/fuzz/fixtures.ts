@@ -21,7 +21,8 @@ import { seedDemoIfEmpty } from '../../src/operations/seed-demo.ts';
 import { createApp } from '../../src/server.ts';
 import { cookiePlan } from '../../src/surfaces/shared/session.ts';
 import { JwtForge } from './jwt-forge.ts';
-import type { Words } from './schema-values.ts';
+import type { Examples, Words } from './schema-values.ts';
+import type { Json } from './values.ts';
 
 // What the fuzzer holds before it starts: genuine tokens of every kind (so that a request gets
 // past authentication and the fuzz reaches the checks behind it), the provider's words (grant
@@ -53,8 +54,12 @@ export interface Fixtures {
   readonly credentials: ReadonlyMap<string, Credential>;
   /** Genuine tokens by credential name, the material of forged ones. */
   readonly tokens: ReadonlyMap<string, string>;
+  /** The grant ids a token credential acts under (child ids for a package token). */
+  readonly grantsOf: ReadonlyMap<string, readonly string[]>;
   readonly forge: JwtForge;
   readonly words: Words;
+  /** Whole example values (a claim to propose), by property name. */
+  readonly examples: Examples;
   /** Same as `words`, for inputs that end what they name (revoke): only spare grants and tokens. */
   readonly spareWords: Words;
   readonly session: { readonly cookie: string; readonly csrf: string };
@@ -72,9 +77,10 @@ export interface Fixtures {
   readonly assets: readonly string[];
 }
 
+const challengeOf = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 const pkce = () => {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: challengeOf(verifier) };
 };
 
 const DAY = 86_400_000;
@@ -168,6 +174,14 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
   const sparePkg = await mintPackage(deps, [spares[2]!.grant_id, spares[3]!.grant_id], mcp);
   if (!sparePkg.ok) throw new Error(sparePkg.error.description);
   tokens.set('mcp-spare-package', sparePkg.value.access_token);
+
+  const grantsOf = new Map<string, readonly string[]>([
+    ['mcp-reader', [reader.grant_id]],
+    ['mcp-writer', [writer.grant_id]],
+    ['mcp-spare', [spares[1]!.grant_id]],
+    ['mcp-package', [reader, writer, exporter].map((g) => childId(g.grant_id))],
+    ['mcp-spare-package', [spares[2]!, spares[3]!].map((g) => childId(g.grant_id))],
+  ]);
 
   // Pending consent requests (the consent page and the decisions decide them), and spare grants
   // that went through the whole consent-v2 flow, for their refresh tokens.
@@ -270,7 +284,14 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
   const mainGrants = [reader, writer, exporter, matcher, travel].map((g) => g.grant_id);
   const spareGrants = spares.map((g) => g.grant_id);
   const common: Record<string, readonly string[]> = {
-    client_id: ['fragrance-demo', 'travel-demo', CONFIDENTIAL.client_id, 'unknown-client'],
+    client_id: [
+      'fragrance-demo',
+      'fragrance-demo',
+      'travel-demo',
+      CONFIDENTIAL.client_id,
+      'unknown-client',
+      'https://localhost/client.json',
+    ],
     client_secret: [CONFIDENTIAL.secret, 'wrong-secret-0123456789'],
     subject_id: [DEMO_SUBJECT, SPARE_SUBJECT, 'did:example:nobody'],
     counterpart_grant_id: [counterpart.grant_id, ...mainGrants],
@@ -294,7 +315,13 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
       'https://client.example/callback',
       'https://evil.example/cb',
     ],
-    code_challenge_method: ['S256', 'plain', 's256'],
+    code_challenge_method: ['S256', 'S256', 'S256', 'plain', 's256'],
+    code_challenge: [
+      challengeOf(pending[0]!.verifier),
+      challengeOf(pending[0]!.verifier),
+      'short',
+      'x'.repeat(129),
+    ],
     context_key: CONTEXT_DIMENSIONS,
     resource: [base, `${base}/mcp`, `${base}/a2a`, `${base}/v1`, 'https://other.example/mcp'],
     scope: ['ppx:read', 'ppx:query', 'ppx:propose_update', 'ppx:read ppx:query', 'openid', ''],
@@ -351,9 +378,16 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
     routes.push({ method: r.method, path: r.path });
   }
 
+  // Claims as the demo profile holds them: what a proposal names (a key, a value of its type).
+  const claims = JSON.parse(JSON.stringify(demoClaims)) as Json[];
+  const exampleTable: Record<string, readonly Json[]> = { claims, claim: claims };
+  const examples: Examples = (key) => exampleTable[key];
+
   return {
     base,
     credentials,
+    grantsOf,
+    examples,
     tokens,
     forge: new JwtForge(signing.private_jwk as Record<string, unknown>),
     words: wordsWith(grantWords, [...allTokens, 'not-a-token'], refreshTokens),

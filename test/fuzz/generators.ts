@@ -38,6 +38,13 @@ function bodyValue(draft: Draft): Json {
   return {};
 }
 
+/** The draft's body as the text it is sent as (a form urlencoded). */
+function renderedBody(draft: Draft): string {
+  const b = draft.body;
+  if (b?.kind === 'form') return b.fields.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+  return bodyText(draft);
+}
+
 /** Sets a JSON body, keeping a form a form when the target takes forms. */
 function setText(draft: Draft, text: string): void {
   draft.body = { kind: 'text', text };
@@ -273,25 +280,41 @@ const headerInjection: Generator = {
         draft.headers.push(pair);
         break;
       }
-      case 5:
-        // Two framings at once (request smuggling): Node must refuse or pick one safely.
-        draft.headers.push(
-          ...rand.pick<[string, string][]>([
-            [
-              ['Content-Length', '5'],
-              ['Content-Length', '6'],
-            ],
-            [
-              ['Transfer-Encoding', 'chunked'],
-              ['Content-Length', '3'],
-            ],
-            [['Transfer-Encoding', 'chunked, identity']],
-            [['Transfer-Encoding', 'gzip']],
-            [['Content-Length', rand.pick(['-1', 'abc', '1e3', ' 3', '0x10', '99999999999999999999'])]],
-          ]),
-        );
+      case 5: {
+        // Framing the body oddly (request smuggling): Node must refuse it, or read it as one body.
+        // The length declared is never more than what is sent, or the server would rightly wait.
+        const text = draft.body ? renderedBody(draft) : '{}';
+        const n = Buffer.byteLength(text);
+        const framing = rand.pick<[string, string][]>([
+          [
+            ['Content-Length', String(n)],
+            ['Content-Length', String(n + 1)],
+          ],
+          [['Content-Length', `${n}, ${n}`]],
+          [['Content-Length', ` ${n} `]],
+          [['Content-Length', `+${n}`]],
+          [['Content-Length', `0${n}`]],
+          [['Content-Length', String(Math.max(0, n - 1))]],
+          [['Content-Length', rand.pick(['-1', 'abc', '1e3', '0x10', '99999999999999999999', ''])]],
+          [
+            ['Transfer-Encoding', 'chunked'],
+            ['Content-Length', String(n)],
+          ],
+          [['Transfer-Encoding', 'chunked, identity']],
+          [['Transfer-Encoding', rand.pick(['gzip', 'identity', 'xchunked', 'chunked '])]],
+          [
+            ['Transfer-Encoding', 'chunked'],
+            ['Transfer-Encoding', 'chunked'],
+          ],
+        ]);
+        draft.headers.push(...framing);
+        draft.body = { kind: 'bytes', bytes: Buffer.from(text) };
+        if (framing.some(([k, v]) => k === 'Transfer-Encoding' && v === 'chunked') && framing.length === 1) {
+          draft.body = { kind: 'bytes', bytes: Buffer.from(`${n.toString(16)}\r\n${text}\r\n0\r\n\r\n`) };
+        }
         draft.autoLength = false;
         break;
+      }
       case 6:
         // obs-fold (RFC 9112 §5.2) and a header name with what a name may not hold.
         draft.headers.push(

@@ -1,5 +1,5 @@
 import type { CampaignReport, Tally } from './campaign.ts';
-import { mib } from './memory.ts';
+import { mib, type WindowVerdict } from './memory.ts';
 
 // The run's report as text: what was tried (per entry point, per generator, per credential), the
 // statuses seen, the 5xx count, memory and time, the seed; then each failure with the command
@@ -45,11 +45,11 @@ export function formatReport(r: CampaignReport): string {
   out.push(`5xx answers: ${r.fiveXX}`);
   out.push(`failures: ${r.failureCount}`);
   if (r.memory) {
-    const m = r.memory;
-    out.push(
-      `server RSS: start ${mib(m.start)}, after warm-up ${mib(m.warm)}, end ${mib(m.end)}, peak ${mib(m.peak)} ` +
-        `(allowed at the end: ${mib(m.allowed)}; trend after warm-up ${mib(m.slopePer100k)} per 100k inputs; ${m.samples} samples) ${m.ok ? 'bounded' : 'GROWING'}`,
-    );
+    const line = (what: string, m: WindowVerdict) =>
+      `${what}: start ${mib(m.start)}, after warm-up ${mib(m.warm)}, end ${mib(m.end)}, peak ${mib(m.peak)} ` +
+      `(allowed at the end: ${mib(m.allowed)}; trend after warm-up ${mib(m.slopePer100k)} per 100k inputs; ${m.samples} samples) ${m.ok ? 'bounded' : 'GROWING'}`;
+    out.push(line('server RSS (median)', r.memory.rss));
+    if (r.memory.heap) out.push(line('server live heap (median after full GCs)', r.memory.heap));
   }
   out.push(
     `duration: ${(r.durationMs / 1000).toFixed(1)} s (${Math.round(r.rate)} inputs/s), store: ${r.store}`,

@@ -37,9 +37,13 @@ export interface JsonSchema {
 /** The provider's words for a property, by its name (a grant id for `grant_id`), or undefined. */
 export type Words = (key: string) => readonly string[] | undefined;
 
+/** Whole example values for a property the schema leaves open (a proposed claim), by its name. */
+export type Examples = (key: string) => readonly Json[] | undefined;
+
 export interface SchemaContext {
   readonly rand: Rand;
   readonly words: Words;
+  readonly examples?: Examples;
   /** The root schema, for `$ref`s into its `$defs`. */
   readonly root: JsonSchema;
 }
@@ -52,6 +56,9 @@ export function shaped(schema: JsonSchema, ctx: SchemaContext, key = '', depth =
     const target = ctx.root.$defs?.[name];
     return target ? shaped(target, ctx, key, depth + 1) : randomJson(rand, 2);
   }
+  // A list takes its examples item by item (its items share its name).
+  const examples = schema.type === 'array' ? undefined : ctx.examples?.(key);
+  if (examples && examples.length > 0 && rand.chance(0.8)) return structuredClone(rand.pick(examples));
   if (schema.const !== undefined) return schema.const;
   if (schema.enum !== undefined && schema.enum.length > 0) return rand.pick(schema.enum);
   const options = schema.anyOf ?? schema.oneOf;
@@ -61,7 +68,7 @@ export function shaped(schema: JsonSchema, ctx: SchemaContext, key = '', depth =
   const type = Array.isArray(schema.type) ? rand.pick(schema.type as string[]) : schema.type;
   switch (type) {
     case 'object':
-      return objectOf(schema, ctx, depth);
+      return objectOf(schema, ctx, key, depth);
     case 'array': {
       const min = schema.minItems ?? 0;
       const max = Math.min(schema.maxItems ?? 6, min + 6);
@@ -92,18 +99,18 @@ export function shaped(schema: JsonSchema, ctx: SchemaContext, key = '', depth =
   }
 }
 
-function objectOf(schema: JsonSchema, ctx: SchemaContext, depth: number): Json {
+function objectOf(schema: JsonSchema, ctx: SchemaContext, key: string, depth: number): Json {
   const { rand } = ctx;
   const out: Record<string, Json> = {};
   const required = new Set(schema.required ?? []);
   for (const [k, s] of Object.entries(schema.properties ?? {})) {
-    if (required.has(k) ? rand.chance(0.97) : rand.chance(0.45)) out[k] = shaped(s, ctx, k, depth + 1);
+    if (required.has(k) ? rand.chance(0.97) : rand.chance(0.6)) out[k] = shaped(s, ctx, k, depth + 1);
   }
   const extra = schema.additionalProperties;
-  if (typeof extra === 'object' && rand.chance(0.5)) {
+  if (typeof extra === 'object' && rand.chance(0.75)) {
     const n = rand.int(1, 3);
     for (let i = 0; i < n; i++) {
-      const k = propertyName(schema.propertyNames, ctx);
+      const k = propertyName(schema.propertyNames, ctx, key);
       out[k] = shaped(extra, ctx, k, depth + 1);
     }
   } else if (extra !== false && schema.properties === undefined && rand.chance(0.3)) {
@@ -112,9 +119,13 @@ function objectOf(schema: JsonSchema, ctx: SchemaContext, depth: number): Json {
   return out;
 }
 
-/** A name for an additional property: one of the provider's context keys, or a plain one. */
-function propertyName(schema: JsonSchema | undefined, ctx: SchemaContext): string {
-  const words = ctx.words('context_key');
+/**
+ * A name for an additional property: a claim key where the names are claim keys (`namespace.key`
+ * patterns), else one of the provider's context dimensions, or a plain name.
+ */
+function propertyName(schema: JsonSchema | undefined, ctx: SchemaContext, parent: string): string {
+  const claimKeys = parent !== 'context' && schema?.pattern?.includes('\\.');
+  const words = ctx.words(claimKeys ? 'key' : 'context_key');
   if (words && ctx.rand.chance(0.7)) return ctx.rand.pick(words);
   if (schema?.pattern === '^[a-z][a-z0-9_]*$') return `k${ctx.rand.int(0, 99)}`;
   return randomKey(ctx.rand);

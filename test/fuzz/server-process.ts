@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 
 // The server under fuzz is `ppx serve` in a process of its own, as an operator runs it: a crash
 // is an exit the fuzzer sees (not an exception inside the fuzzer), its memory is its own
-// (/proc/PID/status), and what it logs as an internal error arrives on its stderr.
+// (/proc/PID/status), and what it logs as an internal error arrives on its stderr. It runs with
+// Node's --trace-gc, which prints the heap in use after every collection: after a full one
+// (Mark-Compact) that is what is live, the measure a leak moves.
 
 const BIN = new URL('../../bin/ppx.js', import.meta.url).pathname;
 
@@ -16,6 +18,8 @@ export interface ServedProvider {
   exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** Resident set size now, in bytes (undefined once gone). */
   rss(): number | undefined;
+  /** The heap in use after each full collection since the last call, in bytes. */
+  liveHeaps(): number[];
   /** CPU time used so far (user + system), in seconds (undefined once gone). */
   cpuSeconds(): number | undefined;
   /** SIGTERM, then the exit code (a graceful stop exits 0). */
@@ -23,6 +27,8 @@ export interface ServedProvider {
 }
 
 export interface ServeOptions {
+  /** Where the server's stdout goes (its access log and the --trace-gc lines). */
+  readonly stdout: string;
   readonly port: number;
   readonly base: string;
   readonly db: string;
@@ -46,9 +52,21 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
     '--enable-signup',
     ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : []),
   ];
-  // The access log (one line per request) goes nowhere: a pipe the fuzzer had to drain would
-  // pace the server by the fuzzer's event loop.
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // stdout (one access line per request) goes to a file: a pipe the fuzzer had to drain would
+  // pace the server by the fuzzer's event loop. The fuzzer reads the GC lines from it as it grows.
+  // PPX_FUZZ_SERVER_NODE_OPTIONS: more Node flags for the server alone (docs/fuzzing.md).
+  const nodeOptions = process.env['PPX_FUZZ_SERVER_NODE_OPTIONS'];
+  const out = openSync(options.stdout, 'a');
+  const child = spawn(
+    process.execPath,
+    ['--trace-gc', ...(nodeOptions ? nodeOptions.split(' ') : []), ...args],
+    { stdio: ['ignore', out, 'pipe'] },
+  );
+  closeSync(out);
+  const gcLog = openSync(options.stdout, 'r');
+  let gcOffset = 0;
+  let gcPartial = '';
+  const chunk = Buffer.alloc(1 << 20);
   const errors: string[] = [];
   let partial = '';
   child.stderr?.setEncoding('utf8');
@@ -72,6 +90,22 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
         return undefined;
       }
     },
+    liveHeaps() {
+      const found: number[] = [];
+      for (;;) {
+        const n = readSync(gcLog, chunk, 0, chunk.length, gcOffset);
+        if (n === 0) break;
+        gcOffset += n;
+        const lines = (gcPartial + chunk.subarray(0, n).toString('latin1')).split('\n');
+        gcPartial = lines.pop() ?? '';
+        for (const line of lines) {
+          // `… Mark-Compact 47.3 (105.5) -> 11.8 (141.5) MB, …`: in use before -> after, in MB.
+          const m = / Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+          if (m) found.push(Number(m[1]) * 1024 * 1024);
+        }
+      }
+      return found;
+    },
     cpuSeconds() {
       if (served.exited) return undefined;
       try {
@@ -93,6 +127,7 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
   child.once('exit', (code, signal) => {
     served.exited = { code, signal };
   });
+  child.once('close', () => closeSync(gcLog));
   await ready(options.base, served);
   return served;
 }

@@ -51,18 +51,41 @@ export interface Target {
 const API_LIMIT = 256 * 1024;
 const FORM_LIMIT = 64 * 1024;
 
-const OWNER_OR_GRANT = [
-  ['subject', 3],
-  ['grant-reader', 2],
-  ['grant-writer', 1.5],
-  ['grant-exporter', 1],
-  ['grant-matcher', 1],
-  ['grant-travel', 0.5],
-  ['mcp-reader', 0.5],
-  ['mcp-package', 0.5],
-  ['session', 0.3],
-  ['none', 1],
-] as const;
+/** The grant token whose grant allows an operation (fixtures.ts makes one of each). */
+const GRANT_FOR: Readonly<Record<string, string>> = {
+  read: 'grant-reader',
+  query: 'grant-reader',
+  propose_update: 'grant-writer',
+  confirm_update: 'grant-writer',
+  export: 'grant-exporter',
+};
+
+/**
+ * Who calls an API route, weighted: mostly whoever may (the owner, or a grant that allows the
+ * operation), so that most inputs reach the checks behind authentication; the others, a token for
+ * another resource (MCP's), a browser session, nobody, less often.
+ */
+function apiCredentials(op: (typeof CATALOG)[number]): Target['credentials'] {
+  if (op.caller === 'public') return PUBLIC;
+  const others: [string, number][] = [
+    ['mcp-reader', 0.4],
+    ['mcp-package', 0.3],
+    ['session', 0.3],
+    ['none', 0.8],
+  ];
+  if (op.grant === undefined) {
+    // The owner's operations (some also answer a grantee about its own grant).
+    return [['subject', 5], ['grant-reader', 1], ['grant-writer', 0.3], ...others];
+  }
+  const own =
+    op.grant.purposes?.includes('matching') && !op.grant.purposes.includes('recommendation')
+      ? 'grant-matcher'
+      : (GRANT_FOR[op.grant.operation] ?? 'grant-reader');
+  const rest = ['grant-reader', 'grant-writer', 'grant-exporter', 'grant-matcher', 'grant-travel'].filter(
+    (g) => g !== own,
+  );
+  return [[own, 4], ['subject', 2], ...rest.map((g): [string, number] => [g, 0.4]), ...others];
+}
 const PUBLIC = [
   ['none', 4],
   ['subject', 1],
@@ -122,7 +145,7 @@ function apiTargets(): Target[] {
       body: input === 'body' ? 'json' : 'none',
       ...(input === 'body' || input === 'path' ? { schema } : {}),
       ...(input === 'query' ? { query: schema } : {}),
-      credentials: route.auth === 'none' ? PUBLIC : OWNER_OR_GRANT,
+      credentials: apiCredentials(route.operation),
       weight: 1,
       limit: API_LIMIT,
       ...(name === 'revoke_consent_grant' ? { ends: true as const } : {}),
