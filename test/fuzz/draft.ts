@@ -88,7 +88,7 @@ export function pairsOf(value: Json): [string, string][] {
 }
 
 /** The spare credential that takes a main one's place in a request that ends what it acts under. */
-const SPARE_TOKEN: Readonly<Record<string, string>> = {
+export const SPARE_TOKEN: Readonly<Record<string, string>> = {
   'grant-reader': 'grant-spare',
   'grant-writer': 'grant-spare',
   'grant-exporter': 'grant-spare',

@@ -1,4 +1,4 @@
-import { type Draft, type DraftContext, encode, pairsOf, sample } from './draft.ts';
+import { type Draft, type DraftContext, encode, pairsOf, SPARE_TOKEN, sample } from './draft.ts';
 import { JWT_FLAWS } from './jwt-forge.ts';
 import { badUtf8, deepNested, huge, malformed, withBadUtf8, wrongType } from './mutate.ts';
 import type { Target } from './targets.ts';
@@ -265,9 +265,12 @@ const headerInjection: Generator = {
         break;
       case 4: {
         // The same header twice: two tokens, two content types, two origins, two cookies.
-        const token =
-          fx.credentials.get(rand.pick(['subject', 'grant-reader', 'mcp-reader']))?.headers[0]?.[1] ??
-          'Bearer x';
+        // Spare tokens where the request ends or deletes what its token acts under (draft.ts).
+        const risky = ctx.ends || ctx.destructive || ctx.target.ends || ctx.target.destructive;
+        const names = risky
+          ? ['spare-subject', 'grant-spare', 'mcp-spare']
+          : ['subject', 'grant-reader', 'mcp-reader'];
+        const token = fx.credentials.get(rand.pick(names))?.headers[0]?.[1] ?? 'Bearer x';
         const pair = rand.pick<[string, string]>([
           ['Authorization', token],
           ['Content-Type', rand.pick(['application/json', 'text/plain'])],
@@ -402,7 +405,12 @@ const badJwt: Generator = {
   apply(ctx, draft) {
     const { rand, fx, target } = ctx;
     const bearers = target.credentials.filter(([c]) => fx.tokens.has(c)).map(([c]) => c);
-    const from = fx.tokens.get(rand.pick(bearers.length > 0 ? bearers : ['subject']))!;
+    let name = rand.pick(bearers.length > 0 ? bearers : ['subject']);
+    // Some flaws leave the token genuine (a lower-case `bearer`, a future `iat`): what ends or
+    // deletes what it acts under forges from a spare token, as draft.ts picks for it.
+    if (ctx.ends || target.ends) name = SPARE_TOKEN[name] ?? name;
+    if ((ctx.destructive || target.destructive) && name === 'subject') name = 'spare-subject';
+    const from = fx.tokens.get(name)!;
     const flaw = rand.pick(JWT_FLAWS);
     const { authorization } = fx.forge.forge(rand, from, flaw);
     draft.credential = 'none';
