@@ -88,10 +88,49 @@ describe('fuzz findings', () => {
         const r = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { id } }), '0.3');
         assert.equal(r.status, 200, r.text);
         assert.equal(r.json.error.code, -32602, r.text);
-        assert.match(r.json.error.message, /params\.id/);
+        assert.match(r.json.error.message, /\bid\b/);
       }
       const missing = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: {} }), '0.3');
       assert.equal(missing.json.error.code, -32602, missing.text);
+    }
+  });
+
+  it('A2A: params the SDK cannot read (an object with its own toString, a list that is not one) are -32602', async () => {
+    // seed 1809977187, input 607884 (the full run): CancelTask with params.id = {"toString": […]};
+    // the 1.0 handler's String() threw, and the 0.3 handler failed on a contextId object, an
+    // extensions that is not a list, and the like: each -32603 in the SDK's words.
+    const bad = { toString: 1 };
+    const data = { method: 'get_effective_profile', params: {} };
+    const v1 = (message: Record<string, unknown>) => ({
+      messageId: 'm',
+      role: 'ROLE_USER',
+      parts: [{ data }],
+      ...message,
+    });
+    const v03 = (message: Record<string, unknown>) => ({
+      kind: 'message',
+      messageId: 'm',
+      role: 'user',
+      parts: [{ kind: 'data', data }],
+      ...message,
+    });
+    const cases: [string, '1.0' | '0.3', unknown][] = [
+      ['CancelTask', '1.0', { id: { toString: [0.3, null, false], '': null } }],
+      ['GetTask', '1.0', { id: 'x', historyLength: bad }],
+      ['ListTasks', '1.0', { pageToken: bad }],
+      ['SubscribeToTask', '1.0', { id: bad }],
+      ['GetExtendedAgentCard', '1.0', { tenant: bad }],
+      ['SendMessage', '1.0', { message: v1({ messageId: bad }) }],
+      ['message/send', '0.3', { message: v03({ contextId: bad }) }],
+      ['message/send', '0.3', { message: v03({ taskId: bad }) }],
+      ['message/send', '0.3', { message: v03({ extensions: bad }) }],
+      ['message/send', '0.3', { message: v03({ referenceTaskIds: bad }) }],
+      ['tasks/get', '0.3', { id: 'x', historyLength: 'all' }],
+    ];
+    for (const [method, version, params] of cases) {
+      const r = await a2a(JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }), version);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.error?.code, -32602, `${method} ${JSON.stringify(params)}: ${r.text}`);
     }
   });
 
@@ -100,7 +139,7 @@ describe('fuzz findings', () => {
     // SQLite's json_valid (1000 levels at most) refused it: -32603 with SQLite's own words, logged.
     const nested = (depth: number) => `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
     const message = (metadata: string) =>
-      `{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"method":"recommendation_basis","params":{}}}],"metadata":${metadata}}`;
+      `{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"method":"recommendation_basis","params":{}}}],"metadata":{"x":${metadata}}}`;
     const send = (metadata: string) =>
       a2a(
         `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":${message(metadata)}}}`,
@@ -110,7 +149,7 @@ describe('fuzz findings', () => {
     assert.equal(deep.status, 200, deep.text.slice(0, 300));
     assert.equal(deep.json.error.code, -32700, deep.text.slice(0, 300));
     assert.match(deep.json.error.message, /nests deeper than 100 levels/);
-    // Fifty levels of [{…}] are a hundred: still accepted.
+    // 45 levels of [{…}] are 90, 96 with the envelope: still accepted.
     const fine = await send(nested(45));
     assert.equal(fine.json.error, undefined, fine.text.slice(0, 300));
 

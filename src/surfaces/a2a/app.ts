@@ -29,6 +29,7 @@ import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
 import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
 import { literalCall } from './literal.ts';
+import { paramsProblem } from './params.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
 import { inputOf, namedSkill, SKILLS } from './skills.ts';
 import { guarded } from './stream-guard.ts';
@@ -72,11 +73,6 @@ const V03_METHODS = new Set([
 ]);
 /** The methods whose params carry a message naming a skill. */
 const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
-/**
- * The 0.3 methods whose params name a task by `id`. The 0.3 handler does not check its type and
- * fails inside the SDK (-32603) on anything but a string; the 1.0 handler parses its params.
- */
-const V03_TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
 
 export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   const prm = resourceMetadataUrl(deps.provider, 'a2a');
@@ -194,9 +190,6 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
         rpcError(id, -32009, `A2A version ${version} is not spoken here with ${method} (1.0, and 0.3 names)`),
       );
     }
-    if (V03_TASK_METHODS.has(method) && typeof (params as { id?: unknown } | undefined)?.id !== 'string') {
-      return rpc(rpcError(id, -32602, `${method} needs params.id, the id of a task (a string)`));
-    }
     if (SENDS.has(method)) {
       // WIRE-NOTES §2.7: which skill, then what the grant refuses whatever the params hold, then the params.
       const named = namedSkill((params as { message?: unknown } | undefined)?.message);
@@ -207,6 +200,9 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       const input = inputOf(named.value);
       if (!input.ok) return rpc(rpcErrorOf(id, input.error));
     }
+    // The params as the SDK will read them (params.ts): it does not check them itself.
+    const malformed = paramsProblem(method, params);
+    if (malformed !== undefined) return rpc(rpcError(id, -32602, malformed));
     const handlers = await surface();
     const drawn = asksForA2ui(
       c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
