@@ -244,7 +244,7 @@ async function fuzz(
   let done = 0;
   let stopped: string | undefined;
   const samples: MemorySample[] = [];
-  const heap: MemorySample[] = [];
+  const heap: (MemorySample & { readonly isolate: string })[] = [];
   const failureDir = options.failureDir ?? join(tmpdir(), `ppx-fuzz-failures-${options.seed}`);
   const started = performance.now();
   const serverCpu = server.cpuSeconds() ?? 0;
@@ -256,7 +256,7 @@ async function fuzz(
   }, 200);
   // The live heap after each full collection (--trace-gc), read from the server's stdout file.
   const gcReader = setInterval(() => {
-    for (const bytes of server.liveHeaps()) heap.push({ done, bytes });
+    for (const gc of server.liveHeaps()) heap.push({ done, ...gc });
   }, 500);
   let lastLine = performance.now();
   const progress = setInterval(() => {
@@ -375,10 +375,10 @@ async function fuzz(
   const last = server.rss();
   if (last !== undefined) samples.push({ done, bytes: last });
   await liveness;
-  for (const bytes of server.liveHeaps()) heap.push({ done, bytes });
+  for (const gc of server.liveHeaps()) heap.push({ done, ...gc });
   if (stopped !== undefined) report.problems.push(stopped);
   if (options.only === undefined) {
-    const memory = memoryVerdict(samples, heap, end - first);
+    const memory = memoryVerdict(samples, mainIsolate(heap), end - first);
     report.memory = memory;
     if (!memory.rss.ok) {
       report.problems.push(
@@ -391,6 +391,14 @@ async function fuzz(
       );
     }
   }
+}
+
+/** The main thread's collections: its isolate's heap is the largest (a worker's is a few MiB). */
+function mainIsolate(gcs: readonly (MemorySample & { readonly isolate: string })[]): MemorySample[] {
+  const peak = new Map<string, number>();
+  for (const g of gcs) peak.set(g.isolate, Math.max(peak.get(g.isolate) ?? 0, g.bytes));
+  const main = [...peak.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return gcs.filter((g) => g.isolate === main);
 }
 
 /**

@@ -18,8 +18,11 @@ export interface ServedProvider {
   exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** Resident set size now, in bytes (undefined once gone). */
   rss(): number | undefined;
-  /** The heap in use after each full collection since the last call, in bytes. */
-  liveHeaps(): number[];
+  /**
+   * The heap in use after each full collection since the last call, in bytes, with the isolate
+   * it is of (the main thread's, or a worker's: the SQLite store checkpoints in a worker).
+   */
+  liveHeaps(): { readonly isolate: string; readonly bytes: number }[];
   /** CPU time used so far (user + system), in seconds (undefined once gone). */
   cpuSeconds(): number | undefined;
   /** SIGTERM, then the exit code (a graceful stop exits 0). */
@@ -91,7 +94,7 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
       }
     },
     liveHeaps() {
-      const found: number[] = [];
+      const found: { isolate: string; bytes: number }[] = [];
       for (;;) {
         const n = readSync(gcLog, chunk, 0, chunk.length, gcOffset);
         if (n === 0) break;
@@ -99,9 +102,10 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
         const lines = (gcPartial + chunk.subarray(0, n).toString('latin1')).split('\n');
         gcPartial = lines.pop() ?? '';
         for (const line of lines) {
-          // `… Mark-Compact 47.3 (105.5) -> 11.8 (141.5) MB, …`: in use before -> after, in MB.
-          const m = / Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
-          if (m) found.push(Number(m[1]) * 1024 * 1024);
+          // `[pid:isolate]  200 ms: Mark-Compact 47.3 (105.5) -> 11.8 (141.5) MB, …`: in use
+          // before -> after, in MB.
+          const m = /^\[\d+:(0x[0-9a-f]+)\].* Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+          if (m) found.push({ isolate: m[1]!, bytes: Number(m[2]) * 1024 * 1024 });
         }
       }
       return found;

@@ -87,6 +87,17 @@ export function errorShapeProblem(text: string): string | undefined {
 /** A description a person can read: a non-empty sentence, not a validator's JSON dump. */
 function readable(description: unknown): string | undefined {
   if (typeof description !== 'string' || description.trim() === '') return 'error without a description';
-  if (/^\s*[[{]/.test(description)) return `a description that is a JSON dump: ${description.slice(0, 120)}`;
+  if (isJsonDump(description)) return `a description that is a JSON dump: ${description.slice(0, 120)}`;
   return undefined;
+}
+
+/** JSON text of an object or a list (a sentence that starts with a bracket it repeats is not). */
+function isJsonDump(text: string): boolean {
+  if (!/^\s*[[{]/.test(text)) return false;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null;
+  } catch {
+    return /^\s*(\[\s*)?\{\s*"/.test(text);
+  }
 }
