@@ -349,7 +349,15 @@ async function fuzz(
     while (stopped === undefined) {
       const index = next++;
       if (index >= end) break;
-      const input = makeInput(options.seed, index, fx, targets);
+      let input: Input;
+      try {
+        input = makeInput(options.seed, index, fx, targets);
+      } catch (e) {
+        // The fuzzer's own bug: said, and the run goes on (and fails).
+        report.problems.push(`the fuzzer could not make input ${index}: ${(e as Error).stack ?? e}`);
+        done++;
+        continue;
+      }
       const outcome = await send(input.request, kept).catch(
         (e: Error): Outcome => ({ kind: 'unanswered', why: 'reset', detail: e.message, ms: 0 }),
       );

@@ -3,7 +3,7 @@ import type { Fixtures } from './fixtures.ts';
 import type { Rand } from './rand.ts';
 import { type JsonSchema, type SchemaContext, shaped, type Words } from './schema-values.ts';
 import { A2A_SKILLS, AGUI_ACTIONS, type Target } from './targets.ts';
-import { type Json, randomJson, randomString } from './values.ts';
+import { type Json, randomJson, randomString, textOf } from './values.ts';
 import type { Delivery, RawRequest } from './wire.ts';
 
 // A request before it becomes bytes: what a well-behaved client of the target would send (a
@@ -154,8 +154,8 @@ function paramsBody(ctx: DraftContext, draft: Draft): void {
   }
   const fields = pairsOf(value);
   if (rand.chance(0.2) && value['client_id'] !== undefined) {
-    const id = String(value['client_id']);
-    const secret = String(value['client_secret'] ?? '');
+    const id = textOf(value['client_id']);
+    const secret = textOf(value['client_secret'] ?? '');
     draft.headers.push([
       'Authorization',
       `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`,

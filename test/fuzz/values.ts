@@ -175,7 +175,7 @@ export function otherType(rand: Rand, value: unknown): Json {
     case 'number':
       return randomNumber(rand);
     case 'string':
-      return rand.chance(0.5) ? String(value) : randomString(rand);
+      return rand.chance(0.5) ? textOf(value) : randomString(rand);
     case 'array':
       return rand.chance(0.5) ? [value as Json] : [];
     case 'object':
@@ -195,4 +195,12 @@ export function deepText(rand: Rand, depth: number): string {
   if (kind === 0) return '['.repeat(depth) + ']'.repeat(depth);
   if (kind === 1) return `${'{"a":'.repeat(depth)}null${'}'.repeat(depth)}`;
   return `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
+}
+
+/**
+ * A value as text: JSON for objects. Not String(): an object with its own `toString` key (which
+ * the fuzz makes) cannot be converted that way.
+ */
+export function textOf(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
