@@ -31,12 +31,23 @@ function number(text: string): string {
   return out;
 }
 
+/**
+ * Whether a value holds U+0000, which PostgreSQL's text cannot (it refuses such a parameter:
+ * "invalid byte sequence for encoding UTF8: 0x00"). No stored row can hold one, so a read
+ * looking for it finds nothing, as SQLite answers for any id it does not hold.
+ */
+function holdsNul(values: readonly unknown[]): boolean {
+  return values.some((v) => (typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) && holdsNul(v)));
+}
+
 export function sqlOn(db: Queryable): Sql {
   return {
     async all(text, ...values) {
+      if (holdsNul(values)) return [];
       return (await db.query(number(text), values)).rows as Row[];
     },
     async get(text, ...values) {
+      if (holdsNul(values)) return undefined;
       return (await db.query(number(text), values)).rows[0] as Row | undefined;
     },
     async run(text, ...values) {

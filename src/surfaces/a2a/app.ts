@@ -29,6 +29,7 @@ import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
 import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
 import { literalCall } from './literal.ts';
+import { paramsProblem } from './params.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
 import { inputOf, namedSkill, SKILLS } from './skills.ts';
 import { guarded } from './stream-guard.ts';
@@ -161,7 +162,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       }
       if (body.error.code === 'unsupported_media_type')
         return rpc(rpcError(null, -32600, body.error.description), 415);
-      return rpc(rpcError(null, -32700, 'the request is not valid JSON'));
+      return rpc(rpcError(null, -32700, body.error.description));
     }
     const request = body.value;
     if (Array.isArray(request))
@@ -199,6 +200,9 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
       const input = inputOf(named.value);
       if (!input.ok) return rpc(rpcErrorOf(id, input.error));
     }
+    // The params as the SDK will read them (params.ts): it does not check them itself.
+    const malformed = paramsProblem(method, params);
+    if (malformed !== undefined) return rpc(rpcError(id, -32602, malformed));
     const handlers = await surface();
     const drawn = asksForA2ui(
       c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
@@ -251,6 +255,11 @@ function jsonRpcShape(
   const r = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   const id = typeof r.id === 'string' || typeof r.id === 'number' ? r.id : null;
   if (r.jsonrpc !== '2.0') return { error: rpcError(id, -32600, 'jsonrpc must be "2.0"') };
+  // JSON-RPC 2.0 §4: an id is a string, a number or null. The SDK echoes whatever it is given,
+  // and an object nested deep enough cannot be written back at all.
+  if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') {
+    return { error: rpcError(null, -32600, 'id must be a string, a number or null') };
+  }
   if (typeof r.method !== 'string') return { error: rpcError(id, -32600, 'method must be a string') };
   if (
     r.params !== undefined &&

@@ -38,7 +38,10 @@ export class ServerPool {
     transport.onmessage = (message, extra) => {
       const refused = invalidParams(message);
       if (refused === undefined) dispatch?.(message, extra);
-      else void transport.send(refused);
+      // The send fails when its id has no request left to answer (a batch naming one id twice,
+      // the first already answered): that answer is dropped, as the SDK drops its own. Left
+      // unhandled, the rejection would end the process.
+      else transport.send(refused).catch(() => undefined);
     };
     try {
       return await transport.handleRequest(request, { authInfo });

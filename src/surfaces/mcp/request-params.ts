@@ -33,8 +33,9 @@ const MAX_ISSUES = 5;
 /** The error answer for a request whose params are malformed; undefined for anything else. */
 export function invalidParams(message: JSONRPCMessage): JSONRPCMessage | undefined {
   if (!isJSONRPCRequest(message)) return undefined;
-  const schema = SCHEMAS[message.method];
-  if (schema === undefined) return undefined;
+  // Own keys only: a method named `constructor` or `toString` is just an unknown method.
+  if (!Object.hasOwn(SCHEMAS, message.method)) return undefined;
+  const schema = SCHEMAS[message.method]!;
   const parsed = schema.safeParse({ method: message.method, params: message.params });
   if (parsed.success) return undefined;
   return {

@@ -70,12 +70,40 @@ export async function readJsonBody(source: BodySource, limit: number): Promise<R
       'send the request body as JSON with Content-Type: application/json',
     );
   }
+  if (nestingOf(text.value) > MAX_NESTING) {
+    return fail('invalid_request', `the request body nests deeper than ${MAX_NESTING} levels`);
+  }
   try {
     return ok(JSON.parse(text.value));
   } catch (e) {
     const why = e instanceof SyntaxError ? e.message : 'parse error';
     return fail('invalid_request', `the request body is not valid JSON (${why})`);
   }
+}
+
+/**
+ * How deep a JSON body may nest. No PPX, A2A or AG-UI message comes near it; past a few thousand
+ * levels JSON.stringify overflows the stack, and SQLite's JSON functions stop at 1000.
+ */
+export const MAX_NESTING = 100;
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }
 
 function tooLarge(limit: number) {
