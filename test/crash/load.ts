@@ -1,6 +1,6 @@
-import { keysOfNamespace } from '../../src/surfaces/shared/describe.ts';
 import { type Answer, send } from './http.ts';
-import { CLIENT, type Material, proposedClaim, type RoundSize, type Subject } from './seed.ts';
+import { CLIENT, type Material, type RoundSize, type Subject } from './seed.ts';
+import { decisionFields, proposedClaim } from './surface-requests.ts';
 
 // The load of one crash round: the five kinds of write fired concurrently (proposals by
 // grantees, confirmations and rejections by the subject, refresh rotations, revocations, consent
@@ -59,24 +59,6 @@ function shuffle<T>(items: T[], rand: () => number): T[] {
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
   return items;
-}
-
-/** The consent form as the page shows it, everything ticked as asked (decisions.test.ts). */
-function decisionForm(csrf: string, decision: 'approve' | 'reject'): URLSearchParams {
-  const fields: [string, string][] = [
-    ['csrf', csrf],
-    ['decision', decision],
-    ['purpose', 'recommendation'],
-    ['domain', 'fragrance'],
-    ['namespace', 'core'],
-    ['namespace', 'fragrance'],
-    ...[...keysOfNamespace('core'), ...keysOfNamespace('fragrance')].map((k): [string, string] => ['key', k]),
-    ['operation', 'read'],
-    ['operation', 'query'],
-    ['cross_domain_transfer', 'deny'],
-    ['writeback_policy', 'forbidden'],
-  ];
-  return new URLSearchParams(fields);
 }
 
 /** Refreshes through the OAuth token endpoint or consent-v2's, alternately by family. */
@@ -196,7 +178,7 @@ export async function fireAndKill(plan: LoadPlan): Promise<LoadReport> {
     tasks.push(() =>
       fire<DecisionFired>({ kind: 'decision', target: id, decision }, 303, () =>
         send(base, `/consent/${encodeURIComponent(id)}/decision`, {
-          body: decisionForm(subject.csrf, decision),
+          body: decisionFields(subject.csrf, decision),
           headers: { cookie: `ppx_session=${subject.session}` },
         }),
       ),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import { must } from './http.ts';
+import { proposedClaim } from './surface-requests.ts';
 
 // What one crash round works on, made over HTTP the way clients make it before the load starts:
 // grants through the consent flow (request → the subject approves → exchange, so each has an
@@ -88,7 +89,7 @@ export async function pendingRequest(base: string): Promise<string> {
 /** A grant through the whole consent flow: its access token and the first token of its family. */
 export async function grantThroughConsent(
   base: string,
-  subject: Subject,
+  subjectToken: string,
   operations: readonly string[] = ['read', 'query'],
   writeback = 'forbidden',
 ): Promise<SeededGrant> {
@@ -100,7 +101,7 @@ export async function grantThroughConsent(
     201,
   );
   const id = asked.json.grant_request_id as string;
-  await must(base, '/v1/consent/approve', { token: subject.token, body: { grant_request_id: id } }, 200);
+  await must(base, '/v1/consent/approve', { token: subjectToken, body: { grant_request_id: id } }, 200);
   const t = await must(
     base,
     '/v1/consent/token',
@@ -115,18 +116,6 @@ export async function grantThroughConsent(
     200,
   );
   return { grantId: t.json.grant_id, access: t.json.access_token, refresh: t.json.refresh_token };
-}
-
-/** A claim a grantee proposes (the provider picks its id); `n` makes its value differ. */
-export function proposedClaim(n: number) {
-  return {
-    type: 'preference',
-    namespace: 'core',
-    key: 'risk_tolerance',
-    value: Math.round((n % 97) * 10) / 1000,
-    confidence: 0.6,
-    source: { kind: 'observed', origin: 'in_app_session' },
-  };
 }
 
 /** Runs `make` `n` times, `width` at a time. */
@@ -148,10 +137,10 @@ async function many<T>(n: number, width: number, make: (i: number) => Promise<T>
 export async function seedRound(base: string, subject: Subject, size: RoundSize): Promise<Material> {
   const width = 8;
   const proposers = await many(size.proposers, width, () =>
-    grantThroughConsent(base, subject, ['read', 'query', 'propose_update'], 'review_required'),
+    grantThroughConsent(base, subject.token, ['read', 'query', 'propose_update'], 'review_required'),
   );
-  const families = await many(size.families, width, () => grantThroughConsent(base, subject));
-  const revocable = await many(size.revocations, width, () => grantThroughConsent(base, subject));
+  const families = await many(size.families, width, () => grantThroughConsent(base, subject.token));
+  const revocable = await many(size.revocations, width, () => grantThroughConsent(base, subject.token));
   const requests = await many(size.decisions, width, () => pendingRequest(base));
   // The proposals to decide, queued by the proposers (one key may be proposed once a request).
   const pending = await many(size.confirmations, width, async (n): Promise<SeededProposal> => {
