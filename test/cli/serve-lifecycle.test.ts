@@ -6,10 +6,11 @@ import { after, describe, it } from 'node:test';
 import { DEMO_LOGIN } from '../../src/operations/seed-demo.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { holdRequest } from '../crash/in-flight.ts';
-import { CLIENT, grantThroughConsent, pendingRequest } from '../crash/seed.ts';
+import { grantThroughConsent, pendingRequest } from '../crash/seed.ts';
 import {
   a2aMessage,
   aguiRun,
+  CLIENT,
   consentDecision,
   consentRefresh,
   effectiveRead,

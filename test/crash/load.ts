@@ -1,6 +1,6 @@
 import { type Answer, send } from './http.ts';
-import { CLIENT, type Material, type RoundSize, type Subject } from './seed.ts';
-import { decisionFields, proposedClaim } from './surface-requests.ts';
+import type { Material, RoundSize, Subject } from './seed.ts';
+import { CLIENT, decisionFields, proposedClaim } from './surface-requests.ts';
 
 // The load of one crash round: the five kinds of write fired concurrently (proposals by
 // grantees, confirmations and rejections by the subject, refresh rotations, revocations, consent

@@ -1,15 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import { must } from './http.ts';
-import { proposedClaim } from './surface-requests.ts';
+import { CLIENT, consentAskBody, pkcePair, proposedClaim } from './surface-requests.ts';
 
 // What one crash round works on, made over HTTP the way clients make it before the load starts:
 // grants through the consent flow (request → the subject approves → exchange, so each has an
 // access token and a refresh family), proposals queued for review under grants that may propose,
 // and consent requests left pending for the consent form.
-
-export const CLIENT = 'fragrance-demo';
-export const REDIRECT = 'http://localhost:5173/callback';
 
 /** How much of each kind one round seeds and fires. */
 export interface RoundSize {
@@ -55,34 +50,9 @@ export interface Subject {
   readonly csrf: string;
 }
 
-function challenge(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-function requestBody(code: string, operations: readonly string[], writeback: string) {
-  return {
-    client_id: CLIENT,
-    subject_id: DEMO_SUBJECT,
-    purposes: ['recommendation'],
-    allowed_domains: ['fragrance'],
-    allowed_namespaces: ['core', 'fragrance'],
-    allowed_operations: operations,
-    writeback_policy: writeback,
-    redirect_uri: REDIRECT,
-    code_challenge: code,
-    code_challenge_method: 'S256',
-  };
-}
-
 /** A pending consent request of the demo client; resolves to its id. */
 export async function pendingRequest(base: string): Promise<string> {
-  const r = await must(
-    base,
-    '/v1/consent/request',
-    { body: requestBody(challenge().challenge, ['read', 'query'], 'forbidden') },
-    201,
-  );
+  const r = await must(base, '/v1/consent/request', { body: consentAskBody(pkcePair().challenge) }, 201);
   return r.json.grant_request_id as string;
 }
 
@@ -93,11 +63,11 @@ export async function grantThroughConsent(
   operations: readonly string[] = ['read', 'query'],
   writeback = 'forbidden',
 ): Promise<SeededGrant> {
-  const pkce = challenge();
+  const pkce = pkcePair();
   const asked = await must(
     base,
     '/v1/consent/request',
-    { body: requestBody(pkce.challenge, operations, writeback) },
+    { body: consentAskBody(pkce.challenge, operations, writeback) },
     201,
   );
   const id = asked.json.grant_request_id as string;

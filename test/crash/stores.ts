@@ -31,6 +31,8 @@ export interface CrashStore {
   familyTokens(familyIds: readonly string[]): Promise<Map<string, TokenRow[]>>;
   /** Bytes the database takes now (the file and its WAL; the schema's relations). */
   size(): Promise<number>;
+  /** Bytes per table, its indexes included, largest first. */
+  tables(): Promise<{ table: string; bytes: number }[]>;
   /** Removes the file or drops the schema. */
   remove(): Promise<void>;
 }
@@ -79,6 +81,21 @@ export function sqliteStore(): CrashStore {
       }
       return bytes;
     },
+    async tables() {
+      const file = new DatabaseSync(db, { readOnly: true });
+      try {
+        const rows = file
+          .prepare(
+            `SELECT coalesce(s.tbl_name, d.name) AS table_name, sum(d.pgsize) AS bytes
+               FROM dbstat d LEFT JOIN sqlite_schema s ON s.name = d.name
+              GROUP BY table_name ORDER BY bytes DESC`,
+          )
+          .all() as { table_name: string; bytes: number }[];
+        return rows.map((r) => ({ table: r.table_name, bytes: Number(r.bytes) }));
+      } finally {
+        file.close();
+      }
+    },
     async remove() {
       rmSync(dir, { recursive: true, force: true });
     },
@@ -119,6 +136,19 @@ export function postgresStore(prefix = 'ppx_crash'): CrashStore {
           [schema],
         );
         return Number(rows[0]?.bytes ?? 0);
+      }),
+    tables: () =>
+      onServer(async (client) => {
+        const { rows } = await client.query(
+          `SELECT c.relname AS table, pg_total_relation_size(c.oid)::bigint AS bytes
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY bytes DESC`,
+          [schema],
+        );
+        return rows.map((r: { table: string; bytes: string }) => ({
+          table: r.table,
+          bytes: Number(r.bytes),
+        }));
       }),
     remove: () => dropSchemas(made),
   };

@@ -1,3 +1,5 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import { keysOfNamespace } from '../../src/surfaces/shared/describe.ts';
 
 // One request of each surface as its clients send it, and the answer that counts as success:
@@ -31,6 +33,67 @@ const status =
     wanted.includes(s);
 
 export const CONTEXT = { climate: 'hot_humid', occasion: 'date_night' } as const;
+
+/** The demo client every request here is made for, and its registered redirect URI. */
+export const CLIENT = 'fragrance-demo';
+export const REDIRECT = 'http://localhost:5173/callback';
+
+/** A PKCE pair (RFC 7636, S256). */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** A consent request of the demo client for the demo subject (WIRE-NOTES §2.1). */
+export function consentAskBody(
+  challenge: string,
+  operations: readonly string[] = ['read', 'query'],
+  writeback = 'forbidden',
+) {
+  return {
+    client_id: CLIENT,
+    subject_id: DEMO_SUBJECT,
+    purposes: ['recommendation'],
+    allowed_domains: ['fragrance'],
+    allowed_namespaces: ['core', 'fragrance'],
+    allowed_operations: operations,
+    writeback_policy: writeback,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
+}
+
+/** POST /v1/consent/request: 201 with the request's id and token. */
+export function consentAsk(challenge: string): SurfaceRequest {
+  return {
+    label: 'consent request',
+    method: 'POST',
+    path: '/v1/consent/request',
+    headers: json(),
+    body: JSON.stringify(consentAskBody(challenge)),
+    ok: status(201),
+    writes: true,
+  };
+}
+
+/** POST /v1/consent/token: an approved request exchanged for its tokens. */
+export function consentExchange(id: string, requestToken: string, verifier: string): SurfaceRequest {
+  return {
+    label: 'consent exchange',
+    method: 'POST',
+    path: '/v1/consent/token',
+    headers: json(),
+    body: JSON.stringify({
+      grant_request_id: id,
+      request_token: requestToken,
+      code_verifier: verifier,
+      client_id: CLIENT,
+    }),
+    ok: status(200),
+    writes: true,
+  };
+}
 
 /** POST /v1/profile/effective under a grant. */
 export function effectiveRead(token: string): SurfaceRequest {
