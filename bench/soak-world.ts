@@ -10,7 +10,7 @@ import { signInOverHttp } from '../test/e2e/web/helpers.ts';
 import { freePort } from '../test/support/provider.ts';
 
 // What the soak's traffic needs, set up before it starts: `ppx serve` as a child process (so
-// that its memory can be read from /proc), on a fresh database, with the demo profile; grants
+// that its memory can be read from /proc and its inspector asked), on a fresh database, with the demo profile; grants
 // of the demo client minted by the operator for each surface (read, write-back applied at once,
 // write-back queued for review), the person's own token, a signed-in browser session for the
 // consent pages, and a few refresh families made through the consent flow.
@@ -43,7 +43,8 @@ function must<T>(r: { ok: true; value: T } | { ok: false; error: { description: 
 export async function setUpWorld(store: CrashStore, minutes: number, families: number): Promise<SoakWorld> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = await serve(store.serveFlags, port, base);
+  // --inspect on a loopback port the system picks: soak-gc.ts asks it for the heap after a full GC.
+  const server = await serve(store.serveFlags, port, base, { execArgv: ['--inspect=127.0.0.1:0'] });
   // The operator's CLI and the server share the database, as `ppx mint` does.
   const deps = await store.open(base);
   const ttl = Math.ceil(minutes * 60) + 3600;

@@ -4,6 +4,7 @@ import { postgresUnreachable } from '../test/support/postgres.ts';
 import { prng } from '../test/support/random.ts';
 import { machine, runMain, writeResults } from './harness.ts';
 import { type DrainReport, drainCheck } from './soak-drain.ts';
+import { gcProbe, inspectorUrl } from './soak-gc.ts';
 import { Mix, type Outcome, WEIGHTS } from './soak-mix.ts';
 import { growthAfter, heapOf, Interval, type Row, rssOf } from './soak-stats.ts';
 import { setUpWorld } from './soak-world.ts';
@@ -71,7 +72,7 @@ function printRow(r: Row): void {
   const pad = (x: unknown, n: number) => String(x).padStart(n);
   console.log(
     `${pad(r.elapsed, 7)} ${pad(r.requests, 8)} ${pad(r.errors, 6)} ${pad(r.rps, 7)} ${pad(r.p50, 7)} ${pad(r.p99, 7)} ` +
-      `${pad(r.rssMb, 7)} ${pad(`${r.heapFloorMb}–${r.heapMaxMb}`, 12)} ${pad(r.dbMb, 7)}`,
+      `${pad(r.rssMb, 7)} ${pad(r.heapAfterGcMb, 17)} ${pad(`${r.heapFloorMb}–${r.heapMaxMb}`, 18)} ${pad(r.dbMb, 6)}`,
   );
 }
 
@@ -87,12 +88,17 @@ async function main(): Promise<void> {
     throw e;
   });
   const pid = world.server.pid;
+  const inspector = inspectorUrl(world.server.log.err);
+  if (inspector === undefined) throw new Error(`no inspector URL from ppx serve: ${world.server.log.err}`);
+  const gc = await gcProbe(inspector);
   const mix = new Mix(world, prng(o.seed));
   console.log(
     `${LABEL}: ${o.minutes} min on ${o.store}, ${o.rate} req/s, ` +
       `a row every ${o.intervalSeconds} s (the first ${o.warmupIntervals} are the warm-up); server pid ${pid}`,
   );
-  console.log('elapsed requests errors   req/s  p50 ms  p99 ms  RSS MB  heap MB floor–max  DB MB');
+  console.log(
+    'elapsed requests errors   req/s  p50 ms  p99 ms  RSS MB  heap after GC MB  heap MB floor–max  DB MB',
+  );
 
   const rows: Row[] = [];
   const errors: { at: number; label: string; detail: string }[] = [];
@@ -169,7 +175,8 @@ async function main(): Promise<void> {
       await sleep(startedAt + i * o.intervalSeconds * 1000 - performance.now());
       const bytes = await store.size();
       dbSizes.push({ elapsed: elapsed(), bytes, writes });
-      const row = interval.row(elapsed(), o.intervalSeconds, bytes, inFlight);
+      const heapAfterGc = await gc.heapAfterGc();
+      const row = interval.row(elapsed(), o.intervalSeconds, bytes, inFlight, heapAfterGc);
       interval = new Interval();
       rows.push(row);
       printRow(row);
@@ -188,6 +195,7 @@ async function main(): Promise<void> {
   await rowsDone;
   sampling = false;
   await sampler;
+  gc.close();
 
   // SIGTERM with the load still coming and requests held in flight.
   phase = 'drain';
@@ -234,8 +242,8 @@ async function main(): Promise<void> {
       `${total.deferred} not started (${o.maxInFlight} already in flight)`,
   );
   console.log(
-    `memory after the warm-up (${o.warmupIntervals} interval(s) left out): heap floor ${growth.heapFloorFrom} → ${growth.heapFloorTo} MB ` +
-      `(${growth.heapFloorSlopeMbPerMin} MB/min), RSS ${growth.rssFrom} → ${growth.rssTo} MB (${growth.rssSlopeMbPerMin} MB/min): ${growth.verdict}`,
+    `memory after the warm-up (${o.warmupIntervals} interval(s) left out): heap after GC ${growth.heapAfterGcFrom} → ${growth.heapAfterGcTo} MB ` +
+      `(${growth.heapAfterGcSlopeMbPerMin} MB/min), RSS ${growth.rssFrom} → ${growth.rssTo} MB (${growth.rssSlopeMbPerMin} MB/min): ${growth.verdict}`,
   );
   console.log(
     `database: ${((lastDb?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MB at the end, ${dbPerThousandWrites.toFixed(0)} KB per 1,000 writes after the warm-up`,
