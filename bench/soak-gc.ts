@@ -5,8 +5,8 @@
 // keeps, so a leak shows as a line that climbs and noise does not.
 
 export interface GcProbe {
-  /** Bytes of V8 heap in use right after a full collection. */
-  heapAfterGc(): Promise<number>;
+  /** Bytes of V8 heap in use right after a full collection, and the heap's size then. */
+  heapAfterGc(): Promise<{ used: number; total: number }>;
   close(): void;
 }
 
@@ -39,7 +39,8 @@ export async function gcProbe(url: string): Promise<GcProbe> {
   return {
     async heapAfterGc() {
       await call('HeapProfiler.collectGarbage');
-      return Number((await call('Runtime.getHeapUsage'))['usedSize']);
+      const usage = await call('Runtime.getHeapUsage');
+      return { used: Number(usage['usedSize']), total: Number(usage['totalSize']) };
     },
     close: () => ws.close(),
   };

@@ -28,13 +28,16 @@ export function rssOf(pid: number): number | undefined {
 }
 
 /** The V8 heap the server reports on /metrics (prom-client's default process metrics). */
-export async function heapOf(base: string): Promise<{ used: number; total: number } | undefined> {
+export async function heapOf(
+  base: string,
+): Promise<{ used: number; total: number; external: number } | undefined> {
   try {
     const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]);
     const used = value('ppx_process_nodejs_heap_size_used_bytes');
     const total = value('ppx_process_nodejs_heap_size_total_bytes');
-    return Number.isFinite(used) && Number.isFinite(total) ? { used, total } : undefined;
+    const external = value('ppx_process_nodejs_external_memory_bytes');
+    return Number.isFinite(used) && Number.isFinite(total) ? { used, total, external } : undefined;
   } catch {
     return undefined;
   }
@@ -44,6 +47,8 @@ export interface MemorySample {
   readonly rss: number;
   readonly heapUsed: number;
   readonly heapTotal: number;
+  /** Memory outside the V8 heap that V8 knows of (buffers): what is not in either is native. */
+  readonly external: number;
 }
 
 export interface Row {
@@ -56,9 +61,12 @@ export interface Row {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
-  /** MB: the V8 heap right after a full GC at the interval's end (soak-gc.ts). */
+  /** MB: the V8 heap right after a full GC at the interval's end (soak-gc.ts), used and its size. */
   readonly heapAfterGcMb: number;
-  /** MB: the RSS at the interval's end and its highest; the heap's lowest and highest sample. */
+  readonly heapSizeAfterGcMb: number;
+  /** MB: V8's external memory at the interval's last sample. */
+  readonly externalMb: number;
+  /** MB: the RSS right after that GC, and the highest sampled in the interval; the heap's lowest and highest sample. */
   readonly rssMb: number;
   readonly rssMaxMb: number;
   readonly heapFloorMb: number;
@@ -85,7 +93,13 @@ export class Interval {
     this.#memory.push(m);
   }
 
-  row(elapsed: number, seconds: number, dbBytes: number, inFlight: number, heapAfterGc: number): Row {
+  row(
+    elapsed: number,
+    seconds: number,
+    dbBytes: number,
+    inFlight: number,
+    afterGc: { used: number; total: number; rss: number },
+  ): Row {
     const sorted = [...this.#ms].sort((a, b) => a - b);
     const rss = this.#memory.map((m) => m.rss);
     const heap = this.#memory.map((m) => m.heapUsed);
@@ -98,8 +112,10 @@ export class Interval {
       rps: round(this.#ms.length / seconds),
       p50: round(percentile(sorted, 50)),
       p99: round(percentile(sorted, 99)),
-      heapAfterGcMb: round(heapAfterGc / MB),
-      rssMb: round((rss.at(-1) ?? Number.NaN) / MB),
+      heapAfterGcMb: round(afterGc.used / MB),
+      heapSizeAfterGcMb: round(afterGc.total / MB),
+      externalMb: round((this.#memory.at(-1)?.external ?? Number.NaN) / MB),
+      rssMb: round(afterGc.rss / MB),
       rssMaxMb: round(Math.max(...rss) / MB),
       heapFloorMb: round(Math.min(...heap) / MB),
       heapMaxMb: round(Math.max(...heap) / MB),

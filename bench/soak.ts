@@ -72,7 +72,7 @@ function printRow(r: Row): void {
   const pad = (x: unknown, n: number) => String(x).padStart(n);
   console.log(
     `${pad(r.elapsed, 7)} ${pad(r.requests, 8)} ${pad(r.errors, 6)} ${pad(r.rps, 7)} ${pad(r.p50, 7)} ${pad(r.p99, 7)} ` +
-      `${pad(r.rssMb, 7)} ${pad(r.heapAfterGcMb, 17)} ${pad(`${r.heapFloorMb}–${r.heapMaxMb}`, 18)} ${pad(r.dbMb, 6)}`,
+      `${pad(r.rssMb, 16)} ${pad(`${r.heapAfterGcMb}/${r.heapSizeAfterGcMb}`, 19)} ${pad(`${r.heapFloorMb}–${r.heapMaxMb}`, 18)} ${pad(r.dbMb, 6)}`,
   );
 }
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       `a row every ${o.intervalSeconds} s (the first ${o.warmupIntervals} are the warm-up); server pid ${pid}`,
   );
   console.log(
-    'elapsed requests errors   req/s  p50 ms  p99 ms  RSS MB  heap after GC MB  heap MB floor–max  DB MB',
+    'elapsed requests errors   req/s  p50 ms  p99 ms  after GC: RSS MB, heap MB used/size  heap MB floor–max  DB MB',
   );
 
   const rows: Row[] = [];
@@ -164,8 +164,9 @@ async function main(): Promise<void> {
     while (sampling) {
       const rss = rssOf(pid);
       const heap = await heapOf(world.base);
-      if (rss !== undefined && heap !== undefined)
-        interval.sample({ rss, heapUsed: heap.used, heapTotal: heap.total });
+      if (rss !== undefined && heap !== undefined) {
+        interval.sample({ rss, heapUsed: heap.used, heapTotal: heap.total, external: heap.external });
+      }
       await sleep(5000);
     }
   })();
@@ -176,7 +177,8 @@ async function main(): Promise<void> {
       const bytes = await store.size();
       dbSizes.push({ elapsed: elapsed(), bytes, writes });
       const heapAfterGc = await gc.heapAfterGc();
-      const row = interval.row(elapsed(), o.intervalSeconds, bytes, inFlight, heapAfterGc);
+      const rss = rssOf(pid) ?? Number.NaN;
+      const row = interval.row(elapsed(), o.intervalSeconds, bytes, inFlight, { ...heapAfterGc, rss });
       interval = new Interval();
       rows.push(row);
       printRow(row);
