@@ -55,7 +55,7 @@ type Action =
   | 'exchange'
   | 'revoke';
 
-/** Weights, out of 100: reads are two thirds, writes a third. */
+/** Weights, out of 100: about 46 % of the requests read, 54 % write (an A2A message saves its task). */
 export const WEIGHTS: Readonly<Record<Action, number>> = {
   'http read': 16,
   'http summary': 4,
@@ -78,7 +78,10 @@ interface Pending {
   readonly id: string;
   readonly requestToken: string;
   readonly verifier: string;
+  /** Its page was shown. */
   seen: boolean;
+  /** A page load of it is in flight: deciding it now would close the page under the load. */
+  showing: number;
 }
 
 interface Family {
@@ -212,6 +215,7 @@ export class Mix {
             requestToken: body.request_token,
             verifier: pkce.verifier,
             seen: false,
+            showing: 0,
           });
         }
         return out;
@@ -219,12 +223,19 @@ export class Mix {
       case 'consent page': {
         const request = this.#pending.find((p) => !p.seen) ?? this.#pending[0];
         if (request === undefined) return this.run('consent request');
-        const out = await send(consentPage(w.session.session, request.id));
-        if (out.ok) request.seen = true;
-        return out;
+        request.showing++;
+        try {
+          const out = await send(consentPage(w.session.session, request.id));
+          if (out.ok) request.seen = true;
+          return out;
+        } finally {
+          request.showing--;
+        }
       }
       case 'consent decision': {
-        const i = this.#pending.findIndex((p) => p.seen);
+        // A person decides on a page they saw, not one still loading (which would then find the
+        // request closed: 409).
+        const i = this.#pending.findIndex((p) => p.seen && p.showing === 0);
         if (i < 0) return this.run('consent page');
         const [request] = this.#pending.splice(i, 1) as [Pending];
         const approve = this.#rand() < 0.7;
