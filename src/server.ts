@@ -14,6 +14,7 @@ import { mountOAuth } from './surfaces/oauth/mount.ts';
 import { type AccessEntry, accessLog } from './surfaces/shared/access-log.ts';
 import { allowedMethods } from './surfaces/shared/allowed-methods.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
+import { trackConnections } from './surfaces/shared/graceful-drain.ts';
 import { requestMetrics } from './surfaces/shared/request-metrics.ts';
 import { responseHeaders } from './surfaces/shared/response-headers.ts';
 import { mountWebPages } from './surfaces/web/app.ts';
@@ -81,8 +82,9 @@ export interface RunningServer {
   close(): Promise<void>;
   /**
    * Stops gracefully (SIGTERM): no new connections, `/readyz` answers 503, requests in flight
-   * are answered (idle keep-alive connections are closed as they become idle), and after
-   * `graceMs` whatever is still open (a stream) is closed.
+   * are answered, those whose bytes are not read yet included (keep-alive connections are closed
+   * once idle; shared/graceful-drain.ts), and after `graceMs` whatever is still open (a stream)
+   * is closed.
    */
   drain(graceMs: number): Promise<void>;
 }
@@ -116,22 +118,15 @@ export async function startServer(
               server.close(() => done());
               http.closeAllConnections();
             }),
-          drain: (graceMs) =>
-            new Promise<void>((done) => {
-              draining = true;
-              // Keep-alive connections go as soon as they are idle; in-flight requests finish.
-              const idle = setInterval(() => http.closeIdleConnections(), 50);
-              const force = setTimeout(() => http.closeAllConnections(), graceMs);
-              server.close(() => {
-                clearInterval(idle);
-                clearTimeout(force);
-                done();
-              });
-              http.closeIdleConnections();
-            }),
+          drain: (graceMs) => {
+            draining = true;
+            return drainer.drain(graceMs);
+          },
         });
       },
     );
+    // serve() has only just called listen(): no connection was accepted yet.
+    const drainer = trackConnections(server as Server);
     server.once('error', reject);
   });
 }

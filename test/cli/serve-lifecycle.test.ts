@@ -3,7 +3,23 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { DEMO_LOGIN } from '../../src/operations/seed-demo.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { holdRequest } from '../crash/in-flight.ts';
+import { grantThroughConsent, pendingRequest } from '../crash/seed.ts';
+import {
+  a2aMessage,
+  aguiRun,
+  CLIENT,
+  consentDecision,
+  consentRefresh,
+  effectiveRead,
+  mcpTool,
+  oauthRefresh,
+  proposal,
+  revocation,
+} from '../crash/surface-requests.ts';
+import { signInOverHttp } from '../e2e/web/helpers.ts';
 import { auditEvent } from '../store/fixtures.ts';
 import { freePort } from '../support/provider.ts';
 import { BIN, type CliSandbox, ROOT, sandbox, show } from './helpers.ts';
@@ -158,6 +174,75 @@ describe('ppx serve: logs, health and stopping', () => {
         action: 'effective',
       });
       assert.equal(events.events.length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('on SIGTERM answers every request in flight, on every surface, then exits 0', async () => {
+    // Seeded (again: it keeps the login) so that this test stands on its own.
+    const seeded = await box.run(['seed', '--demo']);
+    assert.equal(seeded.code, 0, show(seeded));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const mint = async (args: string[]) => {
+      const r = await box.run(['mint', ...args, '--base-url', url, '--json']);
+      assert.equal(r.code, 0, show(r));
+      return JSON.parse(r.stdout) as { access_token: string; grant_id?: string };
+    };
+    const subjectToken = (await mint(['subject'])).access_token;
+    const grant = ['grant', '--client', CLIENT, '--namespaces', 'core,fragrance'];
+    const writer = (
+      await mint([...grant, '--operations', 'read,query,propose_update', '--writeback', 'allow'])
+    ).access_token;
+    const mcp = (await mint([...grant, '--for', 'mcp'])).access_token;
+    const a2a = (await mint([...grant, '--for', 'a2a'])).access_token;
+    const doomed = await mint(grant);
+    const s = await serve(box, [], port);
+    running.push(s);
+    // What clients hold by then: two refresh families, a consent request to decide, a session.
+    const families = [
+      await grantThroughConsent(url, subjectToken),
+      await grantThroughConsent(url, subjectToken),
+    ];
+    const requestId = await pendingRequest(url);
+    const session = await signInOverHttp(url, DEMO_LOGIN.username, DEMO_LOGIN.password);
+    // Every surface, once for what can be done once, five times for what can be repeated; each on
+    // a connection of its own, its body held back until the server has begun to drain.
+    const repeatable = () => [
+      effectiveRead(writer),
+      proposal(writer, 7),
+      mcpTool(mcp),
+      a2aMessage(a2a),
+      aguiRun(subjectToken),
+    ];
+    const requests = [
+      ...[1, 2, 3, 4, 5].flatMap(repeatable),
+      oauthRefresh(CLIENT, families[0]!.refresh),
+      consentRefresh(CLIENT, families[1]!.refresh),
+      consentDecision(session.session, session.csrf, requestId, 'approve'),
+      revocation(subjectToken, doomed.grant_id!),
+    ];
+    const held = requests.map((r) =>
+      holdRequest(url, r.label, { path: r.path, headers: r.headers, body: r.body! }),
+    );
+    await Promise.all(held.map((h) => h.sent));
+    s.child.kill('SIGTERM');
+    await logLine(s, /SIGTERM: finishing the requests in flight/);
+    for (const h of held) h.finish();
+    const answers = await Promise.all(held.map((h) => h.answered));
+    const wrong = answers.flatMap((a, i) =>
+      a.status !== undefined && requests[i]!.ok(a.status, a.text)
+        ? []
+        : [`${held[i]!.label}: ${a.status === undefined ? a.error : `${a.status} ${a.text.slice(0, 200)}`}`],
+    );
+    assert.deepEqual(wrong, [], `${wrong.length} of ${held.length} requests in flight were not answered`);
+    assert.deepEqual(await waitForExit(s.child, 20_000), { code: 0, signal: null });
+    // What they wrote is in the store, which was closed cleanly.
+    const store = await openSqliteStore(box.db);
+    try {
+      assert.equal((await store.getGrantRequest(requestId))?.status, 'approved');
+      assert.equal((await store.getGrant(doomed.grant_id!))?.status, 'revoked');
     } finally {
       await store.close();
     }
