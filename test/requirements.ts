@@ -863,4 +863,24 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/attacks/secrets.test.ts', 'sign-in: 20 wrong passwords, then 429 with Retry-After'],
     ],
   },
+  {
+    id: 'hardening.fuzzing',
+    source: 'issue 15 item 2',
+    rule: 'malformed, oversized, deeply nested, invalid UTF-8 and forged inputs on every entry point: no 5xx, no crash, memory bounded',
+    tests: [
+      ['test/fuzz/fuzz.test.ts', 'tries every input, on every entry point, with every generator'],
+      ['test/fuzz/fuzz.test.ts', 'answers no input with a 5xx'],
+      ['test/fuzz/fuzz.test.ts', 'its memory is bounded'],
+    ],
+  },
+  {
+    id: 'hardening.crash-safety',
+    source: 'issue 15 items 4 and 5',
+    rule: 'SIGKILL under concurrent writes loses nothing acknowledged on either store (no revoked grant active, no half-rotated family, no lost change event); SIGTERM answers every request in flight',
+    tests: [
+      ['test/crash/crash.test.ts', 'crash safety on SQLite'],
+      ['test/crash/crash.test.ts', 'rounds of SIGKILL under load lose nothing acknowledged'],
+      ['test/cli/serve-lifecycle.test.ts', 'on SIGTERM answers every request in flight, on every surface'],
+    ],
+  },
 ];
