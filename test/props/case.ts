@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Claim } from '../../src/model/claim.ts';
+import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../src/model/vocabulary.ts';
 import { DEMO_CLIENTS, demoProfile } from '../../src/operations/demo-profile.ts';
 
 // What one case of the redaction property is made of (redaction.ts runs it): a random profile, a
@@ -16,19 +17,11 @@ const DOMAINS = ['fragrance', 'travel', 'media'] as const;
 const NAMESPACES = ['core', 'fragrance', 'travel'] as const;
 const KINDS = ['user_stated', 'observed', 'inferred', 'imported', 'derived_aggregate'] as const;
 const REVIEWS = ['confirmed', 'unreviewed', 'rejected'] as const;
-const OPERATIONS = ['read', 'query', 'export', 'propose_update', 'confirm_update'] as const;
-const PURPOSES = [
-  'recommendation',
-  'ranking',
-  'matching',
-  'simulation',
-  'summarization',
-  'personalization',
-  'explanation',
-  'propose_update',
-] as const;
-const CROSS_DOMAIN = ['deny', 'allow_with_review', 'allow_if_same_provider', 'allow'] as const;
-const WRITEBACK = ['forbidden', 'review_required', 'auto_for_low_risk', 'allow'] as const;
+// The grant vocabularies are the model's own, so that a new value is generated too.
+const OPERATIONS = Operation.options;
+const PURPOSES = Purpose.options;
+const CROSS_DOMAIN = CrossDomainTransfer.options;
+const WRITEBACK = WritebackPolicy.options;
 
 /** One claim of the profile: a pool entry with its own provenance and, when hidden, only in one provider. */
 export interface ClaimDraft {
