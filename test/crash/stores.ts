@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
+import type pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { openProvider } from '../../src/provider.ts';
-import { dropSchemas, schemaName, urlInSchema } from '../support/postgres.ts';
+import { dropSchemas, schemaName, urlInSchema, withClient } from '../support/postgres.ts';
 
 // The database a crash run kills the server over: a SQLite file in a temp directory, or a
 // PostgreSQL schema of its own (dropped at the end). Besides the flags `ppx serve` needs, it
@@ -106,15 +106,7 @@ export function postgresStore(prefix = 'ppx_crash'): CrashStore {
   const made: string[] = [];
   const schema = schemaName(prefix, made);
   const url = urlInSchema(schema);
-  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const onServer = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => withClient(url, work);
   return {
     kind: 'postgres',
     serveFlags: ['--database-url', url],

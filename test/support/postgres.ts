@@ -35,13 +35,20 @@ export function urlInSchema(schema: string, url = TEST_DATABASE_URL): string {
   return out.href;
 }
 
-export async function dropSchemas(schemas: readonly string[], url = TEST_DATABASE_URL): Promise<void> {
-  if (schemas.length === 0) return;
+/** Runs `work` on one connection of its own, closed afterwards whatever happens. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+export async function dropSchemas(schemas: readonly string[], url = TEST_DATABASE_URL): Promise<void> {
+  if (schemas.length === 0) return;
+  await withClient(url, async (client) => {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  });
 }

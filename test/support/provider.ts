@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
@@ -16,6 +15,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { RateCounter } from '../../src/store/rate-limits.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { dropSchemas } from './postgres.ts';
 
 /** A real provider on a real port with its own SQLite file, seeded with the demo profile. */
 export interface TestProvider {
@@ -123,14 +123,8 @@ export async function startTestProvider(
   };
 }
 
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+function dropSchema(url: string, schema: string): Promise<void> {
+  return dropSchemas([schema], url);
 }
 
 export interface ApiResponse {
