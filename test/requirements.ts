@@ -329,7 +329,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a replayed (rotated) refresh token: invalid_grant, the family dies',
       ],
       ['test/e2e/consent/refresh.test.ts', 'refresh after the subject revoked the grant is 410 grant_gone'],
-      ['test/e2e/consent/refresh.test.ts', 'two concurrent refreshes of one token: exactly one 200'],
+      ['test/e2e/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
     ],
   },
   {
@@ -881,6 +881,48 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/crash/crash.test.ts', 'crash safety on SQLite'],
       ['test/crash/crash.test.ts', 'rounds of SIGKILL under load lose nothing acknowledged'],
       ['test/cli/serve-lifecycle.test.ts', 'on SIGTERM answers every request in flight, on every surface'],
+    ],
+  },
+  // Issue 22: what trying to break it found. One entry per item, each tied to the test that
+  // failed before its fix.
+  {
+    id: 'issue22.13-refresh-reuse-deterministic',
+    source: 'issue 22 item 13; WIRE-NOTES §2.4; RFC 9700 §4.14.2',
+    rule: 'presenting a spent refresh token ends its family deterministically, a concurrent race included, on both stores and across instances',
+    tests: [
+      [
+        'test/e2e/instances/refresh-races.test.ts',
+        'races of 10 refreshes: one winner, and the family always ends',
+      ],
+      ['test/e2e/instances/refresh-races.test.ts', 'races of 10 refreshes spread over both'],
+      ['test/e2e/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
+    ],
+  },
+  {
+    id: 'issue22.16-ended-access-words',
+    source: 'issue 22 item 16',
+    rule: 'a refresh after the access ended says who ended it (the person, the app itself, reuse detection) or that it expired',
+    tests: [
+      ['test/e2e/oauth/mcp-sdk.test.ts', 'after the person ends its access, the refresh says so'],
+      [
+        'test/e2e/consent/refresh.test.ts',
+        'a refresh after the client gave up its own grant says the app ended it',
+      ],
+      ['test/e2e/consent/refresh.test.ts', 'says the access expired, in words'],
+      ['test/e2e/oauth/introspect-revoke.test.ts', 'revoking a refresh token ends the grant, at once'],
+    ],
+  },
+  {
+    id: 'issue22.17-database-url-words',
+    source: 'issue 22 item 17',
+    rule: 'a PostgreSQL URL the provider cannot use is said in words naming the problem, exit 1, never a stack',
+    tests: [
+      [
+        'test/cli/database-url.test.ts',
+        'no user in the URL and none in the environment: serve names the missing part',
+      ],
+      ['test/cli/database-url.test.ts', 'nothing answering at the host and port'],
+      ['test/cli/database-url.test.ts', 'an unknown role'],
     ],
   },
 ];

@@ -4,6 +4,7 @@ import { databaseLabel } from '../config.ts';
 import type { TransferSide } from '../store/transfer/side.ts';
 import { type TableReport, transferStore } from '../store/transfer/transfer.ts';
 import { fatal, parse, usage } from './args.ts';
+import { databaseProblem, missingUser } from './database-problem.ts';
 import { progressBar } from './progress-bar.ts';
 
 // `ppx migrate --from A --to B`: a whole store from SQLite to PostgreSQL or back
@@ -42,7 +43,13 @@ function labelOf(where: Location): string {
 async function open(where: Location): Promise<TransferSide> {
   if (where.kind === 'sqlite')
     return (await import('../store/transfer/sqlite-side.ts')).sqliteSide(where.path);
-  return (await import('../store/transfer/postgres-side.ts')).postgresSide(where.url, labelOf(where));
+  const noUser = missingUser(where.url, process.env);
+  if (noUser !== undefined) throw new Error(noUser);
+  try {
+    return await (await import('../store/transfer/postgres-side.ts')).postgresSide(where.url, labelOf(where));
+  } catch (error) {
+    throw new Error(databaseProblem(error, labelOf(where)));
+  }
 }
 
 export async function migrateCommand(argv: string[]): Promise<number> {

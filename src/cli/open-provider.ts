@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Config, DEFAULTS } from '../config.ts';
+import { type Config, DEFAULTS, databaseLabel } from '../config.ts';
 import type { Deps } from '../operations/deps.ts';
 import { openConfiguredStore, providerOn } from '../provider.ts';
 import type { Store } from '../store/store.ts';
 import { fatal } from './args.ts';
+import { databaseProblem, missingUser } from './database-problem.ts';
 
 export interface OpenOptions {
   /**
@@ -32,12 +33,29 @@ export async function withProvider(
   if (file && !options.mayCreate && !existsSync(config.dbPath)) {
     return fatal(cmd, missingDatabase(config.dbPath));
   }
-  const store = await openConfiguredStore(config);
+  const opened = await openStoreOrSay(cmd, config);
+  if (typeof opened === 'number') return opened;
+  const store = opened;
   try {
     const settled = options.settle ? await options.settle(store, config) : config;
     return await run(await providerOn(store, settled, () => new Date()));
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * The store the config names, or the exit status after saying in words why it cannot be opened
+ * (a PostgreSQL server that does not answer or refuses the login: never pg's stack).
+ */
+export async function openStoreOrSay(cmd: string, config: Config): Promise<Store | number> {
+  const noUser = config.databaseUrl === undefined ? undefined : missingUser(config.databaseUrl, process.env);
+  if (noUser !== undefined) return fatal(cmd, noUser);
+  try {
+    return await openConfiguredStore(config);
+  } catch (error) {
+    if (config.databaseUrl === undefined) throw error;
+    return fatal(cmd, databaseProblem(error, databaseLabel(config)));
   }
 }
 

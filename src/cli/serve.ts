@@ -3,10 +3,11 @@ import { startA2aTaskRetention } from '../operations/a2a-tasks.ts';
 import { startAuditRetention } from '../operations/audit-retention.ts';
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { rememberServedBaseUrl } from '../operations/served-base-url.ts';
-import { openProvider } from '../provider.ts';
+import { providerOn } from '../provider.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
 import { logLines } from './log-lines.ts';
+import { openStoreOrSay } from './open-provider.ts';
 import { SERVE_HELP } from './serve-help.ts';
 
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -36,7 +37,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   });
   if (typeof config === 'string') return serveUsage(config);
 
-  const deps = await openProvider(config);
+  const store = await openStoreOrSay('serve', config);
+  if (typeof store === 'number') return store;
+  const deps = await providerOn(store, config, () => new Date());
   const lines = logLines(config.logFormat);
   const say = (text: string) => lines.message('info', text);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps) : false;

@@ -2,6 +2,14 @@
  * One refresh family: every access and refresh token descended from one exchange. It covers one
  * grant, or several (a grant package). Revoking it kills every refresh token in it.
  */
+/**
+ * Why a family ended, when it was not the person ending the grant, so that the client can be
+ * told what happened to its access: `token_reuse` when a spent refresh token or authorization
+ * code was presented again (treated as theft), `client_revoked` when the client gave the access
+ * up itself (RFC 7009, or revoking its own grant).
+ */
+export type FamilyEndReason = 'token_reuse' | 'client_revoked';
+
 export interface TokenFamilyRecord {
   readonly family_id: string;
   readonly client_id: string;
@@ -14,6 +22,8 @@ export interface TokenFamilyRecord {
   readonly status: 'active' | 'revoked';
   readonly created_at: string;
   readonly revoked_at?: string;
+  /** Why it was revoked, when not by the person (FamilyEndReason); kept from the first revocation. */
+  readonly revoked_reason?: FamilyEndReason;
 }
 
 export interface RefreshTokenRecord {

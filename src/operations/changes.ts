@@ -1,6 +1,7 @@
 import type { ChangeDraft, ChangeEvent, ChangeIds, ChangeKind } from '../model/change-event.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import type { GrantRecord } from '../model/grant-record.ts';
+import type { FamilyEndReason } from '../model/token-family.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { ChangeSubscription } from '../store/change-feed.ts';
 import type { StoreReader } from '../store/store.ts';
@@ -106,10 +107,15 @@ export async function announceProposalsDecided(
  * active as the transaction reads it now: of two transactions ending one family (two replays of
  * a rotated token), only the first announces.
  */
-export async function endFamily(tx: TxDeps, familyId: string, at: string): Promise<void> {
+export async function endFamily(
+  tx: TxDeps,
+  familyId: string,
+  at: string,
+  reason?: FamilyEndReason,
+): Promise<void> {
   const family = await tx.store.getTokenFamily(familyId);
   if (family?.status !== 'active') return;
-  await tx.store.revokeTokenFamily(familyId, at);
+  await tx.store.revokeTokenFamily(familyId, at, reason);
   await announce(
     tx,
     family.subject_id,

@@ -151,7 +151,8 @@ export async function revokeConsentGrant(
   const now = deps.clock();
   // The grant, its refresh families and the audit event end in one commit.
   const revoked = await inTransaction(deps, async (tx) => {
-    const done = await revokeGrantEverywhere(tx, grant.grant_id, now);
+    const by = caller.kind === 'grant' ? 'client_revoked' : undefined;
+    const done = await revokeGrantEverywhere(tx, grant.grant_id, now, by);
     if (done) {
       await recordCallerAudit(
         tx,

@@ -9,7 +9,7 @@ import type { GrantRequestRecord, GrantRequestStatus } from '../model/grant-requ
 import type { DefaultPolicy } from '../model/profile.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import type { SigningKeyRecord } from '../model/signing-key.ts';
-import type { RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
+import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
@@ -237,8 +237,11 @@ export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWrite
    */
   shortenGrantExpiry(grantId: string, expiresAt: string): Promise<GrantRecord | undefined>;
   insertTokenFamily(family: TokenFamilyRecord): Promise<void>;
-  /** Marks a family revoked (keeping the first revoked_at); false when missing. */
-  revokeTokenFamily(familyId: string, at: string): Promise<boolean>;
+  /**
+   * Marks a family revoked (keeping the first revoked_at, and the first `reason` given with it:
+   * a later revocation never rewrites why it ended); false when missing.
+   */
+  revokeTokenFamily(familyId: string, at: string, reason?: FamilyEndReason): Promise<boolean>;
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   /**
    * Compare-and-set rotation: marks `oldHash` rotated and inserts `next`, only while `oldHash` is

@@ -319,6 +319,31 @@ function tokenContract(open: () => Promise<Store>): void {
     );
 
     it(
+      'revokeTokenFamily keeps the reason of the first revocation: a later one neither sets nor rewrites it',
+      withStore(open, async (store) => {
+        const reused = tokenFamily({ family_id: 'fam_reused' });
+        const ended = tokenFamily({ family_id: 'fam_ended' });
+        await store.insertTokenFamily(reused);
+        await store.insertTokenFamily(ended);
+        assert.equal(await store.revokeTokenFamily(reused.family_id, at(5), 'token_reuse'), true);
+        await store.revokeTokenFamily(reused.family_id, at(9));
+        assert.deepEqual(await store.getTokenFamily(reused.family_id), {
+          ...reused,
+          status: 'revoked',
+          revoked_at: at(5),
+          revoked_reason: 'token_reuse',
+        });
+        await store.revokeTokenFamily(ended.family_id, at(5));
+        await store.revokeTokenFamily(ended.family_id, at(9), 'token_reuse');
+        assert.deepEqual(await store.getTokenFamily(ended.family_id), {
+          ...ended,
+          status: 'revoked',
+          revoked_at: at(5),
+        });
+      }),
+    );
+
+    it(
       'listTokenFamiliesByGrant lists every family covering a grant, ordered by family_id',
       withStore(open, async (store) => {
         const f = (id: string, grantIds: string[]) =>

@@ -131,5 +131,8 @@ export const refreshGrantTokensOperation = defineOperation({
     input: 'body',
     noStore: true,
     uniformFailure: INVALID_GRANT,
+    // refreshGrantTokens answers the one invalid_grant for every check a stranger could probe;
+    // it says more (a spent token, an expired access) only to the client holding the token.
+    uniformFailureFor: 'body',
   },
 });

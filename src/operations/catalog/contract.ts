@@ -61,6 +61,13 @@ export interface HttpBinding<Out = unknown> {
    * still answered as such (413, 415): that says nothing about the grant.
    */
   readonly uniformFailure?: PpxFailure;
+  /**
+   * `body`: the uniform failure stands only for unreadable or invalid bodies, and the operation's
+   * own failures go out as it words them. For an operation that is uniform itself where it must
+   * be, and says more only once the caller has shown what it holds (a refresh that tells an
+   * authenticated client holding the token why its access ended).
+   */
+  readonly uniformFailureFor?: 'body';
 }
 
 export interface ToolAnnotations {

@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
+import type { TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
 import { endFamily } from '../changes.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps, TxDeps } from '../deps.ts';
 import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 import { revokeGrantEverywhere } from './revocation.ts';
@@ -21,12 +22,15 @@ import {
 
 /**
  * Rotates a refresh token (WIRE-NOTES §2.4), for a family over one grant or a grant package.
- * Presenting a token that was already rotated is treated as theft: the whole family dies and its
- * grants are revoked. A refresh once every grant of the family is revoked is 410 Gone. In a
- * package, withdrawing one child leaves the others: the family lives while one child is active,
- * and its tokens keep naming every child so that an ended one is reported, not forgotten.
- * Of two concurrent refreshes of one token exactly one wins (compare-and-set); one that arrives
- * after the other rotated the token cannot be told from a thief's replay (RFC 9700 §4.14.2).
+ * Presenting a spent token (one already rotated) is treated as theft (RFC 9700 §4.14.2): the
+ * whole family dies and its grants are revoked, deterministically: whether the token was spent
+ * long ago or a moment ago by a concurrent refresh on this or another instance. Of concurrent
+ * refreshes of one token, exactly one wins the compare-and-set; every other one then finds the
+ * token spent and ends the family, so the winner's new tokens die with it (a client must refresh
+ * one at a time; the MCP SDK does). A spent token is always `invalid_grant`; the current token of
+ * a family whose grants were all revoked is 410 Gone, saying who ended the access. In a package,
+ * withdrawing one child leaves the others: the family lives while one child is active, and its
+ * tokens keep naming every child so that an ended one is reported, not forgotten.
  */
 export async function refreshGrantTokens(
   deps: Deps,
@@ -45,52 +49,35 @@ export async function refreshGrantTokens(
   );
   const first = grants[0];
   if (!first) return invalidGrant();
-  const statuses = grants.map((g) => grantStatusAt(g, now));
 
-  if (statuses.every((s) => s === 'revoked')) {
-    return fail('grant_gone', 'the grant behind this refresh token was revoked; ask the subject again', {
-      grantId: first.grant_id,
-    });
-  }
-  if (token.status === 'rotated') {
-    // The family, every grant it covers and the audit event end in one commit.
-    await inTransaction(deps, async (tx) => {
-      await endFamily(tx, family.family_id, now.toISOString());
-      for (const g of grants) await revokeGrantEverywhere(tx, g.grant_id, now);
+  if (token.status === 'rotated') return endForReuse(deps, family, grants, now);
+  const ended = endedAccess(family, grants, now);
+  if (ended !== undefined) return ended;
+  if (Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
+  const active = grants.filter((g) => grantStatusAt(g, now) === 'active');
+
+  const endsAt = latestExpiry(active);
+  const next = newRefreshToken(family.family_id, endsAt, now);
+  // The rotation and its audit event commit together: one commit per refresh. Losing the
+  // compare-and-set to a token spent meanwhile is a reuse like any other, decided in the same
+  // transaction (its reads see the winner's commit on either store).
+  const rotation = await inTransaction(deps, async (tx) => {
+    if (await tx.store.rotateRefreshToken(hash, next.record)) {
       await recordAudit(
         tx,
         { kind: 'grantee', id: family.client_id },
         first.subject_id,
-        {
-          action: 'refresh_reuse',
-          grantId: first.grant_id,
-          outcome: 'denied',
-          detail: `a rotated refresh token was presented again; the token family and its ${grants.length} grant(s) were revoked`,
-        },
+        { action: 'token_refreshed', grantId: first.grant_id },
         now,
       );
-    });
-    return invalidGrant();
-  }
-  if (family.status !== 'active' || Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
-  const active = grants.filter((_, i) => statuses[i] === 'active');
-  if (active.length === 0) return invalidGrant();
-
-  const endsAt = latestExpiry(active);
-  const next = newRefreshToken(family.family_id, endsAt, now);
-  // The rotation and its audit event commit together: one commit per refresh.
-  const rotated = await inTransaction(deps, async (tx) => {
-    if (!(await tx.store.rotateRefreshToken(hash, next.record))) return false;
-    await recordAudit(
-      tx,
-      { kind: 'grantee', id: family.client_id },
-      first.subject_id,
-      { action: 'token_refreshed', grantId: first.grant_id },
-      now,
-    );
-    return true;
+      return 'rotated' as const;
+    }
+    if ((await tx.store.getRefreshToken(hash))?.status !== 'rotated') return 'ended' as const;
+    await endFamilyForReuse(tx, family, grants, now);
+    return 'reused' as const;
   });
-  if (!rotated) return invalidGrant();
+  if (rotation === 'reused') return reuseRefused();
+  if (rotation === 'ended') return invalidGrant();
   // A refreshed token keeps the audience the family was issued for.
   const ttl = accessTtl(deps, endsAt, now);
   const access =
@@ -105,4 +92,71 @@ export async function refreshGrantTokens(
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   return ok({ ...access, ...covers, refresh_token: next.token });
+}
+
+/** A spent token presented again: the family, every grant it covers and the audit event end in one commit. */
+async function endForReuse(
+  deps: Deps,
+  family: TokenFamilyRecord,
+  grants: readonly GrantRecord[],
+  now: Date,
+): Promise<Result<never>> {
+  await inTransaction(deps, (tx) => endFamilyForReuse(tx, family, grants, now));
+  return reuseRefused();
+}
+
+async function endFamilyForReuse(
+  tx: TxDeps,
+  family: TokenFamilyRecord,
+  grants: readonly GrantRecord[],
+  now: Date,
+): Promise<void> {
+  await endFamily(tx, family.family_id, now.toISOString(), 'token_reuse');
+  for (const g of grants) await revokeGrantEverywhere(tx, g.grant_id, now, 'token_reuse');
+  const first = grants[0];
+  await recordAudit(
+    tx,
+    { kind: 'grantee', id: family.client_id },
+    family.subject_id,
+    {
+      action: 'refresh_reuse',
+      ...(first !== undefined ? { grantId: first.grant_id } : {}),
+      outcome: 'denied',
+      detail: `a spent refresh token was presented again; its token family and its ${grants.length} grant(s) are revoked`,
+    },
+    now,
+  );
+}
+
+/** What a client is told when it presents a spent refresh token: why its access ended. */
+function reuseRefused() {
+  return fail(
+    'invalid_grant',
+    'this refresh token was already used once; presenting it again ended this access to be safe, since a copied token looks the same (refresh one at a time); ask the person to grant access again',
+  );
+}
+
+/**
+ * The refusal for a family whose access has ended, saying who ended it (the person, the client
+ * itself, or reuse detection) or when it expired; undefined while a grant of it is active.
+ */
+function endedAccess(
+  family: TokenFamilyRecord,
+  grants: readonly GrantRecord[],
+  now: Date,
+): Extract<Result<never>, { ok: false }> | undefined {
+  const statuses = grants.map((g) => grantStatusAt(g, now));
+  if (statuses.some((s) => s === 'active') && family.status === 'active') return undefined;
+  const again = 'ask the person to grant access again';
+  const grantId = grants[0]?.grant_id;
+  const gone = (description: string) =>
+    fail('grant_gone', description, grantId !== undefined ? { grantId } : undefined);
+  if (family.revoked_reason === 'token_reuse') {
+    return gone(`this access was ended because one of its refresh tokens was presented twice; ${again}`);
+  }
+  if (family.revoked_reason === 'client_revoked') return gone(`this app ended this access itself; ${again}`);
+  if (statuses.every((s) => s === 'revoked')) return gone(`the person ended this access; ${again}`);
+  if (statuses.every((s) => s !== 'active'))
+    return fail('invalid_grant', `this access has expired; ${again}`);
+  return invalidGrant();
 }

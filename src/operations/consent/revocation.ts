@@ -1,4 +1,5 @@
 import type { GrantRecord } from '../../model/grant-record.ts';
+import type { FamilyEndReason } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { announce, endFamily } from '../changes.ts';
@@ -9,12 +10,15 @@ import { inTransaction } from '../transaction.ts';
  * Revokes a grant and every refresh family that covers it, so neither its access tokens (the
  * grant is re-read on each request) nor its refresh tokens work again, on any instance. One
  * transaction (the caller's, when it has one): the grant and its families end together, with
- * their change events (none for a grant or family that had already ended).
+ * their change events (none for a grant or family that had already ended). `reason` says why,
+ * when it is not the person ending the grant: the families keep it, so that the client's next
+ * refresh is told what happened (refresh.ts#endedAccess).
  */
 export function revokeGrantEverywhere(
   deps: AnyDeps,
   grantId: string,
   now: Date,
+  reason?: FamilyEndReason,
 ): Promise<GrantRecord | undefined> {
   const at = now.toISOString();
   return inTransaction(deps, async (tx) => {
@@ -27,7 +31,7 @@ export function revokeGrantEverywhere(
       // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
       // while another of its grants is active.
       if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
-      await endFamily(tx, family.family_id, at);
+      await endFamily(tx, family.family_id, at, reason);
     }
     return revoked;
   });

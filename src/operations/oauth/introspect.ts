@@ -128,7 +128,7 @@ async function endGrants(deps: Deps, client: ClientRecord, found: Found): Promis
   if (active.length === 0) return;
   await inTransaction(deps, async (tx) => {
     for (const grant of active) {
-      await revokeGrantEverywhere(tx, grant.grant_id, now);
+      await revokeGrantEverywhere(tx, grant.grant_id, now, 'client_revoked');
       await recordAudit(
         tx,
         { kind: 'grantee', id: client.client_id },

@@ -42,7 +42,8 @@ export async function exchangePackageCode(
   if (holders.length === 0) return invalidGrant();
   if (holders.some((m) => m.status === 'exchanged')) {
     await inTransaction(deps, async (tx) => {
-      for (const m of holders) if (m.grant_id !== undefined) await revokeGrantEverywhere(tx, m.grant_id, now);
+      for (const m of holders)
+        if (m.grant_id !== undefined) await revokeGrantEverywhere(tx, m.grant_id, now, 'token_reuse');
       await recordAudit(
         tx,
         { kind: 'grantee', id: client.client_id },

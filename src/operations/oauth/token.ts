@@ -64,7 +64,7 @@ export async function exchangeCode(
   if (request.status === 'exchanged' && request.grant_id !== undefined) {
     const grantId = request.grant_id;
     await inTransaction(deps, async (tx) => {
-      await revokeGrantEverywhere(tx, grantId, now);
+      await revokeGrantEverywhere(tx, grantId, now, 'token_reuse');
       await recordAudit(
         tx,
         { kind: 'grantee', id: client.client_id },
@@ -96,7 +96,7 @@ export async function exchangeCode(
  * RFC 6749 §6: refresh with rotation and reuse detection, exactly as consent-v2 does it
  * (consent/tokens.ts refreshGrantTokens), for the audience the family was issued for. A
  * `resource` other than that one is refused (RFC 8707 §2.2); a revoked grant is
- * `invalid_grant` here (RFC 6749 §5.2 has no 410).
+ * `invalid_grant` here (RFC 6749 §5.2 has no 410), saying who ended the access.
  */
 export async function refreshTokens(
   deps: Deps,
@@ -136,7 +136,11 @@ export async function refreshTokens(
     refresh_token: input.refresh_token,
     ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
   });
-  if (!refreshed.ok) return refreshed.error.code === 'grant_gone' ? invalidGrant() : refreshed;
+  // RFC 6749 §5.2 has no 410: an ended access is invalid_grant, in the words that say who ended it.
+  if (!refreshed.ok && refreshed.error.code === 'grant_gone') {
+    return fail('invalid_grant', refreshed.error.description);
+  }
+  if (!refreshed.ok) return refreshed;
   const ids =
     refreshed.value.grant_ids ?? (refreshed.value.grant_id !== undefined ? [refreshed.value.grant_id] : []);
   const grants = (await Promise.all(ids.map((id) => deps.store.getGrant(id)))).filter(

@@ -191,12 +191,16 @@ export function consentQueries(sql: Sql): ConsentQueries {
         );
       }
     },
-    async revokeTokenFamily(familyId, at) {
+    async revokeTokenFamily(familyId, at, reason) {
+      // The reason goes in with the first revocation only: a later one never rewrites why it ended
+      // (json_strip_nulls leaves it out of the patch when there is none to write).
       const changed = await sql.run(
-        `UPDATE token_families SET status = 'revoked', body = ppx_json_patch(body, json_build_object(
-           'status', 'revoked', 'revoked_at', coalesce(body::json ->> 'revoked_at', ?::text)))
+        `UPDATE token_families SET status = 'revoked', body = ppx_json_patch(body, json_strip_nulls(json_build_object(
+           'status', 'revoked', 'revoked_at', coalesce(body::json ->> 'revoked_at', ?::text),
+           'revoked_reason', CASE WHEN body::json ->> 'revoked_at' IS NULL THEN ?::text END)))
          WHERE family_id = ?`,
         at,
+        reason ?? null,
         familyId,
       );
       return changed > 0;

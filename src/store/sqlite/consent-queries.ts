@@ -2,7 +2,7 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord, GrantRequestStatus } from '../../model/grant-request.ts';
-import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import { IdConflictError } from '../store.ts';
 import { body, type StatementCache, text, toJson } from './rows.ts';
 
@@ -191,14 +191,17 @@ export class ConsentQueries {
     for (const grantId of family.grant_ids) link.run(family.family_id, grantId);
   }
 
-  revokeTokenFamily(familyId: string, at: string): boolean {
+  revokeTokenFamily(familyId: string, at: string, reason?: FamilyEndReason): boolean {
+    // The reason goes in with the first revocation only: a later one never rewrites why it ended.
     const result = this.#sql
       .get(
         `UPDATE token_families SET status = 'revoked',
-           body = json_set(body, '$.status', 'revoked', '$.revoked_at', coalesce(body ->> '$.revoked_at', ?))
+           body = CASE WHEN body ->> '$.revoked_at' IS NULL AND ? IS NOT NULL
+             THEN json_set(body, '$.status', 'revoked', '$.revoked_at', ?, '$.revoked_reason', ?)
+             ELSE json_set(body, '$.status', 'revoked', '$.revoked_at', coalesce(body ->> '$.revoked_at', ?)) END
          WHERE family_id = ?`,
       )
-      .run(at, familyId);
+      .run(reason ?? null, at, reason ?? null, at, familyId);
     return Number(result.changes) > 0;
   }
 

@@ -141,5 +141,6 @@ function uniform(route: Route, failure: PpxFailure, fromBody: boolean): PpxFailu
     const transport = failure.code === 'payload_too_large' || failure.code === 'unsupported_media_type';
     return transport ? failure : u;
   }
+  if (route.http.uniformFailureFor === 'body') return failure;
   return failure.code === u.code ? u : failure;
 }

@@ -140,6 +140,12 @@ export function readEffective(p: TestProvider, token: string): Promise<ApiRespon
   return api(p.url, '/v1/profile/effective', { token, body: {} });
 }
 
+/** A spent refresh token presented again: invalid_grant, saying the access ended because of it. */
+export function assertReuseRefused(r: ApiResponse): void {
+  assertInvalidGrant(r);
+  assert.match(r.json.error_description, /already used once; presenting it again ended this access/);
+}
+
 /** The uniform failure of the token and refresh endpoints (WIRE-NOTES §2.3). */
 export function assertInvalidGrant(r: ApiResponse, description?: string): void {
   assertError(r, 400, 'invalid_grant');

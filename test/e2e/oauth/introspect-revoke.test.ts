@@ -133,6 +133,10 @@ describe('introspection and revocation', () => {
       client_secret: conf.secret,
     });
     assert.equal(refresh.json.error, 'invalid_grant');
+    assert.equal(
+      refresh.json.error_description,
+      'this app ended this access itself; ask the person to grant access again',
+    );
     assert.equal((await p.deps.store.getGrant(t.grant_id))?.status, 'revoked');
   });
 

@@ -6,7 +6,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { consentInBrowser, postForm, REDIRECT, signedInCookie } from './helpers.ts';
 
 // The official MCP TypeScript SDK client (1.x) against this authorization server: discovery from
@@ -130,5 +130,46 @@ describe('the MCP TypeScript SDK client', () => {
       { authorization: `Bearer ${p.subjectToken}` },
     );
     assert.equal(again.json.aud, serverUrl, 'the audience survives the refresh');
+  });
+
+  it("after the person ends its access, the refresh says so, in the SDK error's words", async () => {
+    // Issue 22 item 16: the refresh used to say "the authorization code or refresh token is not
+    // valid for this client", which reads like a bug of the client.
+    const provider = new InMemoryProvider(await signedInCookie(p));
+    const serverUrl = `${p.url}/mcp`;
+    const refusals: string[] = [];
+    const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.endsWith('/oauth/token') && res.status === 400) refusals.push(await res.clone().text());
+      return res;
+    };
+    assert.equal(await auth(provider, { serverUrl, fetchFn }), 'REDIRECT');
+    const code = provider.back!.searchParams.get('code')!;
+    assert.equal(await auth(provider, { serverUrl, authorizationCode: code, fetchFn }), 'AUTHORIZED');
+    const intro = await postForm(
+      `${p.url}/oauth/introspect`,
+      { token: provider.saved!.access_token },
+      { authorization: `Bearer ${p.subjectToken}` },
+    );
+    const revoked = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: intro.json.grant_id },
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+
+    // The SDK hands the description on as its error's message: what an agent shows its user.
+    await assert.rejects(auth(provider, { serverUrl, fetchFn }), {
+      name: 'InvalidGrantError',
+      message: 'the person ended this access; ask the person to grant access again',
+    });
+    // (the SDK tries once more; this provider cannot forget its tokens: no invalidateCredentials)
+    assert.ok(refusals.length >= 1);
+    for (const refusal of refusals) {
+      assert.deepEqual(JSON.parse(refusal), {
+        error: 'invalid_grant',
+        error_description: 'the person ended this access; ask the person to grant access again',
+      });
+    }
   });
 });
