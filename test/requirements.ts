@@ -925,4 +925,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/cli/database-url.test.ts', 'an unknown role'],
     ],
   },
+  // issue 22 · a2a (items 1, 5, 11): entries go below this line
+  //
+  // issue 22 · streams (items 8, 9): entries go below this line
+  //
+  // issue 22 · words (items 2, 6, 7): entries go below this line
+  //
+  // issue 22 · trust (items 3, 4, 14, 15): entries go below this line
+  //
+  // issue 22 · spam (items 10, 12): entries go below this line
+  //
 ];
