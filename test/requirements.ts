@@ -926,6 +926,29 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   // issue 22 · a2a (items 1, 5, 11): entries go below this line
+  {
+    id: 'issue22.1-deletion-reach',
+    source: 'issue 22 item 1',
+    rule: 'a deletion removes exactly the stored A2A tasks of the grants that could see what was deleted; a grant that could not see it notices nothing',
+    tests: [
+      [
+        'test/e2e/a2a/deletion.test.ts',
+        'deleting a claim or an area outside the grant leaves its tasks as they were; deleting one inside removes them',
+      ],
+      [
+        'test/e2e/a2a/deletion.test.ts',
+        'a grant of another area keeps its tasks when a claim it could not see goes; the grant that could see it loses its own',
+      ],
+      [
+        'test/e2e/a2a/deletion.test.ts',
+        'deleting the whole profile removes every task of the person’s grants',
+      ],
+      [
+        'test/unit/policy/deletion-reach.test.ts',
+        'a modifier reaches the grant when it changes a claim the grant could read',
+      ],
+    ],
+  },
   //
   // issue 22 · streams (items 8, 9): entries go below this line
   //

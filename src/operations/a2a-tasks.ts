@@ -1,5 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { A2aTaskRecord } from '../model/a2a-task.ts';
+import { type Deletion, deletionReaches } from '../policy/deletion-reach.ts';
+import { reachOf } from '../policy/scope.ts';
+import { mappingApplies } from '../policy/trait-mapping.ts';
 import type { A2aTaskPage, A2aTaskQuery } from '../store/store.ts';
 import type { Deps, TxDeps } from './deps.ts';
 import { inTransaction } from './transaction.ts';
@@ -11,8 +14,8 @@ import { inTransaction } from './transaction.ts';
 // reach with its token. The A2A surface adapts these to the SDK's TaskStore.
 //
 // A task holds what its grantee was shown, so it does not outlive its use: its result is given
-// back for 10 minutes only (surfaces/a2a/task-store.ts), a person's deletion of claims removes
-// the tasks of all their grants, and the rows themselves go after TASK_RETENTION_MS.
+// back for 10 minutes only (surfaces/a2a/task-store.ts), a person's deletion removes the tasks of
+// the grants that could see what was deleted, and the rows themselves go after TASK_RETENTION_MS.
 
 /** How long a task row is kept after it was last saved. */
 export const TASK_RETENTION_MS = 24 * 3_600_000;
@@ -31,10 +34,30 @@ export function listA2aTasks(deps: Deps, owner: string, query: A2aTaskQuery): Pr
   return deps.store.listA2aTasks(owner, query);
 }
 
-/** Inside a deletion's transaction: the tasks of every grant of the subject go with it. */
-export async function forgetA2aTasksOf(tx: TxDeps, subjectId: string): Promise<void> {
-  for (const grant of await tx.store.listGrantsBySubject(subjectId))
-    await tx.store.deleteA2aTasksOf(grant.grant_id);
+/**
+ * Inside a deletion's transaction: the tasks that could hold what is deleted go with it, those of
+ * the subject's grants that could see it (policy/deletion-reach.ts), and no others, so a grantee
+ * cannot tell that something outside its grant was deleted (issue 22 item 1). `'all'`: the whole
+ * profile went, or was replaced by an import; every grant of the subject loses its tasks.
+ */
+export async function forgetA2aTasksOf(
+  tx: TxDeps,
+  subjectId: string,
+  deletion: Deletion | 'all',
+): Promise<void> {
+  for (const grant of await tx.store.listGrantsBySubject(subjectId)) {
+    if (
+      deletion === 'all' ||
+      deletionReaches(reachOf(grant), deletion, await approvedSources(tx, grant.grant_id))
+    )
+      await tx.store.deleteA2aTasksOf(grant.grant_id);
+  }
+}
+
+/** The source domains whose mapped traits the person let this grant read (SPEC §13.2). */
+async function approvedSources(tx: TxDeps, grantId: string): Promise<ReadonlySet<string>> {
+  const reviews = await tx.store.listCrossDomainReviewsByGrant(grantId);
+  return new Set(reviews.filter((r) => mappingApplies(r.status)).flatMap((r) => r.source_domains));
 }
 
 /** Removes the task rows older than TASK_RETENTION_MS, in chunks of their own transactions. */

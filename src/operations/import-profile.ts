@@ -6,6 +6,7 @@ import type { GrantRecord } from '../model/grant-record.ts';
 import { Profile } from '../model/profile.ts';
 import { parseInput } from '../model/validate.ts';
 import { IdConflictError, type StoreReader } from '../store/store.ts';
+import { forgetA2aTasksOf } from './a2a-tasks.ts';
 import { recordAudit } from './audit.ts';
 import { announce, announceClaims } from './changes.ts';
 import type { Deps, TxDeps } from './deps.ts';
@@ -100,8 +101,11 @@ async function writeProfile(
       `subject "${doc.subject_id}" already has a profile; import with replace to overwrite it`,
     );
   }
-  if (existing) await store.deleteProfile(existing.profile_id);
-  else if (await store.getProfile(doc.profile_id)) {
+  if (existing) {
+    await store.deleteProfile(existing.profile_id);
+    // Every claim is replaced: no stored A2A answer may go on showing the old ones (docs/a2a.md).
+    await forgetA2aTasksOf(tx, doc.subject_id, 'all');
+  } else if (await store.getProfile(doc.profile_id)) {
     return fail('conflict', `profile id "${doc.profile_id}" already belongs to another subject`);
   }
   const profileId = existing ? existing.profile_id : doc.profile_id;

@@ -27,8 +27,16 @@ function isInScope(scope: Reach, claim: ClaimShape): boolean {
  * once the subject has approved the transfer.
  */
 export function reviewableCrossDomainClaims(scope: Scope, claims: readonly Claim[]): Claim[] {
-  if (scope.crossDomain !== 'allow_with_review') return [];
-  return claims.filter((c) => isInScope(scope, c) && isCrossDomain(c, scope.useDomains));
+  return claims.filter((c) => isReviewableCrossDomain(scope, c));
+}
+
+/** One claim of reviewableCrossDomainClaims: in scope, cross-domain, under `allow_with_review`. */
+export function isReviewableCrossDomain(scope: Reach, claim: ClaimShape): boolean {
+  return (
+    scope.crossDomain === 'allow_with_review' &&
+    isInScope(scope, claim) &&
+    isCrossDomain(claim, scope.useDomains)
+  );
 }
 
 /**

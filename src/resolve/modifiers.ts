@@ -63,6 +63,11 @@ interface Matchers {
 
 const compiled = new WeakMap<ContextModifier, Matchers>();
 
+/** Every qualified key a modifier refers to: the claims it can change when it applies. */
+export function touchedKeys(modifier: ContextModifier): ReadonlySet<string> {
+  return matchersOf(modifier).touched;
+}
+
 /** A modifier's matchers, compiled once per modifier object (stored modifiers are reused read-only). */
 function matchersOf(modifier: ContextModifier): Matchers {
   let m = compiled.get(modifier);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
+import type { ContextModifier } from '../../model/context-modifier.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { isSupportedNamespace } from '../../model/extensions/index.ts';
 import type { ProfileRecord } from '../../model/profile-record.ts';
@@ -42,7 +43,7 @@ export async function deleteClaim(
   if (!profile.ok) return profile;
   return remove(deps, caller, profile.value, (claims) => ({
     claims: claims.filter((c) => c.claim_id === params.claim_id),
-    modifierIds: [],
+    modifiers: [],
     missing: `there is no claim "${params.claim_id}" in this profile`,
   }));
 }
@@ -60,7 +61,7 @@ export async function deleteNamespace(
   const modifiers = await deps.store.listModifiers(profile.value.profile_id);
   return remove(deps, caller, profile.value, (claims) => ({
     claims: claims.filter((c) => c.namespace === params.namespace),
-    modifierIds: modifiers.filter((m) => m.namespace === params.namespace).map((m) => m.modifier_id),
+    modifiers: modifiers.filter((m) => m.namespace === params.namespace),
     namespace: params.namespace,
   }));
 }
@@ -72,14 +73,14 @@ export async function deleteWholeProfile(deps: Deps, caller: Caller): Promise<Re
   const modifiers = await deps.store.listModifiers(profile.value.profile_id);
   return remove(deps, caller, profile.value, (claims) => ({
     claims,
-    modifierIds: modifiers.map((m) => m.modifier_id),
+    modifiers,
     whole: true,
   }));
 }
 
 interface Selection {
   readonly claims: readonly Claim[];
-  readonly modifierIds: string[];
+  readonly modifiers: readonly ContextModifier[];
   /** When set, nothing selected is a 404 with this text. */
   readonly missing?: string;
   readonly namespace?: string;
@@ -97,9 +98,11 @@ async function remove(
   const profileId = profile.profile_id;
   const prov = { actor: actorOf(caller) };
   return inTransaction(deps, async (tx): Promise<Result<DeletionResult>> => {
-    const sel = select(await tx.store.listClaims(profileId));
+    const before = await tx.store.listClaims(profileId);
+    const sel = select(before);
     if (sel.missing !== undefined && sel.claims.length === 0) return fail('not_found', sel.missing);
     const ids = sel.claims.map((c) => c.claim_id);
+    const modifierIds = sel.modifiers.map((m) => m.modifier_id);
     // Pending proposals in what is deleted would bring it back if confirmed later: close them.
     const pending = await tx.store.listProposals(profileId, 'pending');
     const closing = pending.filter((p) =>
@@ -119,20 +122,25 @@ async function remove(
     await tx.store.appendClaimHistory(
       sel.claims.map((c) => historyEntry(profileId, c.claim_id, null, 'deleted', prov, now)),
     );
-    // A2A tasks hold what a grantee was shown (docs/a2a.md): deleted claims must not live on there.
-    await forgetA2aTasksOf(tx, profile.subject_id);
+    // A2A tasks hold what a grantee was shown (docs/a2a.md): deleted claims must not live on
+    // there, and a grant that could not see them must not notice their going.
+    await forgetA2aTasksOf(
+      tx,
+      profile.subject_id,
+      sel.whole ? 'all' : { claims: sel.claims, modifiers: sel.modifiers, before },
+    );
     if (sel.whole) {
       await tx.store.deleteProfile(profileId);
       await tx.store.deleteSetting(sensitiveKeysSetting(profileId));
     } else {
       await tx.store.deleteClaims(profileId, ids);
-      await tx.store.deleteModifiers(profileId, sel.modifierIds);
+      await tx.store.deleteModifiers(profileId, modifierIds);
       await tx.store.touchProfile(profileId, at);
     }
     const namespaces = sel.namespace !== undefined ? [sel.namespace] : sel.claims.map((c) => c.namespace);
     if (sel.whole) {
       await announceClaims(tx, profile.subject_id, 'profile_deleted', { claim_ids: ids, namespaces }, now);
-    } else if (ids.length > 0 || sel.modifierIds.length > 0) {
+    } else if (ids.length > 0 || modifierIds.length > 0) {
       await announceClaims(tx, profile.subject_id, 'claims_deleted', { claim_ids: ids, namespaces }, now);
     }
     await announceProposalsDecided(tx, profile.subject_id, closing);
@@ -150,7 +158,7 @@ async function remove(
     return ok({
       profile_id: profileId,
       deleted_claim_ids: ids,
-      deleted_modifier_ids: sel.modifierIds,
+      deleted_modifier_ids: modifierIds,
       closed_proposal_ids: closing.map((p) => p.proposal_id),
       profile_deleted: sel.whole === true,
     });
