@@ -950,6 +950,22 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   //
+  {
+    id: 'issue22.5-card-signed-as-read',
+    source: 'issue 22 item 5',
+    rule: 'each version of the agent card holds nothing outside its signature: a 0.3 card whose url was changed fails the SDK’s own verifier',
+    tests: [
+      ['test/e2e/a2a/card.test.ts', 'the 1.0 card holds nothing outside its signature'],
+      [
+        'test/e2e/a2a/card.test.ts',
+        'the 0.3 card (no A2A-Version): the SDK’s verifier accepts it, and refuses it once its url is changed',
+      ],
+      [
+        'test/e2e/a2a/card.test.ts',
+        'the 0.3 card also carries a signature over its own RFC 8785 form, which a changed url breaks',
+      ],
+    ],
+  },
   // issue 22 · streams (items 8, 9): entries go below this line
   //
   // issue 22 · words (items 2, 6, 7): entries go below this line

@@ -16,7 +16,7 @@ import {
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
-import { a2aResource, authenticateA2a } from '../../operations/a2a-caller.ts';
+import { authenticateA2a } from '../../operations/a2a-caller.ts';
 import { precheckGrant } from '../../operations/access.ts';
 import type { Deps } from '../../operations/deps.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
@@ -28,6 +28,7 @@ import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.
 import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
 import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
+import { signedLegacyCard } from './legacy-card.ts';
 import { literalCall } from './literal.ts';
 import { paramsProblem } from './params.ts';
 import { type RpcError, rpcError, rpcErrorOf } from './rpc-errors.ts';
@@ -80,25 +81,24 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   const executor = new PreferenceAgentExecutor(deps);
   // The card is signed once, when first asked for (signing needs the key; mounting is sync).
   let ready:
-    | Promise<{ json: string; v1: JsonRpcTransportHandler; v03: LegacyJsonRpcTransportHandler }>
+    | Promise<{
+        json: string;
+        legacyJson: string;
+        v1: JsonRpcTransportHandler;
+        v03: LegacyJsonRpcTransportHandler;
+      }>
     | undefined;
   const surface = () => {
-    ready ??= signedCard(deps, options.version).then((card) => {
+    ready ??= signedCard(deps, options.version).then(async (card) => {
       const handler = new DefaultRequestHandler(
         card,
         options.taskStore ?? new StoredTaskStore(deps),
         executor,
       );
-      const json = JSON.stringify({
-        ...(AgentCard.toJSON(card) as object),
-        // What an A2A 0.3 client looks for to find the transport (PITFALLS); outside the
-        // signed 1.0 card, which a 1.0 client parses without them.
-        url: a2aResource(deps),
-        preferredTransport: 'JSONRPC',
-        protocolVersion: '0.3',
-      });
       return {
-        json,
+        // Each version's card is exactly what its signatures cover (issue 22 item 5).
+        json: JSON.stringify(AgentCard.toJSON(card)),
+        legacyJson: JSON.stringify(await signedLegacyCard(deps, card)),
         v1: new JsonRpcTransportHandler(handler),
         v03: new LegacyJsonRpcTransportHandler(handler),
       };
@@ -106,12 +106,17 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
     return ready;
   };
 
-  app.get('/.well-known/agent-card.json', async (c) =>
-    c.body((await surface()).json, 200, {
+  // A request without A2A-Version is a 0.3 one (A2A 1.0 versioning; the SDK's own card router
+  // reads it so), so it gets the 0.3 card with the top-level `url` a 0.3 client reads; the
+  // SDK's 1.0 client always names 1.0.
+  app.get('/.well-known/agent-card.json', async (c) => {
+    const cards = await surface();
+    return c.body(wantsLegacyCard(c.req.header(A2A_VERSION_HEADER)) ? cards.legacyJson : cards.json, 200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'public, max-age=300',
-    }),
-  );
+      Vary: A2A_VERSION_HEADER,
+    });
+  });
 
   app.post('/a2a', async (c: Context<{ Bindings: HttpBindings }>) => {
     const extra: (readonly [string, string])[] = [];
@@ -268,6 +273,12 @@ function jsonRpcShape(
     return { error: rpcError(id, -32602, 'params must be an object') };
   }
   return { id, method: r.method, params: r.params };
+}
+
+/** Whether a card request speaks A2A 0.3: no A2A-Version, or one below 1.0. */
+function wantsLegacyCard(version: string | undefined): boolean {
+  const v = version?.trim() ?? '';
+  return v === '' || /^0\./.test(v);
 }
 
 function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {

@@ -8,7 +8,7 @@ import { cardSkills } from './skills.ts';
 // The agent card (WIRE-NOTES §6, bindings/a2a.md "Agent card"), in the A2A 1.0 shape as
 // @a2a-js/sdk types it. Served as `AgentCard.toJSON(card)`, which the SDK's own client reads back
 // with its security schemes intact (PITFALLS: the express handler's spelling is read as `{}`),
-// plus the three top-level members an A2A 0.3 client looks for to find the transport. Signed
+// and nothing beside it (a 0.3 client gets its own card, legacy-card.ts). Signed
 // (A2A 1.0 detached JWS over the RFC 8785 canonical card) with the provider's token key, which
 // its JWKS publishes: a client verifies it with `verifyAgentCardSignature`.
 

@@ -55,7 +55,9 @@ describe('A2A preference agent: the card and the skills', () => {
       agent_card_uri: `${p.url}/.well-known/agent-card.json`,
     });
     // A tampered card fails verification.
-    const raw = AgentCard.fromJSON((await api(p.url, '/.well-known/agent-card.json')).json);
+    const raw = AgentCard.fromJSON(
+      (await api(p.url, '/.well-known/agent-card.json', { headers: { 'A2A-Version': '1.0' } })).json,
+    );
     const tampered = { ...raw, description: 'something else' };
     await assert.rejects(verifyAgentCardSignature(keyFrom(jwks))(tampered));
   });
