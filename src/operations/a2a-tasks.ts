@@ -3,7 +3,7 @@ import type { A2aTaskRecord } from '../model/a2a-task.ts';
 import { type Deletion, deletionReaches } from '../policy/deletion-reach.ts';
 import { reachOf } from '../policy/scope.ts';
 import { mappingApplies } from '../policy/trait-mapping.ts';
-import type { A2aTaskPage, A2aTaskQuery } from '../store/store.ts';
+import type { A2aTaskPage, A2aTaskQuery, StoreTx } from '../store/store.ts';
 import type { Deps, TxDeps } from './deps.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -20,10 +20,31 @@ import { inTransaction } from './transaction.ts';
 /** How long a task row is kept after it was last saved. */
 export const TASK_RETENTION_MS = 24 * 3_600_000;
 const PRUNE_CHUNK = 1000;
+/**
+ * What one grant may keep (issue 22 item 11): at most this many tasks and this many bytes of task
+ * bodies; saving a task removes the grant's oldest beyond either, but never the task just saved.
+ */
+export const TASK_CAP_COUNT = 100;
+export const TASK_CAP_BYTES = 2 * 1024 * 1024;
 
-/** Saves a task whole, in its own transaction; a task id of another grant is refused (IdConflictError). */
+/**
+ * Saves a task whole, in its own transaction, and trims its grant's tasks to the cap
+ * (trimA2aTasksOf); a task id of another grant is refused (IdConflictError).
+ */
 export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<void> {
-  await deps.store.transaction((tx) => tx.putA2aTask(record));
+  await deps.store.transaction(async (tx) => {
+    await tx.putA2aTask(record);
+    await trimA2aTasksOf(tx, record.owner, record.task_id);
+  });
+}
+
+/** Keeps a grant's tasks within TASK_CAP_COUNT and TASK_CAP_BYTES, its oldest going first; `keep` stays. */
+export function trimA2aTasksOf(
+  store: Pick<StoreTx, 'trimA2aTasksOf'>,
+  owner: string,
+  keep: string,
+): Promise<number> {
+  return store.trimA2aTasksOf(owner, { tasks: TASK_CAP_COUNT, bytes: TASK_CAP_BYTES }, keep);
 }
 
 export function loadA2aTask(deps: Deps, taskId: string, owner: string): Promise<A2aTaskRecord | undefined> {

@@ -29,6 +29,12 @@ export interface A2aTaskPage {
   readonly total: number;
 }
 
+/** What one owner may keep (operations/a2a-tasks.ts#TASK_CAP_COUNT, TASK_CAP_BYTES). */
+export interface A2aTaskCap {
+  readonly tasks: number;
+  readonly bytes: number;
+}
+
 export interface A2aTaskReader {
   /** The task with this id made under `owner`; undefined when missing or made under another grant. */
   getA2aTask(taskId: string, owner: string): Promise<A2aTaskRecord | undefined>;
@@ -47,8 +53,14 @@ export interface A2aTaskWriter {
    * IdConflictError and changes nothing: a task never moves between grants.
    */
   putA2aTask(record: A2aTaskRecord): Promise<void>;
-  /** Removes every task made under `owner` (the person deleted their profile); returns how many. */
+  /** Removes every task made under `owner` (the person deleted what it could see); returns how many. */
   deleteA2aTasksOf(owner: string): Promise<number>;
+  /**
+   * Keeps what `owner` holds within `cap`: counting from its newest task (the task `keep` first,
+   * whatever its time), every task past the cap's count, or past which the bodies' UTF-8 bytes sum
+   * over its bytes, is removed. `keep` itself always stays. Returns how many went.
+   */
+  trimA2aTasksOf(owner: string, cap: A2aTaskCap, keep: string): Promise<number>;
   /**
    * Removes up to `limit` tasks last saved before `before` (ISO time), oldest first; returns how
    * many went (fewer than `limit`: none are left). Retention: a task outlives its use.

@@ -366,6 +366,50 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
     );
 
     it(
+      'trims one owner to a cap of tasks and of body bytes, oldest first, never the task it keeps (issue 22 item 11)',
+      withStore(open, async (store) => {
+        const who = owner();
+        const other = task({ owner: owner(), updated_at: at(0) });
+        await store.putA2aTask(other);
+        // Bodies of 1,000 bytes, é counting two: the cap is in UTF-8 bytes, not characters.
+        const sized = (i: number) => {
+          const t = task({ owner: who, updated_at: at(i) });
+          const body = JSON.stringify({ id: t.task_id, pad: '' });
+          return { ...t, body: JSON.stringify({ id: t.task_id, pad: 'é'.repeat((1000 - body.length) / 2) }) };
+        };
+        const tasks = Array.from({ length: 6 }, (_, i) => sized(i));
+        for (const t of tasks) assert.equal(Buffer.byteLength(t.body), 1000);
+        for (const t of tasks) await store.putA2aTask(t);
+        // Count: the 4 newest stay.
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 4, bytes: 1_000_000 }, tasks[5]!.task_id), 2);
+        assert.deepEqual(
+          ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks),
+          listed(tasks.slice(2)),
+        );
+        // Bytes: 2,500 keeps the 2 newest (2,000 bytes), not a third.
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 100, bytes: 2500 }, tasks[5]!.task_id), 2);
+        assert.deepEqual(
+          ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks),
+          listed(tasks.slice(4)),
+        );
+        // The kept task counts first and stays, whatever its time and size.
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 1, bytes: 10 }, tasks[4]!.task_id), 1);
+        assert.deepEqual(ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks), [tasks[4]!.task_id]);
+        // A task saved again counts its new size.
+        const grown = {
+          ...tasks[4]!,
+          body: JSON.stringify({ id: tasks[4]!.task_id, pad: 'x'.repeat(5000) }),
+        };
+        await store.putA2aTask(grown);
+        const small = sized(9);
+        await store.putA2aTask(small);
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 100, bytes: 5000 }, small.task_id), 1);
+        assert.deepEqual(ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks), [small.task_id]);
+        assert.deepEqual(await store.getA2aTask(other.task_id, other.owner), other, 'other owners untouched');
+      }),
+    );
+
+    it(
       'rolls a put back with its transaction',
       withStore(open, async (store) => {
         const t = task({ owner: owner() });

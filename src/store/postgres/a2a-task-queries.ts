@@ -6,10 +6,12 @@ import type { Row, Sql } from './sql.ts';
 
 export type A2aTaskQueries = Pick<
   StoreTx,
-  'getA2aTask' | 'listA2aTasks' | 'putA2aTask' | 'deleteA2aTasksOf' | 'pruneA2aTasks'
+  'getA2aTask' | 'listA2aTasks' | 'putA2aTask' | 'deleteA2aTasksOf' | 'trimA2aTasksOf' | 'pruneA2aTasks'
 >;
 
 const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+/** What an insert writes: the columns read, and the body's size (migration 0005), never read back. */
+const WRITTEN = `${COLUMNS}, body_bytes`;
 
 type Clause = readonly [string, ...unknown[]];
 
@@ -58,6 +60,23 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     async deleteA2aTasksOf(owner) {
       return sql.run('DELETE FROM a2a_tasks WHERE owner = ?', owner);
     },
+    async trimA2aTasksOf(owner, cap, keep) {
+      // Ranked newest first (the kept task first of all), with the bytes summed down the ranking.
+      return sql.run(
+        `DELETE FROM a2a_tasks WHERE owner = ? AND task_id IN (
+           SELECT task_id FROM (
+             SELECT task_id, row_number() OVER w AS n, sum(body_bytes) OVER w AS running
+             FROM a2a_tasks WHERE owner = ?
+             WINDOW w AS (ORDER BY CASE WHEN task_id = ? THEN 0 ELSE 1 END, updated_ms DESC, task_id
+                          ROWS UNBOUNDED PRECEDING)
+           ) ranked WHERE n > 1 AND (n > ? OR running > ?))`,
+        owner,
+        owner,
+        keep,
+        cap.tasks,
+        cap.bytes,
+      );
+    },
     async pruneA2aTasks(before, limit) {
       const ms = Date.parse(before);
       if (Number.isNaN(ms)) throw new RangeError(`not an instant: ${before}`);
@@ -70,9 +89,10 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async putA2aTask(record) {
       const changed = await sql.run(
-        `INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body
+           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
+           body_bytes = excluded.body_bytes
          WHERE a2a_tasks.owner = excluded.owner`,
         record.task_id,
         record.owner,
@@ -82,6 +102,7 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
         record.updated_at,
         instant(record.updated_at),
         record.body,
+        Buffer.byteLength(record.body),
       );
       if (changed === 0) throw new IdConflictError(record.task_id, 'A2A task');
     },

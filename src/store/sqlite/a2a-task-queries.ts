@@ -1,6 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import {
+  type A2aTaskCap,
   type A2aTaskPage,
   type A2aTaskQuery,
   decodeTaskCursor,
@@ -12,6 +13,8 @@ import { ChangeQueries } from './change-queries.ts';
 import { instant, integer, type Row, type StatementCache, text } from './rows.ts';
 
 const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+/** What an insert writes: the columns read, and the body's size (migration 0014), never read back. */
+const WRITTEN = `${COLUMNS}, body_bytes`;
 
 /** A WHERE clause with the values of its placeholders. */
 type Clause = readonly [string, ...SQLInputValue[]];
@@ -76,6 +79,18 @@ export class A2aTaskQueries extends ChangeQueries {
     return Number(this.#sql.get('DELETE FROM a2a_tasks WHERE owner = ?').run(owner).changes);
   }
 
+  trimA2aTasksOf(owner: string, cap: A2aTaskCap, keep: string): number {
+    // Ranked newest first (the kept task first of all), with the bytes summed down the ranking.
+    const sql = `DELETE FROM a2a_tasks WHERE owner = ? AND task_id IN (
+           SELECT task_id FROM (
+             SELECT task_id, row_number() OVER w AS n, sum(body_bytes) OVER w AS running
+             FROM a2a_tasks WHERE owner = ?
+             WINDOW w AS (ORDER BY CASE WHEN task_id = ? THEN 0 ELSE 1 END, updated_ms DESC, task_id
+                          ROWS UNBOUNDED PRECEDING)
+           ) ranked WHERE n > 1 AND (n > ? OR running > ?))`;
+    return Number(this.#sql.get(sql).run(owner, owner, keep, cap.tasks, cap.bytes).changes);
+  }
+
   pruneA2aTasks(before: string, limit: number): number {
     const ms = Date.parse(before);
     if (Number.isNaN(ms)) throw new RangeError(`not an instant: ${before}`);
@@ -87,9 +102,10 @@ export class A2aTaskQueries extends ChangeQueries {
   putA2aTask(record: A2aTaskRecord): void {
     const result = this.#sql
       .get(
-        `INSERT INTO a2a_tasks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body
+           updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
+           body_bytes = excluded.body_bytes
          WHERE a2a_tasks.owner = excluded.owner`,
       )
       .run(
@@ -101,6 +117,7 @@ export class A2aTaskQueries extends ChangeQueries {
         record.updated_at,
         instant(record.updated_at),
         record.body,
+        Buffer.byteLength(record.body),
       );
     if (Number(result.changes) === 0) throw new IdConflictError(record.task_id, 'A2A task');
   }

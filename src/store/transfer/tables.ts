@@ -130,7 +130,17 @@ export const TABLES: readonly TableSpec[] = [
   table(
     'a2a_tasks',
     ['task_id'],
-    ['task_id', 'owner', 'context_id', 'state', 'created_at', 'updated_at', 'updated_ms', 'body'],
+    [
+      'task_id',
+      'owner',
+      'context_id',
+      'state',
+      'created_at',
+      'updated_at',
+      'updated_ms',
+      'body',
+      'body_bytes',
+    ],
   ),
 ];
 

@@ -1,4 +1,4 @@
-import type { Part } from '@a2a-js/sdk';
+import type { Part, Task } from '@a2a-js/sdk';
 import type { Claim } from '../../model/claim.ts';
 import { claimCard, surfaceMessages } from '../shared/a2ui/index.ts';
 
@@ -28,4 +28,33 @@ export function a2uiParts(value: unknown, now: Date): Part[] {
       mediaType: A2UI_MIME,
     })),
   );
+}
+
+/** Whether a part is one of the A2UI messages a2uiParts makes. */
+function isDrawing(part: Part): boolean {
+  return part.mediaType === A2UI_MIME || part.metadata?.['mimeType'] === A2UI_MIME;
+}
+
+/**
+ * The task as it is stored: its results without their A2UI parts, which are the bulk of a drawn
+ * claim result (issue 22 item 11: a 200 KB claim drew 3 MB) and are made again from the PPX
+ * object on each read (drawn).
+ */
+export function undrawn(task: Task): Task {
+  return {
+    ...task,
+    artifacts: task.artifacts.map((a) => ({ ...a, parts: a.parts.filter((part) => !isDrawing(part)) })),
+  };
+}
+
+/** A stored task with the A2UI parts of each result drawn again, at `now`, after its PPX object. */
+export function drawn(task: Task, now: Date): Task {
+  return {
+    ...task,
+    artifacts: task.artifacts.map((a) => {
+      const [first, ...rest] = a.parts.filter((part) => !isDrawing(part));
+      if (first?.content?.$case !== 'data') return a;
+      return { ...a, parts: [first, ...a2uiParts(first.content.value, now), ...rest] };
+    }),
+  };
 }

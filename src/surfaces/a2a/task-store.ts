@@ -3,6 +3,8 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a-tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { drawn, undrawn } from './a2ui-parts.ts';
+import { A2UI_KEY } from './executor.ts';
 
 // The SDK's TaskStore over the provider's store (operations/a2a-tasks.ts): tasks are saved as
 // A2A 1.0 JSON (`Task.toJSON`, read back with `fromJSON`: an exact round trip), owned by the
@@ -34,21 +36,28 @@ export class StoredTaskStore implements TaskStore {
       state: taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
       created_at: now,
       updated_at: task.status?.timestamp ?? now,
-      body: JSON.stringify(Task.toJSON(task)),
+      // The PPX result only: the A2UI parts are drawn from it again on each read (issue 22 item 11).
+      body: JSON.stringify(Task.toJSON(undrawn(task))),
     });
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const record = await loadA2aTask(this.#deps, taskId, ownerOf(context));
-    return record === undefined ? undefined : this.#shown(record);
+    return record === undefined ? undefined : this.#shown(record, asksForDrawing(context));
   }
 
-  /** The stored task, without its result once that is older than RESULT_TTL_MS. */
-  #shown(record: A2aTaskRecord): Task {
+  /**
+   * The stored task as this call reads it: without its result once that is older than
+   * RESULT_TTL_MS; with the result's A2UI parts drawn again when the call asked for A2UI.
+   */
+  #shown(record: A2aTaskRecord, draw: boolean): Task {
     const task = Task.fromJSON(JSON.parse(record.body));
-    const age = this.#deps.clock().getTime() - Date.parse(record.updated_at);
-    if (age <= RESULT_TTL_MS || task.artifacts.length === 0) return task;
-    return { ...task, artifacts: [], metadata: { ...task.metadata, result_expired: true } };
+    const now = this.#deps.clock();
+    const age = now.getTime() - Date.parse(record.updated_at);
+    if (task.artifacts.length === 0) return task;
+    if (age > RESULT_TTL_MS)
+      return { ...task, artifacts: [], metadata: { ...task.metadata, result_expired: true } };
+    return draw ? drawn(task, now) : task;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -61,13 +70,24 @@ export class StoredTaskStore implements TaskStore {
       ...(filtered ? { state: taskStateToJSON(params.status) } : {}),
       ...(params.pageToken ? { after: params.pageToken } : {}),
     });
+    // A2A ListTasksRequest: artifacts only when the caller includes them (the SDK's own store
+    // reads it so); without, a listing stays small however large the results.
+    const draw = asksForDrawing(context);
+    const shown = page.tasks.map((r) =>
+      params.includeArtifacts === true ? this.#shown(r, draw) : { ...this.#shown(r, false), artifacts: [] },
+    );
     return {
-      tasks: page.tasks.map((r) => this.#shown(r)),
+      tasks: shown,
       nextPageToken: page.next ?? '',
       pageSize,
       totalSize: page.total,
     };
   }
+}
+
+/** Whether the call asked for the A2UI extension (app.ts sets it in the call's state). */
+function asksForDrawing(context: ServerCallContext): boolean {
+  return context.state.get(A2UI_KEY) === true;
 }
 
 /** The grant a call runs under (app.ts makes it the call's user): the owner of its tasks. */
