@@ -966,6 +966,30 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
+  {
+    id: 'issue22.11-task-size',
+    source: 'issue 22 item 11',
+    rule: 'an A2A task is stored with the PPX result only (A2UI drawn again on read), ListTasks gives artifacts only when asked, and one grant keeps at most 100 tasks and 2 MiB',
+    tests: [
+      [
+        'test/e2e/a2a/task-size.test.ts',
+        'a task is stored with the PPX result only; its A2UI parts are drawn again when read with the extension',
+      ],
+      [
+        'test/e2e/a2a/task-size.test.ts',
+        'ListTasks gives artifacts only when asked to include them (A2A ListTasksRequest.includeArtifacts)',
+      ],
+      [
+        'test/e2e/a2a/task-size.test.ts',
+        'what one grant keeps stays under the cap: the oldest tasks go first, the newest is always there',
+      ],
+      ['test/e2e/a2a/task-size.test.ts', 'at most TASK_CAP_COUNT tasks per grant, however small'],
+      [
+        'test/store/contract-a2a-tasks.ts',
+        'trims one owner to a cap of tasks and of body bytes, oldest first, never the task it keeps (issue 22 item 11)',
+      ],
+    ],
+  },
   // issue 22 · streams (items 8, 9): entries go below this line
   //
   // issue 22 · words (items 2, 6, 7): entries go below this line
