@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { demoProfile } from '../../../src/operations/demo-profile.ts';
+import { importProfile } from '../../../src/operations/import-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
@@ -93,6 +95,17 @@ describe('A2A preference agent: a deletion removes the tasks that could hold it,
     await remove(`/v1/profile/claims/${encodeURIComponent('ppx:claim:demo-core-budget')}`);
     assert.equal((await a.getTask({ tenant: '', id: ta.id, historyLength: 0 })).id, ta.id);
     await assert.rejects(b.getTask({ tenant: '', id: tb.id, historyLength: 0 }), /not found/i);
+  });
+
+  it('importing over the profile (import --replace) removes every task of the person’s grants', async () => {
+    const { grant, token } = await a2aGrant(p, { allowed_namespaces: ['core'] });
+    const client = await a2aClient(p, token);
+    const sent = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(sent));
+    const imported = await importProfile(p.deps, demoProfile(new Date()), { replace: true });
+    assert.ok(imported.ok, JSON.stringify(imported));
+    assert.equal(await p.deps.store.getA2aTask(sent.id, grant.grant_id), undefined);
+    await assert.rejects(client.getTask({ tenant: '', id: sent.id, historyLength: 0 }), /not found/i);
   });
 
   it('deleting the whole profile removes every task of the person’s grants', async () => {
