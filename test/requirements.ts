@@ -944,6 +944,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'deleting the whole profile removes every task of the person’s grants',
       ],
       [
+        'test/e2e/a2a/deletion.test.ts',
+        'importing over the profile (import --replace) removes every task of the person’s grants',
+      ],
+      [
         'test/unit/policy/deletion-reach.test.ts',
         'a modifier reaches the grant when it changes a claim the grant could read',
       ],
