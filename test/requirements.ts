@@ -948,6 +948,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'importing over the profile (import --replace) removes every task of the person’s grants',
       ],
       [
+        'test/e2e/a2a/deletion.test.ts',
+        'a counterpart’s deletion removes the completed views that drew on a grant that could see it, and no others',
+      ],
+      [
+        'test/store/contract-a2a-tasks.ts',
+        'keeps a task’s counterpart grant, and deletes the tasks of any owner that drew on one (issue 22 item 1)',
+      ],
+      [
         'test/unit/policy/deletion-reach.test.ts',
         'a modifier reaches the grant when it changes a claim the grant could read',
       ],

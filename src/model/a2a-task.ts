@@ -19,6 +19,12 @@ export interface A2aTaskRecord {
   readonly created_at: string;
   /** When the task was last saved (RFC 3339); listings run newest first by it. */
   readonly updated_at: string;
+  /**
+   * Another grant whose reach the task's result drew on: a compatibility view's counterpart
+   * grant (a second subject's). A deletion that grant could see removes the task too (issue 22
+   * item 1). Absent for every other task.
+   */
+  readonly counterpart?: string;
   /** The Task as JSON text (the SDK's `Task.toJSON`), stored and given back byte for byte. */
   readonly body: string;
 }

@@ -57,7 +57,8 @@ export function listA2aTasks(deps: Deps, owner: string, query: A2aTaskQuery): Pr
 
 /**
  * Inside a deletion's transaction: the tasks that could hold what is deleted go with it, those of
- * the subject's grants that could see it (policy/deletion-reach.ts), and no others, so a grantee
+ * the subject's grants that could see it (policy/deletion-reach.ts) and those that drew on such
+ * a grant as their counterpart (a compatibility view of another subject's grant), and no others, so a grantee
  * cannot tell that something outside its grant was deleted (issue 22 item 1). `'all'`: the whole
  * profile went, or was replaced by an import; every grant of the subject loses its tasks.
  */
@@ -70,8 +71,11 @@ export async function forgetA2aTasksOf(
     if (
       deletion === 'all' ||
       deletionReaches(reachOf(grant), deletion, await approvedSources(tx, grant.grant_id))
-    )
+    ) {
       await tx.store.deleteA2aTasksOf(grant.grant_id);
+      // Another subject's compatibility views drew on this grant's reach too.
+      await tx.store.deleteA2aTasksReading(grant.grant_id);
+    }
   }
 }
 

@@ -55,6 +55,8 @@ export interface A2aTaskWriter {
   putA2aTask(record: A2aTaskRecord): Promise<void>;
   /** Removes every task made under `owner` (the person deleted what it could see); returns how many. */
   deleteA2aTasksOf(owner: string): Promise<number>;
+  /** Removes every task, of any owner, whose `counterpart` is this grant; returns how many. */
+  deleteA2aTasksReading(grantId: string): Promise<number>;
   /**
    * Keeps what `owner` holds within `cap`: counting from its newest task (the task `keep` first,
    * whatever its time), every task past the cap's count, or past which the bodies' UTF-8 bytes sum

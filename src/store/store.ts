@@ -341,6 +341,7 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   markGrantExpiryAnnounced: true,
   putA2aTask: true,
   deleteA2aTasksOf: true,
+  deleteA2aTasksReading: true,
   trimA2aTasksOf: true,
   pruneA2aTasks: true,
 };

@@ -366,6 +366,26 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
     );
 
     it(
+      'keeps a task’s counterpart grant, and deletes the tasks of any owner that drew on one (issue 22 item 1)',
+      withStore(open, async (store) => {
+        const counterpart = `ppx:grant:${randomUUID()}`;
+        const a = task({ owner: owner(), counterpart });
+        const b = task({ owner: owner(), counterpart });
+        const plain = task({ owner: a.owner });
+        const elsewhere = task({ owner: owner(), counterpart: `ppx:grant:${randomUUID()}` });
+        for (const t of [a, b, plain, elsewhere]) await store.putA2aTask(t);
+        assert.deepEqual(await store.getA2aTask(a.task_id, a.owner), a);
+        assert.deepEqual(await store.getA2aTask(plain.task_id, plain.owner), plain, 'none: no member');
+        assert.equal(await store.deleteA2aTasksReading(counterpart), 2);
+        assert.equal(await store.getA2aTask(a.task_id, a.owner), undefined);
+        assert.equal(await store.getA2aTask(b.task_id, b.owner), undefined);
+        assert.deepEqual(await store.getA2aTask(plain.task_id, plain.owner), plain);
+        assert.deepEqual(await store.getA2aTask(elsewhere.task_id, elsewhere.owner), elsewhere);
+        assert.equal(await store.deleteA2aTasksReading(a.owner), 0, 'an owner is not a counterpart');
+      }),
+    );
+
+    it(
       'trims one owner to a cap of tasks and of body bytes, oldest first, never the task it keeps (issue 22 item 11)',
       withStore(open, async (store) => {
         const who = owner();

@@ -90,6 +90,7 @@ describe('migration 0012 (A2A tasks)', () => {
         'table a2a_tasks',
         'index a2a_tasks_by_age', // migration 0013
         'index a2a_tasks_by_context',
+        'index a2a_tasks_by_counterpart', // migration 0014
         'index a2a_tasks_by_owner',
         'index sqlite_autoindex_a2a_tasks_1',
       ]);

@@ -6,10 +6,16 @@ import type { Row, Sql } from './sql.ts';
 
 export type A2aTaskQueries = Pick<
   StoreTx,
-  'getA2aTask' | 'listA2aTasks' | 'putA2aTask' | 'deleteA2aTasksOf' | 'trimA2aTasksOf' | 'pruneA2aTasks'
+  | 'getA2aTask'
+  | 'listA2aTasks'
+  | 'putA2aTask'
+  | 'deleteA2aTasksOf'
+  | 'deleteA2aTasksReading'
+  | 'trimA2aTasksOf'
+  | 'pruneA2aTasks'
 >;
 
-const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body, counterpart';
 /** What an insert writes: the columns read, and the body's size (migration 0005), never read back. */
 const WRITTEN = `${COLUMNS}, body_bytes`;
 
@@ -60,6 +66,9 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     async deleteA2aTasksOf(owner) {
       return sql.run('DELETE FROM a2a_tasks WHERE owner = ?', owner);
     },
+    async deleteA2aTasksReading(grantId) {
+      return sql.run('DELETE FROM a2a_tasks WHERE counterpart = ?', grantId);
+    },
     async trimA2aTasksOf(owner, cap, keep) {
       // Ranked newest first (the kept task first of all), with the bytes summed down the ranking.
       return sql.run(
@@ -89,10 +98,10 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async putA2aTask(record) {
       const changed = await sql.run(
-        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
            updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
-           body_bytes = excluded.body_bytes
+           body_bytes = excluded.body_bytes, counterpart = excluded.counterpart
          WHERE a2a_tasks.owner = excluded.owner`,
         record.task_id,
         record.owner,
@@ -102,6 +111,7 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
         record.updated_at,
         instant(record.updated_at),
         record.body,
+        record.counterpart ?? null,
         Buffer.byteLength(record.body),
       );
       if (changed === 0) throw new IdConflictError(record.task_id, 'A2A task');
@@ -126,6 +136,7 @@ function taskFromRow(row: Row): A2aTaskRecord {
     created_at: text(row, 'created_at'),
     updated_at: text(row, 'updated_at'),
     body: text(row, 'body'),
+    ...(typeof row['counterpart'] === 'string' ? { counterpart: row['counterpart'] } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { IdConflictError } from '../store.ts';
 import { ChangeQueries } from './change-queries.ts';
 import { instant, integer, type Row, type StatementCache, text } from './rows.ts';
 
-const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body';
+const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body, counterpart';
 /** What an insert writes: the columns read, and the body's size (migration 0014), never read back. */
 const WRITTEN = `${COLUMNS}, body_bytes`;
 
@@ -79,6 +79,10 @@ export class A2aTaskQueries extends ChangeQueries {
     return Number(this.#sql.get('DELETE FROM a2a_tasks WHERE owner = ?').run(owner).changes);
   }
 
+  deleteA2aTasksReading(grantId: string): number {
+    return Number(this.#sql.get('DELETE FROM a2a_tasks WHERE counterpart = ?').run(grantId).changes);
+  }
+
   trimA2aTasksOf(owner: string, cap: A2aTaskCap, keep: string): number {
     // Ranked newest first (the kept task first of all), with the bytes summed down the ranking.
     const sql = `DELETE FROM a2a_tasks WHERE owner = ? AND task_id IN (
@@ -102,10 +106,10 @@ export class A2aTaskQueries extends ChangeQueries {
   putA2aTask(record: A2aTaskRecord): void {
     const result = this.#sql
       .get(
-        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
            updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
-           body_bytes = excluded.body_bytes
+           body_bytes = excluded.body_bytes, counterpart = excluded.counterpart
          WHERE a2a_tasks.owner = excluded.owner`,
       )
       .run(
@@ -117,6 +121,7 @@ export class A2aTaskQueries extends ChangeQueries {
         record.updated_at,
         instant(record.updated_at),
         record.body,
+        record.counterpart ?? null,
         Buffer.byteLength(record.body),
       );
     if (Number(result.changes) === 0) throw new IdConflictError(record.task_id, 'A2A task');
@@ -140,5 +145,6 @@ function taskFromRow(row: Row): A2aTaskRecord {
     created_at: text(row, 'created_at'),
     updated_at: text(row, 'updated_at'),
     body: text(row, 'body'),
+    ...(typeof row['counterpart'] === 'string' ? { counterpart: row['counterpart'] } : {}),
   };
 }

@@ -140,6 +140,7 @@ export const TABLES: readonly TableSpec[] = [
       'updated_ms',
       'body',
       'body_bytes',
+      'counterpart',
     ],
   ),
 ];

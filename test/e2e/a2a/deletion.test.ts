@@ -3,8 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { demoProfile } from '../../../src/operations/demo-profile.ts';
+import type { GrantDraft } from '../../../src/operations/grants.ts';
 import { importProfile } from '../../../src/operations/import-profile.ts';
+import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { importSecondSubject, SECOND_SUBJECT } from '../derived-views/helpers.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
 // Issue 22 item 1: a person's deletion removes exactly the stored A2A tasks that could hold what
@@ -115,5 +118,57 @@ describe('A2A preference agent: a deletion removes the tasks that could hold it,
     assert.ok(isTask(sent));
     await remove('/v1/profile');
     assert.equal((await list(client)).totalSize, 0);
+  });
+});
+
+describe('A2A preference agent: a deletion reaches the compatibility views that drew on it', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+    await importSecondSubject(p);
+  });
+  after(async () => p.close());
+
+  const MATCHING: Partial<GrantDraft> = {
+    purposes: ['matching'],
+    allowed_domains: ['dating'],
+    allowed_namespaces: ['core'],
+  };
+
+  it('a counterpart’s deletion removes the completed views that drew on a grant that could see it, and no others', async () => {
+    const mine = await a2aGrant(p, MATCHING);
+    const theirs = await p.grant({ ...MATCHING, subject_id: SECOND_SUBJECT });
+    const client = await a2aClient(p, mine.token);
+    const view = await client.sendMessage(
+      ask('compatibility_view', { counterpart_grant_id: theirs.grant.grant_id, context: {} }),
+    );
+    assert.ok(isTask(view));
+    assert.equal(view.status?.state, State.TASK_STATE_COMPLETED);
+    const plain = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(plain));
+    // A view naming a grant of that person held by another client is refused; it drew on nothing,
+    // so that person's deletions must not reach it (or it would be a window on them).
+    const others = await p.grant({ ...MATCHING, subject_id: SECOND_SUBJECT, client_id: 'travel-demo' });
+    const refused = await client.sendMessage(
+      ask('compatibility_view', { counterpart_grant_id: others.grant.grant_id, context: {} }),
+    );
+    assert.ok(isTask(refused));
+    assert.equal(refused.status?.state, State.TASK_STATE_FAILED);
+    const second = (await issueSubjectToken(p.deps, SECOND_SUBJECT)).access_token;
+    const remove = async (claimId: string) => {
+      const r = await api(p.url, `/v1/profile/claims/${encodeURIComponent(claimId)}`, {
+        token: second,
+        method: 'DELETE',
+      });
+      assert.equal(r.status, 200, r.text);
+    };
+    // Outside the counterpart grant (fragrance): nothing changes.
+    await remove('ppx:claim:compat-fragrance-intensity_preference');
+    assert.equal((await client.getTask({ tenant: '', id: view.id, historyLength: 0 })).id, view.id);
+    // Inside it (core): the view that drew on it goes; the caller's own profile read stays.
+    await remove('ppx:claim:compat-novelty_tolerance');
+    await assert.rejects(client.getTask({ tenant: '', id: view.id, historyLength: 0 }), /not found/i);
+    assert.equal((await client.getTask({ tenant: '', id: plain.id, historyLength: 0 })).id, plain.id);
+    assert.equal((await client.getTask({ tenant: '', id: refused.id, historyLength: 0 })).id, refused.id);
   });
 });
