@@ -16,8 +16,8 @@ import type { Deps } from '../../operations/deps.ts';
 //
 // - one over what @a2a-js/sdk makes of this card (`parseLegacyAgentCard`, which turns `url` into
 //   the 1.0 interface): the SDK's `verifyAgentCardSignature` checks that;
-// - one over the 0.3 JSON itself (RFC 8785, without `signatures`; A2A 0.3 §5.5.6), for a verifier
-//   that canonicalizes the card as it was served.
+// - one over the 0.3 JSON itself (RFC 8785, without `signatures`, as A2A 0.3 signs a card), for
+//   a verifier that canonicalizes the card as it was served.
 //
 // Built from the 1.0 card (card.ts), so the two versions say the same things.
 
@@ -137,7 +137,10 @@ async function signCanonical(
   return { protected: jws.protected ?? '', signature: jws.signature, header: undefined };
 }
 
-/** RFC 8785 for plain JSON without numbers needing reformatting: members sorted by UTF-16 code units. */
+/**
+ * RFC 8785 (JCS): strings and numbers as ECMAScript's JSON.stringify writes them, which is what
+ * JCS prescribes, and object members sorted by their UTF-16 code units.
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
