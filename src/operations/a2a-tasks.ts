@@ -57,10 +57,11 @@ export function listA2aTasks(deps: Deps, owner: string, query: A2aTaskQuery): Pr
 
 /**
  * Inside a deletion's transaction: the tasks that could hold what is deleted go with it, those of
- * the subject's grants that could see it (policy/deletion-reach.ts) and those that drew on such
- * a grant as their counterpart (a compatibility view of another subject's grant), and no others, so a grantee
- * cannot tell that something outside its grant was deleted (issue 22 item 1). `'all'`: the whole
- * profile went, or was replaced by an import; every grant of the subject loses its tasks.
+ * the subject's grants that could see it (policy/deletion-reach.ts) and those that drew on such a
+ * grant as their counterpart (a compatibility view of another subject's grant), and no others,
+ * so a grantee cannot tell that something outside its grant was deleted (issue 22 item 1).
+ * `'all'`: the whole profile went, or was replaced by an import; every grant of the subject
+ * loses its tasks.
  */
 export async function forgetA2aTasksOf(
   tx: TxDeps,
