@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { STREAM_BUFFER_BYTES } from '../../../src/surfaces/shared/bounded-stream.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { propose, proposed } from '../writeback/helpers.ts';
+
+// Slow readers (issue 22, item 8): one signed-in person opens 16 following runs (the most one
+// person may hold) and never reads them, while 60 writes of a 200 KB claim go by. Before, every
+// patch queued in the process for every run (162 MB → 1,062 MB). Now each run holds at most
+// STREAM_BUFFER_BYTES unread (ppx_stream_buffered_bytes), a run that falls further behind is cut
+// (ppx_streams_cut_total), and the process grows by less than the bound docs/ag-ui.md states.
+// Counted in bytes, never timed.
+
+const RUNS = 16;
+const WRITES = 60;
+const CLAIM_BYTES = 200 * 1024;
+/** docs/ag-ui.md "Slow readers": what the process' live memory may grow by under this attack. */
+const GROWTH_BOUND = 32 * 1024 * 1024;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** What the process holds alive now: the JS heap and the buffers outside it, after a full GC. */
+export function liveBytes(): number {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+}
+
+/** The value of one sample line of /metrics (0 when absent), summed over matching label sets. */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/**
+ * A client that sends its request and never reads a byte of the answer: the socket is paused
+ * before anything arrives, so what the server writes waits in the kernel, then in the server.
+ */
+export function neverReading(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Socket {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  socket.pause();
+  socket.on('error', () => undefined); // the server cutting it is the point
+  const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(`POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${head}\r\n${body}`);
+  return socket;
+}
+
+describe('slow readers of the AG-UI review stream', () => {
+  let p: TestProvider;
+  const sockets: Socket[] = [];
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await p.close();
+  });
+  const scrape = async () => (await fetch(`${p.url}/metrics`)).text();
+
+  it('16 runs that never read: each is cut once it falls behind, and memory stays within the stated bound', async (t) => {
+    const { token } = await p.grant({
+      allowed_operations: ['read', 'query', 'propose_update'],
+      writeback_policy: 'allow',
+    });
+    const write = async (n: number) => {
+      const value = `${n}`.padEnd(CLAIM_BYTES, 'x');
+      const r = await propose(p, token, [proposed('fragrance', 'note_aversions', [value])]);
+      assert.equal(r.status, 200, r.text);
+    };
+    // The person's own list goes first, so that the grantee's writes apply (rather than queue).
+    const del = await api(
+      p.url,
+      `/v1/profile/claims/${encodeURIComponent('ppx:claim:demo-frag-aversions')}`,
+      {
+        method: 'DELETE',
+        token: p.subjectToken,
+      },
+    );
+    assert.equal(del.status, 200, del.text);
+    await write(0); // the claim exists before the runs start: every later write is a patch
+    const before = liveBytes();
+    for (let i = 0; i < RUNS; i++) {
+      const body = JSON.stringify({
+        threadId: `slow-${i}`,
+        runId: `slow-run-${i}`,
+        messages: [],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      });
+      sockets.push(
+        neverReading(
+          p.url,
+          '/v1/agui/review',
+          {
+            authorization: `Bearer ${p.subjectToken}`,
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+          },
+          body,
+        ),
+      );
+    }
+    let text = await scrape();
+    const open = () => sample(text, 'ppx_open_streams', { surface: 'agui' });
+    while (open() < RUNS) text = await scrape(); // the test's own timeout bounds the wait
+    assert.equal(open(), RUNS, 'all 16 runs are open');
+
+    let mostBuffered = 0;
+    let mostLive = before;
+    for (let n = 1; n <= WRITES; n++) {
+      await write(n);
+      text = await scrape();
+      mostBuffered = Math.max(mostBuffered, sample(text, 'ppx_stream_buffered_bytes', { surface: 'agui' }));
+      mostLive = Math.max(mostLive, liveBytes());
+    }
+    text = await scrape();
+    const grew = mostLive - before;
+    const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+    t.diagnostic(
+      `most queued (over all runs) ${mib(mostBuffered)}; live memory grew by at most ${mib(grew)}`,
+    );
+    assert.equal(
+      sample(text, 'ppx_streams_cut_total', { surface: 'agui' }),
+      RUNS,
+      'every run that fell behind was cut',
+    );
+    assert.equal(sample(text, 'ppx_open_streams', { surface: 'agui' }), 0, 'no run is left open');
+    // What one run may hold: its bound, plus the one event that found it full.
+    const perRun = STREAM_BUFFER_BYTES + 2 * CLAIM_BYTES;
+    assert.ok(mostBuffered <= RUNS * perRun, `at most ${RUNS * perRun} bytes queued, was ${mostBuffered}`);
+    assert.ok(
+      grew <= GROWTH_BOUND,
+      `the process' live memory grew by ${mib(grew)} (bound ${mib(GROWTH_BOUND)})`,
+    );
+  });
+});
