@@ -10,12 +10,12 @@ import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
 import { cookiePlan } from '../shared/session.ts';
+import { StreamLimit } from '../shared/stream-limit.ts';
 import { prepareActions } from './actions.ts';
 import { reviewCaller } from './caller.ts';
 import { type RunIds, runError, runStarted } from './events.ts';
 import { reviewRequest } from './input.ts';
 import { threadInterrupts } from './interrupts.ts';
-import { RunLimit } from './run-limit.ts';
 import { reviewStream } from './run-stream.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
@@ -28,9 +28,12 @@ export interface AguiOptions {
   /** How often a following run writes an SSE comment (proxies close silent streams; Node's fetch at 300 s). */
   readonly keepaliveMs?: number;
   readonly log?: (msg: string) => void;
-  /** Following runs one person may hold open on this instance (run-limit.ts). */
+  /** Following runs one person may hold open on this instance (shared/stream-limit.ts). */
   readonly maxRunsPerPerson?: number;
 }
+
+/** Following runs of one person, per instance: a few tabs and apps, not hundreds. */
+export const MAX_RUNS_PER_PERSON = 16;
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
@@ -39,7 +42,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
   const plan = cookiePlan(deps.provider.baseUrl);
   const book = new InterruptBook();
-  const limit = new RunLimit(options.maxRunsPerPerson);
+  const limit = new StreamLimit(options.maxRunsPerPerson ?? MAX_RUNS_PER_PERSON);
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
     const { token, headers, respond: refuse, refused } = await startApiRequest(deps, c, errors);
     if (refused) return refused;

@@ -16,7 +16,9 @@ export const STREAM_BUFFER_BYTES = 4 * 1024 * 1024;
 export interface Outgoing {
   readonly writableLength: number;
   readonly destroyed: boolean;
+  readonly writableFinished: boolean;
   destroy(): void;
+  once(event: 'close' | 'finish', listener: () => void): unknown;
 }
 
 export interface BoundedSink {
@@ -39,6 +41,12 @@ export interface BoundedOptions {
   readonly limitBytes?: number;
   /** Called once when the stream ends: closed, cut, or left by its reader. */
   readonly onEnd?: () => void;
+  /**
+   * Called once when nothing of the stream is left in the process: it has ended and its last
+   * byte was handed to the kernel, or the connection closed. A stream that ended unread still
+   * holds its bytes until then (and counts in ppx_stream_buffered_bytes).
+   */
+  readonly onFlushed?: () => void;
 }
 
 /**
@@ -52,17 +60,29 @@ export function boundedStream(
   const limit = options.limitBytes ?? STREAM_BUFFER_BYTES;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let ended = false;
+  let flushed = false;
+  const flush = () => {
+    if (flushed) return;
+    flushed = true;
+    options.metrics.streamBuffers.delete(measured);
+    options.onFlushed?.();
+  };
+  const outgoing = options.outgoing;
+  if (outgoing !== undefined) {
+    outgoing.once('close', flush);
+    outgoing.once('finish', flush);
+  }
   const end = () => {
     if (ended) return;
     ended = true;
-    options.metrics.streamBuffers.delete(measured);
     options.onEnd?.();
+    if (outgoing === undefined || outgoing.destroyed || outgoing.writableFinished) flush();
   };
   /** What waits for the reader: in the stream's own queue, then in the response and its socket. */
   const buffered = () => {
-    if (ended) return 0;
+    // Still right once closed: the queue drains to its reader (cancelled or errored: 0).
     const queued = Math.max(0, -(controller.desiredSize ?? 0));
-    return queued + (options.outgoing?.destroyed === false ? options.outgoing.writableLength : 0);
+    return queued + (outgoing?.destroyed === false ? outgoing.writableLength : 0);
   };
   const measured = { surface: options.surface, buffered };
   const cut = () => {
@@ -70,7 +90,7 @@ export function boundedStream(
     end();
     // Destroying the response drops the socket's buffer, and makes the server cancel the stream
     // (dropping its queue); without one, erroring the stream drops the queue.
-    if (options.outgoing !== undefined && !options.outgoing.destroyed) options.outgoing.destroy();
+    if (outgoing !== undefined && !outgoing.destroyed) outgoing.destroy();
     else controller.error(new Error('the reader fell too far behind'));
   };
   const sink: BoundedSink = {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { STREAM_BUFFER_BYTES } from '../../../src/surfaces/shared/bounded-stream.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { liveBytes, mib, neverReading, sample } from '../../support/slow-readers.ts';
 import { propose, proposed } from '../writeback/helpers.ts';
 
 // Slow readers (issue 22, item 8): one signed-in person opens 16 following runs (the most one
@@ -19,48 +18,6 @@ const WRITES = 60;
 const CLAIM_BYTES = 200 * 1024;
 /** docs/ag-ui.md "Slow readers": what the process' live memory may grow by under this attack. */
 const GROWTH_BOUND = 32 * 1024 * 1024;
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** What the process holds alive now: the JS heap and the buffers outside it, after a full GC. */
-export function liveBytes(): number {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
-/** The value of one sample line of /metrics (0 when absent), summed over matching label sets. */
-export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
-      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
-}
-
-/**
- * A client that sends its request and never reads a byte of the answer: the socket is paused
- * before anything arrives, so what the server writes waits in the kernel, then in the server.
- */
-export function neverReading(
-  url: string,
-  path: string,
-  headers: Record<string, string>,
-  body: string,
-): Socket {
-  const { hostname, port } = new URL(url);
-  const socket = connect({ host: hostname, port: Number(port) });
-  socket.pause();
-  socket.on('error', () => undefined); // the server cutting it is the point
-  const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join('');
-  socket.write(`POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${head}\r\n${body}`);
-  return socket;
-}
 
 describe('slow readers of the AG-UI review stream', () => {
   let p: TestProvider;
@@ -134,7 +91,6 @@ describe('slow readers of the AG-UI review stream', () => {
     }
     text = await scrape();
     const grew = mostLive - before;
-    const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
     t.diagnostic(
       `most queued (over all runs) ${mib(mostBuffered)}; live memory grew by at most ${mib(grew)}`,
     );
