@@ -41,9 +41,8 @@ describe('an open review stream ends when its credential does', () => {
   let written = 0;
   /** A change the person's open runs would show: the grantee writes a new value. */
   const change = async () => {
-    const r = await propose(p, writer, [
-      proposed('fragrance', 'freshness_preference', 0.1 + written++ / 1000),
-    ]);
+    written += 1;
+    const r = await propose(p, writer, [proposed('fragrance', 'freshness_preference', 0.1 + written / 1000)]);
     assert.equal(r.status, 200, r.text);
   };
   /** Waits for the run's first state, as the person's app does before anything changes. */
