@@ -1003,6 +1003,57 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ],
   },
   // issue 22 · streams (items 8, 9): entries go below this line
+  {
+    id: 'issue22.8-slow-readers-bounded',
+    source: 'issue 22 item 8',
+    rule: 'every stream holds a bounded amount unread (4 MiB, or one larger event), a stream further behind is cut, A2A task streams per grant are capped, MCP has no server streams, and memory under a slow-reader attack stays within the stated bound',
+    tests: [
+      [
+        'test/e2e/agui/slow-readers.test.ts',
+        '16 runs that never read: each is cut once it falls behind, and memory stays within the stated bound',
+      ],
+      [
+        'test/e2e/a2a/slow-readers.test.ts',
+        '40 streams never read: at most MAX_STREAMS_PER_GRANT are held, the rest refused, and memory stays within the bound',
+      ],
+      [
+        'test/e2e/mcp/no-streams.test.ts',
+        'a call offering to read SSE is answered with one JSON body, and GET opens no stream',
+      ],
+      [
+        'test/unit/bounded-stream.test.ts',
+        'queues up to the limit unread, and the write past it cuts the stream (erroring it, no response)',
+      ],
+      [
+        'test/unit/bounded-stream.test.ts',
+        'a reader that keeps up is never cut, and one event larger than the bound still goes to it',
+      ],
+      [
+        'test/unit/bounded-stream.test.ts',
+        "counts the response's unread bytes, destroys the response when cut, and is flushed only once they left",
+      ],
+    ],
+  },
+  {
+    id: 'issue22.9-stream-credential',
+    source: 'issue 22 item 9',
+    rule: "an open stream checks its credential again before each event with the person's data (session after sign-out, expired or revoked token, ended grant) and ends when it is gone",
+    tests: [
+      [
+        'test/e2e/agui/stream-credential.test.ts',
+        'signing out ends a run on the session: the next change brings RUN_ERROR, no STATE_DELTA',
+      ],
+      [
+        'test/e2e/agui/stream-credential.test.ts',
+        'a subject token that has expired ends its run the same way',
+      ],
+      ['test/e2e/agui/stream-credential.test.ts', 'a run on a token still valid goes on'],
+      [
+        'test/unit/a2a-stream-guard.test.ts',
+        'passes events while the grant is active, then ends with a failed status once it is revoked',
+      ],
+    ],
+  },
   //
   // issue 22 · words (items 2, 6, 7): entries go below this line
   //

@@ -51,6 +51,31 @@ export class Metrics {
     labelNames: ['surface'] as const,
     registers: [this.registry],
   });
+  /** The open streams' unread bytes (surfaces/shared/bounded-stream.ts), summed when scraped. */
+  readonly streamBuffers = new Set<{ readonly surface: string; buffered(): number }>();
+  readonly streamBufferedBytes = (() => {
+    const buffers = this.streamBuffers;
+    return new Gauge({
+      name: 'ppx_stream_buffered_bytes',
+      help: 'Bytes written to open streams that their readers have not taken yet, by surface',
+      labelNames: ['surface'] as const,
+      registers: [this.registry],
+      collect() {
+        const sums = new Map<string, number>([
+          ['agui', 0],
+          ['a2a', 0],
+        ]);
+        for (const b of buffers) sums.set(b.surface, (sums.get(b.surface) ?? 0) + b.buffered());
+        for (const [surface, bytes] of sums) this.labels(surface).set(bytes);
+      },
+    });
+  })();
+  readonly streamsCut = new Counter({
+    name: 'ppx_streams_cut_total',
+    help: 'Streams closed because their reader fell too far behind, by surface',
+    labelNames: ['surface'] as const,
+    registers: [this.registry],
+  });
   readonly changeLagSeconds = new Histogram({
     name: 'ppx_change_event_lag_seconds',
     help: 'From the commit of a change to its delivery to a following review stream',

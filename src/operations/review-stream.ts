@@ -169,14 +169,21 @@ function sharedState(deps: Deps, caller: Caller, seq: number): Promise<Result<Re
   return state;
 }
 
-/** The patch from one state to the next, made once for every run that held `from`. */
-const patches = new WeakMap<object, { readonly to: ReviewState; readonly delta: PatchOperation[] }>();
+/**
+ * The patch from one state to the next, made once for every run that held `from`. The next state
+ * is held weakly: each state's entry holding the next strongly made a chain from the oldest state
+ * any run still held to the newest, every state in between kept alive (issue 22, item 8).
+ */
+const patches = new WeakMap<
+  object,
+  { readonly to: WeakRef<ReviewState>; readonly delta: PatchOperation[] }
+>();
 
 function sharedDiff(from: object, to: ReviewState): PatchOperation[] {
   const hit = patches.get(from);
-  if (hit?.to === to) return hit.delta;
+  if (hit?.to.deref() === to) return hit.delta;
   const delta = diff(from, to);
-  patches.set(from, { to, delta });
+  patches.set(from, { to: new WeakRef(to), delta });
   return delta;
 }
 

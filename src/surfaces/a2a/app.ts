@@ -24,7 +24,9 @@ import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';
+import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
+import { StreamLimit } from '../shared/stream-limit.ts';
 import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
 import { A2UI_KEY, CALLER_KEY, PreferenceAgentExecutor } from './executor.ts';
@@ -53,6 +55,12 @@ export interface A2aOptions {
   readonly log?: (message: string) => void;
 }
 
+/**
+ * Task streams one grant may hold whose answers its reader has not taken yet (per instance):
+ * an agent that never reads holds at most this many answers in the process (docs/a2a.md).
+ */
+export const MAX_STREAMS_PER_GRANT = 8;
+
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
 
@@ -72,6 +80,8 @@ const V03_METHODS = new Set([
   'tasks/cancel',
   'tasks/resubscribe',
 ]);
+/** The methods answered with a stream. */
+const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
 /** The methods whose params carry a message naming a skill. */
 const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
 
@@ -79,6 +89,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   const prm = resourceMetadataUrl(deps.provider, 'a2a');
   const log = options.log ?? (() => undefined);
   const executor = new PreferenceAgentExecutor(deps);
+  const streams = new StreamLimit(MAX_STREAMS_PER_GRANT);
   // The card is signed once, when first asked for (signing needs the key; mounting is sync).
   let ready:
     | Promise<{
@@ -208,6 +219,18 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
     // The params as the SDK will read them (params.ts): it does not check them itself.
     const malformed = paramsProblem(method, params);
     if (malformed !== undefined) return rpc(rpcError(id, -32602, malformed));
+    // A stream holds its answer until its reader takes it: a grant holds a few at once.
+    let release = () => {};
+    if (STREAMS.has(method)) {
+      const taken = streams.take(caller.value.grant.grant_id);
+      if (taken === undefined) {
+        return httpError(429, {
+          code: 'rate_limited',
+          description: `this grant already has ${streams.max} task streams whose answers were not read yet; read or close one and try again`,
+        });
+      }
+      release = taken;
+    }
     const handlers = await surface();
     const drawn = asksForA2ui(
       c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
@@ -215,17 +238,26 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
     // A2A extensions: the response names those it activated.
     if (drawn) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSION]);
     const context = callContext(caller.value, legacy ? '0.3' : A2A_PROTOCOL, drawn);
-    const handled = await (legacy ? handlers.v03 : handlers.v1).handle(
-      request as Record<string, unknown>,
-      context,
-    );
-    if (!isStream(handled)) return rpc(handled);
-    return streamAnswer(
-      guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL),
-      id,
-      deps.metrics.openStreams.labels('a2a'),
+    let handled: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
+    try {
+      handled = await (legacy ? handlers.v03 : handlers.v1).handle(
+        request as Record<string, unknown>,
+        context,
+      );
+    } catch (e) {
+      release();
+      throw e;
+    }
+    if (!isStream(handled)) {
+      release();
+      return rpc(handled);
+    }
+    return streamAnswer(guarded(deps, caller.value, handled, legacy ? '0.3' : A2A_PROTOCOL), id, {
+      deps,
+      release,
       log,
-    );
+      ...(c.env?.outgoing ? { outgoing: c.env.outgoing } : {}),
+    });
   }
 
   /** What the grant refuses whatever the params hold: HTTP 403 with a challenge, as MCP answers it. */
@@ -288,46 +320,53 @@ function isStream(x: unknown): x is AsyncGenerator<unknown, void, undefined> {
 const UTF8 = new TextEncoder();
 
 /**
- * A task stream as SSE, counted in `open` (ppx_open_streams) while it lasts. Its first event is
- * awaited before anything is answered: a stream the SDK refuses at once (a finished task cannot
- * be subscribed to) is then an ordinary JSON-RPC error, never a 500 nor a dropped connection. A
- * failure later ends the stream with an SSE `error` event holding the JSON-RPC error.
+ * A task stream as SSE, counted in ppx_open_streams while it lasts, its unread bytes bounded
+ * (shared/bounded-stream.ts), and its place among the grant's streams released once nothing of
+ * it is left in the process. Its first event is awaited before anything is answered: a stream
+ * the SDK refuses at once (a finished task cannot be subscribed to) is then an ordinary JSON-RPC
+ * error, never a 500 nor a dropped connection. A failure later ends the stream with an SSE
+ * `error` event holding the JSON-RPC error.
  */
 async function streamAnswer(
   events: AsyncGenerator<unknown, void, undefined>,
   id: string | number | null,
-  open: { inc(): void; dec(): void },
-  log: (message: string) => void,
+  options: { deps: Deps; release: () => void; log: (message: string) => void; outgoing?: Outgoing },
 ): Promise<Response> {
-  let first: IteratorResult<unknown, void>;
+  const { deps, release, log } = options;
+  let first: IteratorResult<unknown, void> | undefined;
   try {
     first = await events.next();
   } catch (e) {
+    release();
     return rpc({ jsonrpc: '2.0', id, error: sdkError(e, log) });
   }
-  let counted = true;
+  const open = deps.metrics.openStreams.labels('a2a');
   open.inc();
-  const done = () => {
-    if (counted) open.dec();
-    counted = false;
+  const bounds = {
+    surface: 'a2a' as const,
+    metrics: deps.metrics,
+    onEnd: () => {
+      open.dec();
+      void events.return(undefined);
+    },
+    onFlushed: release,
+    ...(options.outgoing ? { outgoing: options.outgoing } : {}),
   };
-  let pending: IteratorResult<unknown, void> | undefined = first;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
+  const stream = boundedStream(bounds, (sink) => {
+    void (async () => {
       try {
-        const next = pending ?? (await events.next());
-        pending = undefined;
-        if (!next.done) return controller.enqueue(UTF8.encode(formatSSEEvent(next.value)));
+        // Not kept by this closure, which lives as long as the stream: the bytes are what wait.
+        let next = first as IteratorResult<unknown, void>;
+        first = undefined;
+        while (!next.done) {
+          if (!sink.write(UTF8.encode(formatSSEEvent(next.value)))) return; // cut, or the reader left
+          next = await events.next();
+        }
       } catch (e) {
-        controller.enqueue(UTF8.encode(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: sdkError(e, log) })));
+        sink.write(UTF8.encode(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: sdkError(e, log) })));
       }
-      done();
-      controller.close();
-    },
-    async cancel() {
-      done();
-      await events.return(undefined);
-    },
+      sink.close();
+    })();
   });
   return new Response(stream, { status: 200, headers: { ...SSE_HEADERS } });
 }

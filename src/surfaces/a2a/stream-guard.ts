@@ -1,6 +1,7 @@
 import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import { credentialEnded } from '../shared/stream-credential.ts';
 import { rpcErrorOf } from './rpc-errors.ts';
 
 // Revocation takes effect on the next request, and a stream is many answers: before each event
@@ -65,15 +66,7 @@ export function failedStatus(event: unknown, version: '1.0' | '0.3', failure: Pp
   return { jsonrpc: '2.0', id, result: { statusUpdate: { ...task, status } } };
 }
 
-export async function grantEnded(deps: Deps, caller: GrantCaller): Promise<PpxFailure | undefined> {
-  const grant = await deps.store.getGrant(caller.grant.grant_id);
-  const now = deps.clock();
-  if (
-    grant === undefined ||
-    grant.status !== 'active' ||
-    (grant.expires_at !== undefined && new Date(grant.expires_at) <= now)
-  ) {
-    return { code: 'invalid_token', description: 'the grant this stream runs under has ended' };
-  }
-  return undefined;
+/** The grant's end, as every stream checks its credential (surfaces/shared/stream-credential.ts). */
+export function grantEnded(deps: Deps, caller: GrantCaller): Promise<PpxFailure | undefined> {
+  return credentialEnded(deps, { kind: 'grant', caller });
 }

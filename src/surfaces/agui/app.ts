@@ -1,24 +1,22 @@
-import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { ok, type PpxFailure } from '../../model/errors.ts';
-import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
-import { type Answered, InterruptBook } from '../../operations/review-interrupts.ts';
-import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
+import { InterruptBook } from '../../operations/review-interrupts.ts';
+import { openReview } from '../../operations/review-stream.ts';
 import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
 import { cookiePlan } from '../shared/session.ts';
-import { decisionEvents, type PreparedAction, prepareActions, runAction, toolCallEvents } from './actions.ts';
+import { StreamLimit } from '../shared/stream-limit.ts';
+import { prepareActions } from './actions.ts';
 import { reviewCaller } from './caller.ts';
-import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
-import { explanation, textMessageEvents } from './explanations.ts';
-import { type ReviewRequest, reviewRequest } from './input.ts';
-import { interruptEvents, type ThreadInterrupts, threadInterrupts } from './interrupts.ts';
-import { RunLimit } from './run-limit.ts';
+import { type RunIds, runError, runStarted } from './events.ts';
+import { reviewRequest } from './input.ts';
+import { threadInterrupts } from './interrupts.ts';
+import { reviewStream } from './run-stream.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
 // POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
@@ -30,12 +28,12 @@ export interface AguiOptions {
   /** How often a following run writes an SSE comment (proxies close silent streams; Node's fetch at 300 s). */
   readonly keepaliveMs?: number;
   readonly log?: (msg: string) => void;
-  /** Following runs one person may hold open on this instance (run-limit.ts). */
+  /** Following runs one person may hold open on this instance (shared/stream-limit.ts). */
   readonly maxRunsPerPerson?: number;
 }
 
-/** Under the 15 s WIRE-NOTES §7 asks for, with room for a busy event loop. */
-export const KEEPALIVE_MS = 10_000;
+/** Following runs of one person, per instance: a few tabs and apps, not hundreds. */
+export const MAX_RUNS_PER_PERSON = 16;
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
@@ -44,7 +42,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
   const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
   const plan = cookiePlan(deps.provider.baseUrl);
   const book = new InterruptBook();
-  const limit = new RunLimit(options.maxRunsPerPerson);
+  const limit = new StreamLimit(options.maxRunsPerPerson ?? MAX_RUNS_PER_PERSON);
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
     const { token, headers, respond: refuse, refused } = await startApiRequest(deps, c, errors);
     if (refused) return refused;
@@ -94,6 +92,8 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
       ...options,
       onClose: release,
       caller: who.caller,
+      credential: who.credential,
+      ...(c.env?.outgoing ? { outgoing: c.env.outgoing } : {}),
       actions: actions.value,
       decisions: answered.value,
       ...(thread ? { interrupts: thread } : {}),
@@ -154,128 +154,6 @@ function failedRun(deps: Deps, ids: RunIds | undefined, failure: PpxFailure): Re
     start(controller) {
       controller.enqueue(UTF8.encode(text.join('')));
       controller.close();
-    },
-  });
-}
-const KEEPALIVE = UTF8.encode(': keepalive\n\n');
-
-/** What a run does besides following the state: the person's actions and answers, explanations. */
-export interface RunWork {
-  readonly caller: Caller;
-  /** Checked before the stream started (actions.ts#prepareActions). */
-  readonly actions: readonly PreparedAction[];
-  /** The consent decisions the run's resume made before it started (each a tool call to report). */
-  readonly decisions: readonly Answered[];
-  readonly interrupts?: ThreadInterrupts;
-  /** Called once when the run ends, whichever side ends it. */
-  readonly onClose?: () => void;
-}
-
-/**
- * The run as SSE: RUN_STARTED; the consent decisions of its resume, as tool calls; the first
- * state; the person's actions, each a tool call, and the state they left; the explanations asked
- * for; then, following, a patch per change; RUN_FINISHED when the review ends on the provider's
- * side (a one-shot run after the above, or the feed closing) or with a consent request's interrupt.
- * The client leaving cancels the stream, which closes the review's subscription and its timer.
- */
-export function reviewStream(
-  deps: Deps,
-  run: ReviewRun,
-  request: ReviewRequest,
-  options: Pick<AguiOptions, 'keepaliveMs' | 'log'> & RunWork,
-): ReadableStream<Uint8Array> {
-  const encoder = new EventEncoder();
-  const ids: RunIds = { threadId: request.threadId, runId: request.runId };
-  const log = options.log ?? (() => undefined);
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let gone = false;
-  const open = deps.metrics.openStreams.labels('agui');
-  open.inc();
-  const stop = () => {
-    if (gone) return;
-    gone = true;
-    open.dec();
-    if (timer !== undefined) clearInterval(timer);
-    run.close();
-    options.onClose?.();
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: BaseEvent) => {
-        if (!gone) controller.enqueue(UTF8.encode(encoder.encode(event)));
-      };
-      send(runStarted(ids, deps.clock()));
-      if (request.follow) {
-        timer = setInterval(() => {
-          if (gone) return;
-          controller.enqueue(KEEPALIVE);
-          run.checkExpiries().catch((e: unknown) => log(`review expiry check failed: ${String(e)}`));
-        }, options.keepaliveMs ?? KEEPALIVE_MS);
-      }
-      void (async () => {
-        try {
-          // A pending consent request ends the run as an interrupt (WIRE-NOTES §7), looked for
-          // after each state sent, so the client holds the state the request arrived in.
-          const interrupted = async () => {
-            const open = (await options.interrupts?.pending()) ?? [];
-            if (open.length === 0 || gone) return false;
-            options.interrupts?.opened(open);
-            for (const event of interruptEvents(ids, open, deps.clock())) send(event);
-            return true;
-          };
-          for (const decided of options.decisions) {
-            if (decided.call) for (const e of decisionEvents(decided.call, deps.clock())) send(e);
-          }
-          const updates = run[Symbol.asyncIterator]();
-          if (run.startsWithUpdate) {
-            const first = await updates.next();
-            if (!first.done) send(updateEvent(first.value, deps.clock()));
-          }
-          if (options.actions.length > 0) {
-            for (const action of options.actions) {
-              const result = await runAction(deps, options.caller, action);
-              const call = {
-                toolCallId: action.toolCallId,
-                name: action.operation.name,
-                arguments: action.arguments,
-              };
-              for (const e of toolCallEvents(call, result, deps.clock())) send(e);
-            }
-            const after = await run.refresh();
-            if (after !== undefined) send(updateEvent(after, deps.clock()));
-          }
-          for (const target of request.explain) {
-            for (const e of textMessageEvents(explanation(run.state, target, deps.clock()), deps.clock()))
-              send(e);
-          }
-          let ended = await interrupted();
-          while (!ended && !gone) {
-            const next = await updates.next();
-            if (next.done) break;
-            send(updateEvent(next.value, deps.clock()));
-            ended = await interrupted();
-          }
-          if (!ended) send(runFinished(ids, deps.clock()));
-        } catch (e) {
-          log(`review stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-          send(
-            runError(
-              {
-                code: 'server_error',
-                description: 'the provider failed to follow your profile; it has been logged',
-              },
-              deps.clock(),
-            ),
-          );
-        }
-        if (!gone) {
-          stop();
-          controller.close();
-        }
-      })();
-    },
-    cancel() {
-      stop();
     },
   });
 }

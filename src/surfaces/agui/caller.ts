@@ -5,6 +5,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { noteCaller } from '../shared/access-log.ts';
 import type { readBearer } from '../shared/bearer.ts';
 import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
+import type { StreamCredential } from '../shared/stream-credential.ts';
 
 // Who opens a review run: a subject bearer token (an app of the person's, a script), or the
 // person's signed-in browser session (the web app at /app). A cookie is sent by the browser on
@@ -16,7 +17,12 @@ import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '..
 export const CSRF_HEADER = 'x-csrf-token';
 
 export type CallerOutcome =
-  | { readonly ok: true; readonly caller: Caller }
+  | {
+      readonly ok: true;
+      readonly caller: Caller;
+      /** What the run was opened with, checked again before each event (stream-credential.ts). */
+      readonly credential: StreamCredential;
+    }
   | { readonly ok: false; readonly error: PpxFailure; readonly tokenPresented?: boolean };
 
 export async function reviewCaller(
@@ -31,7 +37,7 @@ export async function reviewCaller(
     const caller = await authenticate(deps, token.value);
     if (!caller.ok) return { ok: false, error: caller.error, tokenPresented: true };
     noteCaller(c.req.raw, caller.value.kind);
-    return { ok: true, caller: caller.value };
+    return { ok: true, caller: caller.value, credential: { kind: 'bearer', token: token.value } };
   }
   const session = await currentSession(c, deps, plan);
   if (session === undefined) {
@@ -40,7 +46,11 @@ export async function reviewCaller(
   }
   const checked = sessionChecks(c, plan, session.csrf);
   if (!checked.ok) return { ok: false, error: checked.error };
-  return { ok: true, caller: { kind: 'subject', subjectId: session.record.subject_id } };
+  return {
+    ok: true,
+    caller: { kind: 'subject', subjectId: session.record.subject_id },
+    credential: { kind: 'session', secret: session.secret },
+  };
 }
 
 function sessionChecks(c: Context, plan: CookiePlan, csrf: string): Result<true> {

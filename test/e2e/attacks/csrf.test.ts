@@ -38,6 +38,8 @@ const COOKIE_ROUTES = ['/signin', '/signup', '/signout', '/consent/:id/decision'
 const SESSION_READERS = [
   'src/surfaces/agui/caller.ts',
   'src/surfaces/shared/session.ts',
+  // Reads a session again only for a run that already passed the checks (issue 22, item 9).
+  'src/surfaces/shared/stream-credential.ts',
   'src/surfaces/web/app-routes.ts',
   'src/surfaces/web/authorize-routes.ts',
   'src/surfaces/web/consent-routes.ts',

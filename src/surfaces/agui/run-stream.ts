@@ -1,0 +1,194 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { Caller } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import type { Answered } from '../../operations/review-interrupts.ts';
+import type { ReviewRun, ReviewUpdate } from '../../operations/review-stream.ts';
+import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
+import { credentialEnded, type StreamCredential } from '../shared/stream-credential.ts';
+import { decisionEvents, type PreparedAction, runAction, toolCallEvents } from './actions.ts';
+import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
+import { explanation, textMessageEvents } from './explanations.ts';
+import type { ReviewRequest } from './input.ts';
+import { interruptEvents, type ThreadInterrupts } from './interrupts.ts';
+
+// One review run as SSE (WIRE-NOTES §7), once app.ts has let it start. Two limits hold it to
+// what it was opened for (issue 22, items 8 and 9): what waits for its reader is bounded (a run
+// that falls behind is cut, shared/bounded-stream.ts), and before each event carrying the
+// person's data the credential it was opened with is checked again (a sign-out, an expired or
+// revoked token ends it with RUN_ERROR, shared/stream-credential.ts).
+
+/** Under the 15 s WIRE-NOTES §7 asks for, with room for a busy event loop. */
+export const KEEPALIVE_MS = 10_000;
+
+const UTF8 = new TextEncoder();
+const KEEPALIVE = UTF8.encode(': keepalive\n\n');
+
+/** What a run does besides following the state: the person's actions and answers, explanations. */
+export interface RunWork {
+  readonly caller: Caller;
+  /** What the run was opened with, checked again before each event. */
+  readonly credential: StreamCredential;
+  /** Checked before the stream started (actions.ts#prepareActions). */
+  readonly actions: readonly PreparedAction[];
+  /** The consent decisions the run's resume made before it started (each a tool call to report). */
+  readonly decisions: readonly Answered[];
+  readonly interrupts?: ThreadInterrupts;
+  /** Called once when the run ends, whichever side ends it. */
+  readonly onClose?: () => void;
+  /** The response the run is written to (its unread bytes count against the run's bound). */
+  readonly outgoing?: Outgoing;
+}
+
+export interface RunStreamOptions {
+  /** How often a following run writes an SSE comment (proxies close silent streams; Node's fetch at 300 s). */
+  readonly keepaliveMs?: number;
+  readonly log?: (msg: string) => void;
+}
+
+/**
+ * A state update as SSE bytes, made once however many runs send it: the runs of one person
+ * share their states and patches (review-stream.ts), so they share the bytes too, and 16 runs
+ * behind on one 200 KB patch hold one copy of it, not 16. Keyed by the patch (or the snapshot's
+ * state), which lives as long as some run can still send it.
+ */
+const encodedUpdates = new WeakMap<object, Uint8Array>();
+
+function encodedUpdate(update: ReviewUpdate, at: Date): Uint8Array {
+  const key = update.kind === 'snapshot' ? update.state : update.delta;
+  let bytes = encodedUpdates.get(key);
+  if (bytes === undefined) {
+    bytes = UTF8.encode(new EventEncoder().encode(updateEvent(update, at)));
+    encodedUpdates.set(key, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The run as SSE: RUN_STARTED; the consent decisions of its resume, as tool calls; the first
+ * state; the person's actions, each a tool call, and the state they left; the explanations asked
+ * for; then, following, a patch per change; RUN_FINISHED when the review ends on the provider's
+ * side (a one-shot run after the above, or the feed closing) or with a consent request's interrupt.
+ * The client leaving cancels the stream, which closes the review's subscription and its timer.
+ */
+export function reviewStream(
+  deps: Deps,
+  run: ReviewRun,
+  request: ReviewRequest,
+  options: RunStreamOptions & RunWork,
+): ReadableStream<Uint8Array> {
+  const encoder = new EventEncoder();
+  const ids: RunIds = { threadId: request.threadId, runId: request.runId };
+  const log = options.log ?? (() => undefined);
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+  const open = deps.metrics.openStreams.labels('agui');
+  open.inc();
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    open.dec();
+    if (timer !== undefined) clearInterval(timer);
+    run.close();
+    options.onClose?.();
+  };
+  const bounds = {
+    surface: 'agui' as const,
+    metrics: deps.metrics,
+    onEnd: stop,
+    ...(options.outgoing ? { outgoing: options.outgoing } : {}),
+  };
+  return boundedStream(bounds, (sink) => {
+    const send = (event: BaseEvent) => {
+      sink.write(UTF8.encode(encoder.encode(event)));
+    };
+    /**
+     * Whether the run may still speak for the person: its credential checked now. When gone, the
+     * run ends here with RUN_ERROR in words, and nothing more is sent.
+     */
+    const allowed = async (): Promise<boolean> => {
+      const ended = await credentialEnded(deps, options.credential);
+      if (ended !== undefined && sink.open) {
+        send(runError(ended, deps.clock()));
+        sink.close();
+      }
+      return sink.open;
+    };
+    const sendUpdate = async (update: ReviewUpdate) => {
+      if (await allowed()) sink.write(encodedUpdate(update, deps.clock()));
+    };
+    send(runStarted(ids, deps.clock()));
+    if (request.follow) {
+      timer = setInterval(() => {
+        if (!sink.open) return;
+        sink.write(KEEPALIVE);
+        // A run with nothing to say still ends soon after its credential does.
+        allowed().catch((e: unknown) => log(`review credential check failed: ${String(e)}`));
+        run.checkExpiries().catch((e: unknown) => log(`review expiry check failed: ${String(e)}`));
+      }, options.keepaliveMs ?? KEEPALIVE_MS);
+    }
+    void (async () => {
+      try {
+        // A pending consent request ends the run as an interrupt (WIRE-NOTES §7), looked for
+        // after each state sent, so the client holds the state the request arrived in.
+        const interrupted = async () => {
+          const open = (await options.interrupts?.pending()) ?? [];
+          if (open.length === 0 || !(await allowed())) return false;
+          options.interrupts?.opened(open);
+          for (const event of interruptEvents(ids, open, deps.clock())) send(event);
+          return true;
+        };
+        if (options.decisions.length > 0 && (await allowed())) {
+          for (const decided of options.decisions) {
+            if (decided.call) for (const e of decisionEvents(decided.call, deps.clock())) send(e);
+          }
+        }
+        const updates = run[Symbol.asyncIterator]();
+        if (run.startsWithUpdate) {
+          const first = await updates.next();
+          if (!first.done) await sendUpdate(first.value);
+        }
+        if (options.actions.length > 0) {
+          for (const action of options.actions) {
+            if (!(await allowed())) break;
+            const result = await runAction(deps, options.caller, action);
+            const call = {
+              toolCallId: action.toolCallId,
+              name: action.operation.name,
+              arguments: action.arguments,
+            };
+            for (const e of toolCallEvents(call, result, deps.clock())) send(e);
+          }
+          const after = sink.open ? await run.refresh() : undefined;
+          if (after !== undefined) await sendUpdate(after);
+        }
+        if (request.explain.length > 0 && (await allowed())) {
+          for (const target of request.explain) {
+            for (const e of textMessageEvents(explanation(run.state, target, deps.clock()), deps.clock()))
+              send(e);
+          }
+        }
+        let ended = await interrupted();
+        while (!ended && sink.open) {
+          const next = await updates.next();
+          if (next.done) break;
+          await sendUpdate(next.value);
+          ended = await interrupted();
+        }
+        if (!ended) send(runFinished(ids, deps.clock()));
+      } catch (e) {
+        log(`review stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        send(
+          runError(
+            {
+              code: 'server_error',
+              description: 'the provider failed to follow your profile; it has been logged',
+            },
+            deps.clock(),
+          ),
+        );
+      }
+      sink.close();
+    })();
+  });
+}
