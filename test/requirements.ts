@@ -930,6 +930,34 @@ export const REQUIREMENTS: readonly Requirement[] = [
   // issue 22 · streams (items 8, 9): entries go below this line
   //
   // issue 22 · words (items 2, 6, 7): entries go below this line
+  {
+    id: 'issue22.2-person-owned-fields',
+    source: 'issue 22 item 2',
+    rule: 'a grantee can neither set nor claim the person-owned fields: hiding or locking a claim is 400, its confirmation date is dropped, its "the person said this" is kept as imported from it and queued; a grant confirms only what the person has not reviewed',
+    tests: [
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee cannot hide a claim from the person or lock it: 400 invalid_request, nothing stored',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee’s last_confirmed_at is dropped: the person never confirmed it',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee’s "the person said this" is kept as imported from it, and always waits for the person',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grant’s confirm_update reaches only claims the person has not reviewed: what they said is 403 access_denied',
+      ],
+      ['test/e2e/writeback/person-owned.test.ts', 'the same refusal over MCP and A2A (the same operation)'],
+      [
+        'test/unit/writeback/person-owned.property.test.ts',
+        'a grantee write never ends with a person-owned field set by the grantee',
+      ],
+    ],
+  },
   //
   // issue 22 · trust (items 3, 4, 14, 15): entries go below this line
   //

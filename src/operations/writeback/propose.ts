@@ -6,7 +6,7 @@ import { newId } from '../../model/ids.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import { Purpose } from '../../model/vocabulary.ts';
 import { visibleClaims } from '../../policy/visibility.ts';
-import { decideWriteback, type WritebackDecision } from '../../policy/writeback.ts';
+import { decideWriteback, granteeClaim, type WritebackDecision } from '../../policy/writeback.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
@@ -104,14 +104,18 @@ function plan(
   sensitive: ReadonlySet<string>,
 ): Planned {
   const target = findTarget(visible, proposed, proposed.claim_id);
-  // A new claim always gets an id of ours: a grantee never picks (or reuses) a stored id.
-  const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
+  // A new claim always gets an id of ours: a grantee never picks (or reuses) a stored id. The
+  // person-owned fields are dropped, and "the person said this" becomes "imported from this app".
+  const { claim, claimedStated } = granteeClaim(
+    { ...proposed, claim_id: target?.claim_id ?? newId('claim') },
+    grant.grantee_id,
+  );
   let decision = decideWriteback(grant.writeback_policy, claim, {
     existing: target,
     sensitiveKeys: sensitive,
   });
   // Only the subject says what they stated: a grantee's "user_stated" claim waits for them.
-  if (decision.kind === 'apply' && claim.source.kind === 'user_stated') {
+  if (decision.kind === 'apply' && claimedStated) {
     decision = {
       kind: 'queue',
       reason: 'a claim proposed as stated by the subject needs their confirmation',
