@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type Claim, qualifiedKey } from '../model/claim.ts';
 import { extensionFor } from '../model/extensions/index.ts';
 import type { WritebackPolicy } from '../model/vocabulary.ts';
@@ -105,4 +106,19 @@ export function granteeClaim<C extends Claim>(
  */
 export function grantMayConfirm(claim: Pick<Claim, 'source' | 'review'>): boolean {
   return claim.source.kind !== 'user_stated' && claim.review?.review_status !== 'confirmed';
+}
+
+/**
+ * Whether the subject's write of `proposed` over `stored` only confirms it (issue 22 item 7):
+ * everything the person sets is as stored — the value, how it is read, where it applies, its
+ * words — and what differs is at most where it came from, how sure it is, its review and its
+ * lifecycle. Confirming is confirming: the stored provenance stays and the confirmation is set,
+ * rather than a value the person did not set being relabelled as said by them.
+ */
+export function onlyConfirms(stored: Claim, proposed: Omit<Claim, 'claim_id'>): boolean {
+  const meaning = (c: Omit<Claim, 'claim_id'> & { claim_id?: string }) => {
+    const { claim_id: _i, source: _s, confidence: _c, review: _r, lifecycle: _l, ...rest } = c;
+    return JSON.parse(JSON.stringify(rest));
+  };
+  return isDeepStrictEqual(meaning(stored), meaning(proposed));
 }
