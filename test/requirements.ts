@@ -933,7 +933,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     id: 'issue22.2-person-owned-fields',
     source: 'issue 22 item 2',
-    rule: 'a grantee can neither set nor claim the person-owned fields: hiding or locking a claim is 400, its confirmation date is dropped, its "the person said this" is kept as imported from it and queued; a grant confirms only what the person has not reviewed',
+    rule: 'a grantee can neither set nor claim the person-owned fields: hiding or locking a claim is 400, its confirmation date is dropped, its "the person said this" is kept as imported from it and queued; a grant never confirms what the person stated',
     tests: [
       [
         'test/e2e/writeback/person-owned.test.ts',
@@ -949,7 +949,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       [
         'test/e2e/writeback/person-owned.test.ts',
-        'a grant’s confirm_update reaches only claims the person has not reviewed: what they said is 403 access_denied',
+        'a grant’s confirm_update never reaches what the person said: 403 access_denied',
       ],
       ['test/e2e/writeback/person-owned.test.ts', 'the same refusal over MCP and A2A (the same operation)'],
       [

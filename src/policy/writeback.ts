@@ -101,11 +101,12 @@ export function granteeClaim<C extends Claim>(
 }
 
 /**
- * Whether a grant's `confirm_update` may confirm a claim: only one the person has not reviewed.
- * What the person said or confirmed themselves stays theirs (403 access_denied otherwise).
+ * Whether a grant's `confirm_update` may confirm a claim or write a proposal over it: not one the
+ * person stated. Their own words are theirs to confirm or replace (403 access_denied otherwise);
+ * for the rest, the person delegated confirming to the grant when they gave it confirm_update.
  */
-export function grantMayConfirm(claim: Pick<Claim, 'source' | 'review'>): boolean {
-  return claim.source.kind !== 'user_stated' && claim.review?.review_status !== 'confirmed';
+export function grantMayConfirm(claim: Pick<Claim, 'source'>): boolean {
+  return claim.source.kind !== 'user_stated';
 }
 
 /**

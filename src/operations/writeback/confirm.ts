@@ -225,14 +225,11 @@ function inScope(scope: Scope, proposal: ProposalRecord): boolean {
   return scope.namespaces.has(proposal.claim.namespace) && (scope.keys === undefined || scope.keys.has(key));
 }
 
-/**
- * A grant's confirm_update reaches only claims the person has not reviewed (issue 22 item 2):
- * what they said or confirmed is theirs to confirm.
- */
+/** A grant's confirm_update never reaches what the person stated (issue 22 item 2). */
 function notTheirs(claim: Claim): Refusal {
   return new Refusal({
     code: 'access_denied',
-    description: `${qualifiedKey(claim)} is something the person said or confirmed themselves; only they can confirm changes to it`,
+    description: `${qualifiedKey(claim)} is something the person said themselves; only they can confirm it or change it`,
   });
 }
 

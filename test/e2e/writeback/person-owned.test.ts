@@ -58,7 +58,7 @@ describe('person-owned fields under a grantee’s write', () => {
     assert.notEqual((await readKey(p, p.subjectToken, 'novelty_tolerance'))?.value, 0.22);
   });
 
-  it('a grant’s confirm_update reaches only claims the person has not reviewed: what they said is 403 access_denied', async () => {
+  it('a grant’s confirm_update never reaches what the person said: 403 access_denied', async () => {
     const confirmer = await p.grant({ allowed_operations: ['read', 'confirm_update', 'propose_update'] });
     // demo-frag-aversions is user_stated (the person's own "Oud, Patchouli").
     assertError(
@@ -73,11 +73,19 @@ describe('person-owned fields under a grantee’s write', () => {
     const id = queued.json.proposals[0].proposal_id;
     const r = await confirm(p, confirmer.token, [{ proposal_id: id, action: 'confirm' }]);
     assertError(r, 403, 'access_denied');
-    assert.match(r.json.error_description, /only they can confirm/);
+    assert.match(r.json.error_description, /only they can confirm it/);
     assert.deepEqual((await readKey(p, p.subjectToken, 'fragrance.note_aversions'))?.value, [
       'oud',
       'patchouli_heavy',
     ]);
+    // A claim the person did not state: the grant may confirm it, as the person delegated.
+    const fresh = await propose(p, confirmer.token, [proposed('fragrance', 'projection_tolerance', 0.7)]);
+    assert.equal(fresh.status, 202, fresh.text);
+    const applied = await confirm(p, confirmer.token, [
+      { proposal_id: fresh.json.proposals[0].proposal_id, action: 'confirm' },
+    ]);
+    assert.equal(applied.status, 200, applied.text);
+    assert.equal((await readKey(p, p.subjectToken, 'fragrance.projection_tolerance'))?.value, 0.7);
     // An edit by the grant cannot hide the claim either.
     const other = await propose(p, confirmer.token, [
       proposed('fragrance', 'occasion_bias', { office: 0.5 }, { value_type: 'map<string,float>' }),
