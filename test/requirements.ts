@@ -1056,6 +1056,73 @@ export const REQUIREMENTS: readonly Requirement[] = [
   },
   //
   // issue 22 · words (items 2, 6, 7): entries go below this line
+  {
+    id: 'issue22.2-person-owned-fields',
+    source: 'issue 22 item 2',
+    rule: 'a grantee can neither set nor claim the person-owned fields: hiding or locking a claim is 400, its confirmation date is dropped, its "the person said this" is kept as imported from it and queued; a grant never confirms what the person stated',
+    tests: [
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee cannot hide a claim from the person or lock it: 400 invalid_request, nothing stored',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee’s last_confirmed_at is dropped: the person never confirmed it',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grantee’s "the person said this" is kept as imported from it, and always waits for the person',
+      ],
+      [
+        'test/e2e/writeback/person-owned.test.ts',
+        'a grant’s confirm_update never reaches what the person said: 403 access_denied',
+      ],
+      ['test/e2e/writeback/person-owned.test.ts', 'the same refusal over MCP and A2A (the same operation)'],
+      [
+        'test/unit/writeback/person-owned.property.test.ts',
+        'a grantee write never ends with a person-owned field set by the grantee',
+      ],
+    ],
+  },
+  {
+    id: 'issue22.6-suggestion-shows-what-it-replaces',
+    source: 'issue 22 item 6',
+    rule: 'a suggestion shows what it would replace (now → suggested, as a ProfileDiffView row), warns over the person’s own words, and several for one key are one card with the current value once',
+    tests: [
+      [
+        'test/e2e/app/own-words.test.ts',
+        'suggestions for one preference: one card, what it says now once, each as now → suggested; accepting one leaves the rest',
+      ],
+      [
+        'test/unit/a2ui/components.test.ts',
+        'shows what it says now once, then each suggestion as now → suggested, and warns over the person’s own words',
+      ],
+      [
+        'test/unit/a2ui/components.test.ts',
+        'a suggestion for a preference not stored says so, and its slider sends the position',
+      ],
+    ],
+  },
+  {
+    id: 'issue22.7-same-value-confirms',
+    source: 'issue 22 item 7',
+    rule: '"Change it" without a new value, and the subject’s write of what is stored, confirm: provenance and confidence unchanged, last_confirmed_at set, and the page says it was confirmed',
+    tests: [
+      [
+        'test/e2e/app/own-words.test.ts',
+        '"Change it" with the slider not moved confirms: where it came from and how sure stay, and it says so',
+      ],
+      [
+        'test/e2e/writeback/subject-confirms.test.ts',
+        'is a confirmation: provenance and confidence unchanged, last_confirmed_at set, history says confirmed',
+      ],
+      ['test/e2e/writeback/subject-confirms.test.ts', 'a different value is the person’s own: said by them'],
+      [
+        'test/unit/writeback/only-confirms.test.ts',
+        'the same value with other provenance, confidence or review only confirms',
+      ],
+    ],
+  },
   //
   // issue 22 · trust (items 3, 4, 14, 15): entries go below this line
   //

@@ -6,6 +6,7 @@ import type { ProfileRecord } from '../../model/profile-record.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import type { Scope } from '../../policy/scope.ts';
 import { isClaimVisible } from '../../policy/visibility.ts';
+import { granteeClaim, grantMayConfirm } from '../../policy/writeback.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
@@ -122,6 +123,7 @@ async function decide(
         description: `no claim "${decision.claim_id}" that you can confirm`,
       });
     }
+    if (scope && !grantMayConfirm(claim)) throw notTheirs(claim);
     const confirmed = confirmedClaim(claim, now);
     await writeClaims(tx.store, profileId, [{ claim: confirmed, change: 'confirmed', prov }], now);
     await audit(tx, caller, subjectId, 'claim_confirmed', confirmed, claim.claim_id, now);
@@ -169,6 +171,9 @@ async function decide(
     };
   }
 
+  // Turning its own suggestion down is always a grant's to do; writing over what the person said
+  // or confirmed is not.
+  if (scope && target && !grantMayConfirm(target)) throw notTheirs(target);
   let base: Claim = proposal.claim;
   if (decision.action === 'edit') {
     const edited = checkOne(decision.claim, scope);
@@ -180,6 +185,8 @@ async function decide(
       });
     }
     base = { ...edited.value, claim_id: proposal.claim.claim_id };
+    // A grant's edit is a grantee's claim like any other: person-owned fields dropped.
+    if (scope) base = granteeClaim(base, scope.grant.grantee_id).claim;
   }
   // A target gone since (only a replaced profile does that: a deletion closes the proposal) is
   // never reused: the claim gets a fresh id.
@@ -216,6 +223,14 @@ async function decide(
 function inScope(scope: Scope, proposal: ProposalRecord): boolean {
   const key = qualifiedKey(proposal.claim);
   return scope.namespaces.has(proposal.claim.namespace) && (scope.keys === undefined || scope.keys.has(key));
+}
+
+/** A grant's confirm_update never reaches what the person stated (issue 22 item 2). */
+function notTheirs(claim: Claim): Refusal {
+  return new Refusal({
+    code: 'access_denied',
+    description: `${qualifiedKey(claim)} is something the person said themselves; only they can confirm it or change it`,
+  });
 }
 
 function conflict(proposal: ProposalRecord): Refusal {

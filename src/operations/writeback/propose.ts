@@ -6,7 +6,12 @@ import { newId } from '../../model/ids.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import { Purpose } from '../../model/vocabulary.ts';
 import { visibleClaims } from '../../policy/visibility.ts';
-import { decideWriteback, type WritebackDecision } from '../../policy/writeback.ts';
+import {
+  decideWriteback,
+  granteeClaim,
+  onlyConfirms,
+  type WritebackDecision,
+} from '../../policy/writeback.ts';
 import { evaluateOrDeny } from '../access.ts';
 import { recordAudit, recordCallerAudit } from '../audit.ts';
 import { actorOf, type Caller } from '../caller.ts';
@@ -15,7 +20,7 @@ import type { Deps, TxDeps } from '../deps.ts';
 import { grantEcho } from '../present.ts';
 import { subjectProfile } from '../subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
-import { findTarget, type Provenance, writeClaims } from './apply.ts';
+import { confirmedClaim, findTarget, type Provenance, writeClaims } from './apply.ts';
 import { envelope, type ProposalOutcome, type WritebackResponse } from './envelope.ts';
 import { sensitiveKeys } from './sensitive-keys.ts';
 import { type ProposedClaim, problemsFailure, proposalProblems } from './validate.ts';
@@ -104,14 +109,18 @@ function plan(
   sensitive: ReadonlySet<string>,
 ): Planned {
   const target = findTarget(visible, proposed, proposed.claim_id);
-  // A new claim always gets an id of ours: a grantee never picks (or reuses) a stored id.
-  const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
+  // A new claim always gets an id of ours: a grantee never picks (or reuses) a stored id. The
+  // person-owned fields are dropped, and "the person said this" becomes "imported from this app".
+  const { claim, claimedStated } = granteeClaim(
+    { ...proposed, claim_id: target?.claim_id ?? newId('claim') },
+    grant.grantee_id,
+  );
   let decision = decideWriteback(grant.writeback_policy, claim, {
     existing: target,
     sensitiveKeys: sensitive,
   });
   // Only the subject says what they stated: a grantee's "user_stated" claim waits for them.
-  if (decision.kind === 'apply' && claim.source.kind === 'user_stated') {
+  if (decision.kind === 'apply' && claimedStated) {
     decision = {
       kind: 'queue',
       reason: 'a claim proposed as stated by the subject needs their confirmation',
@@ -229,25 +238,30 @@ async function proposeAsSubject(
     const stored = await tx.store.listClaims(profile.profile_id);
     const writes = claims.map((proposed) => {
       const target = findTarget(stored, proposed, proposed.claim_id);
+      const prov = { actor: actorOf(caller) };
+      // The same value again is a confirmation: the stored provenance stays (issue 22 item 7).
+      if (target && onlyConfirms(target, proposed)) {
+        return { claim: confirmedClaim(target, now), change: 'confirmed' as const, prov };
+      }
       const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
-      return {
-        claim,
-        change: target ? ('updated' as const) : ('created' as const),
-        prov: { actor: actorOf(caller) },
-      };
+      return { claim, change: target ? ('updated' as const) : ('created' as const), prov };
     });
     await writeClaims(tx.store, profile.profile_id, writes, now);
-    await recordCallerAudit(
-      tx,
-      caller,
-      caller.subjectId,
-      {
-        action: 'proposal_applied',
-        claimKeys: writes.map((w) => qualifiedKey(w.claim)),
-        detail: 'by the subject',
-      },
-      now,
-    );
+    const keysOf = (confirmed: boolean) =>
+      writes.filter((w) => (w.change === 'confirmed') === confirmed).map((w) => qualifiedKey(w.claim));
+    for (const [action, keys] of [
+      ['proposal_applied', keysOf(false)],
+      ['claim_confirmed', keysOf(true)],
+    ] as const) {
+      if (keys.length === 0) continue;
+      await recordCallerAudit(
+        tx,
+        caller,
+        caller.subjectId,
+        { action, claimKeys: keys, detail: 'by the subject' },
+        now,
+      );
+    }
     await announceClaims(
       tx,
       caller.subjectId,

@@ -5,6 +5,7 @@ import { vocabularyProblems } from '../../model/extensions/index.ts';
 import { describeIssues } from '../../model/validate.ts';
 import { ppxId } from '../../model/vocabulary.ts';
 import type { Scope } from '../../policy/scope.ts';
+import { personOwnedProblem } from '../../policy/writeback.ts';
 
 /** A claim as a grantee proposes it: `claim_id` is optional (the provider picks the stored id). */
 export const ProposedClaim = Claim.extend({ claim_id: ppxId('claim').optional() });
@@ -24,7 +25,7 @@ const NO_ID = 'ppx:claim:proposed';
 
 /**
  * Checks every proposed claim: the claim schema, the namespace's vocabulary, no key twice, and —
- * under a grant — the namespace and key inside the grant's scope. Pure. Returns every problem
+ * under a grant — the namespace and key inside the grant's scope and no person-owned field set. Pure. Returns every problem
  * found; the caller stores nothing unless the list is empty.
  */
 export function proposalProblems(
@@ -62,6 +63,9 @@ export function proposalProblems(
       });
     }
     seen.add(key);
+    // Under a grant: the person-owned fields are not the grantee's to set (policy/writeback.ts).
+    const owned = scope === undefined ? undefined : personOwnedProblem(claim);
+    if (owned !== undefined) problems.push({ ...label, key, code: 'invalid_request', problem: owned });
     const outside = scope === undefined ? undefined : scopeProblem(scope, claim);
     if (outside !== undefined) problems.push({ ...label, key, code: 'insufficient_scope', problem: outside });
     claims.push(claim);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
-import { surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
+import { idsFor, localPart, surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import { effective, pendingReviews, travelGrant } from '../cross-domain/helpers.ts';
@@ -133,7 +133,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     };
     assert.notEqual(r.isError, true);
     const proposalId = r.structuredContent.data.proposals[0]!.proposal_id;
-    const card = page.locator('#suggestions [data-surface^="ppx-proposal-"]');
+    const card = page.locator('#suggestions [data-surface^="ppx-suggestions-"]');
     await card.waitFor();
     assert.match((await card.textContent()) ?? '', /Suggested by Fragrance Demo App/);
     await screenshot(page, 'proposal');
@@ -158,7 +158,9 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     });
     assert.equal(r.status, 202, r.text);
     const proposalId = r.json.proposals[0].proposal_id as string;
-    const card = page.locator(`[data-surface="${surfaceIdFor('proposal', proposalId)}"]`);
+    // Its row in the card of suggestions for that preference (issue 22 item 6).
+    const group = idsFor(surfaceIdFor('suggestions', 'novelty_tolerance'));
+    const card = page.locator(`#${group(`p-${localPart(proposalId)}`)}`);
     await card.waitFor();
     await card.getByLabel('Move it to change it').focus();
     for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowLeft');

@@ -322,7 +322,7 @@ describe('HTML injection', () => {
           // The views draw from the stream and from the audit log: wait until nothing says loading
           // (and, on the overview, until the proposals are drawn).
           if (view === '/app')
-            await page.locator('#suggestions [data-surface^="ppx-proposal-"]').first().waitFor();
+            await page.locator('#suggestions [data-surface^="ppx-suggestions-"]').first().waitFor();
           await page.waitForFunction(() => {
             const doc = (
               globalThis as unknown as {

@@ -136,7 +136,8 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
           decisions: [
             { proposal_id: confirmed, action: 'confirm' },
             { proposal_id: rejected, action: 'reject' },
-            { claim_id: 'ppx:claim:demo-frag-intensity', action: 'confirm' },
+            // One the person did not state: what they said is theirs to confirm (issue 22 item 2).
+            { claim_id: 'ppx:claim:demo-frag-freshness', action: 'confirm' },
           ],
         },
       );

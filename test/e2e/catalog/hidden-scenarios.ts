@@ -84,7 +84,9 @@ export const SCENARIOS: readonly Scenario[] = [
     proposals: [
       proposed('core', 'novelty_tolerance', 0.3, { claim_id: 'ppx:claim:demo-core-novelty' }),
       proposed('core', 'ambiguity_tolerance', 0.4),
-      proposed('fragrance', 'freshness_preference', 0.2),
+      // Queued (high-confidence inference) over a claim the person has not reviewed, so the grant's
+      // confirm_update may confirm it; budget, over what the person said, is theirs (issue 22 item 2).
+      proposed('fragrance', 'freshness_preference', 0.2, { source: { kind: 'inferred' }, confidence: 0.9 }),
       proposed('core', 'budget_sensitivity', 0.9, { source: { kind: 'inferred' }, confidence: 0.9 }),
     ],
   },

@@ -8,8 +8,9 @@ import {
   profileDiffView,
   proposalCard,
   type SurfaceParts,
+  suggestionGroup,
 } from '../../../src/surfaces/shared/a2ui/index.ts';
-import { DEMO_CLAIMS, DIFF, GRANTS, NOW, PROPOSAL, REQUESTS } from './fixtures.ts';
+import { appNameOf, DEMO_CLAIMS, DIFF, GRANTS, NOW, PROPOSAL, REQUESTS, SUGGESTIONS } from './fixtures.ts';
 import { actionOf, allWords, ofType, typeOf } from './support.ts';
 
 // What each archetype must show and offer (bindings/a2ui.md): stated and inferred told apart, a
@@ -111,6 +112,41 @@ describe('ClaimCard', () => {
       ]);
     }
     assert.equal(parts.data[0]?.path, '/proposal');
+  });
+});
+
+describe('suggestions for one preference (issue 22 item 6)', () => {
+  it('shows what it says now once, then each suggestion as now → suggested, and warns over the person’s own words', () => {
+    const parts = suggestionGroup(SUGGESTIONS.overYours, appNameOf);
+    const words = allWords(parts);
+    assert.equal(words.match(/Now: /g)?.length, 1, 'the current value once');
+    assert.match(words, /Now: Oud, Patchouli heavy\. You said this, very sure \(95%\)\./);
+    assert.match(words, /2 suggestions for this, oldest first\./);
+    assert.match(
+      words,
+      /Suggested by Fragrance Demo App on 27 February 2027\nTo Vanilla\. Not said by you: guessed/,
+    );
+    assert.match(words, /Suggested by an app you allowed on 28 February 2027\nTo Musk, Oud\./);
+    assert.equal(words.match(/Accepting it replaces what you said yourself\./g)?.length, 2);
+    // Each row's buttons decide its own proposal.
+    const buttons = ofType(parts, 'Button').map(actionOf);
+    assert.equal(buttons.length, 6);
+    for (const [i, s] of SUGGESTIONS.overYours.suggestions.entries()) {
+      for (const b of buttons.slice(3 * i, 3 * i + 3)) {
+        assert.deepEqual(b.context[0], { key: 'proposal_id', value: { literalString: s.proposal_id } });
+      }
+    }
+  });
+
+  it('a suggestion for a preference not stored says so, and its slider sends the position', () => {
+    const parts = suggestionGroup(SUGGESTIONS.fresh, appNameOf);
+    assert.match(allWords(parts), /Now: not in your profile\./);
+    assert.doesNotMatch(allWords(parts), /replaces what you said/);
+    const edit = ofType(parts, 'Button')
+      .map(actionOf)
+      .find((a) => a.name === 'edit');
+    assert.deepEqual(edit?.context.at(-1), { key: 'value_percent', value: { path: '/edit/s-3' } });
+    assert.deepEqual(parts.data.at(-1), { path: '/edit', contents: [{ key: 's-3', valueNumber: 30 }] });
   });
 });
 

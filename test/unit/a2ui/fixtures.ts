@@ -10,7 +10,9 @@ import {
   grantCard,
   profileDiffView,
   proposalCard,
+  type SuggestionGroup,
   type SurfaceParts,
+  suggestionGroup,
 } from '../../../src/surfaces/shared/a2ui/index.ts';
 
 // The PPX objects the A2UI tests render: the demo profile (every provenance kind and value type),
@@ -55,6 +57,55 @@ export const PROPOSAL: ProposalRecord = {
   claim: { ...(DEMO_CLAIMS[1] as Claim), value: 0.3, review: { review_status: 'pending_confirmation' } },
   target_claim_id: (DEMO_CLAIMS[1] as Claim).claim_id,
 };
+
+const AVERSIONS = DEMO_CLAIMS.find((c) => c.key === 'note_aversions') as Claim;
+const suggested = (n: number, claim: Partial<Claim>, target?: string) => ({
+  proposal_id: `ppx:proposal:s-${n}`,
+  client_id: n === 1 ? 'fragrance-demo' : 'travel-demo',
+  created_at: iso(-3 + n),
+  claim: { ...AVERSIONS, ...claim, review: { review_status: 'pending_confirmation' as const } },
+  ...(target !== undefined ? { target_claim_id: target } : {}),
+});
+
+/** Suggestions for one key: two over the person's own words; one for a key not stored yet. */
+export const SUGGESTIONS: Record<'overYours' | 'fresh', SuggestionGroup> = {
+  overYours: {
+    key: 'fragrance.note_aversions',
+    current: AVERSIONS,
+    suggestions: [
+      suggested(1, { value: ['vanilla'], source: { kind: 'inferred' }, confidence: 0.8 }, AVERSIONS.claim_id),
+      suggested(
+        2,
+        { value: ['musk', 'oud'], source: { kind: 'observed' }, confidence: 0.6 },
+        AVERSIONS.claim_id,
+      ),
+    ],
+  },
+  fresh: {
+    key: 'fragrance.freshness_preference',
+    current: undefined,
+    suggestions: [
+      suggested(3, {
+        claim_id: 'ppx:claim:new-fresh',
+        key: 'freshness_preference',
+        type: 'preference',
+        value: 0.3,
+        value_type: 'float',
+        units: 'normalized_0_1',
+        source: { kind: 'observed' },
+      }),
+    ],
+  },
+};
+
+/** A client's name as the app shows it, or none (the card then says "an app you allowed"). */
+export const appNameOf = (id: string) => (id === 'fragrance-demo' ? 'Fragrance Demo App' : undefined);
+
+const groupObject = (g: SuggestionGroup) => ({
+  key: g.key,
+  ...(g.current !== undefined ? { current: g.current } : {}),
+  suggestions: g.suggestions,
+});
 
 const grant = (id: string, extra: Partial<ConsentGrant>): ConsentGrant => ({
   grant_id: `ppx:grant:${id}`,
@@ -169,6 +220,16 @@ export function allSurfaces(): Array<[string, SurfaceParts, object]> {
     ]),
     ['proposal', proposalCard(PROPOSAL, 'Fragrance Demo App', NOW), PROPOSAL],
     ['proposal, unnamed app', proposalCard(PROPOSAL, undefined, NOW), PROPOSAL],
+    [
+      'suggestions over the person’s own words',
+      suggestionGroup(SUGGESTIONS.overYours, appNameOf),
+      groupObject(SUGGESTIONS.overYours),
+    ],
+    [
+      'a suggestion for a new preference',
+      suggestionGroup(SUGGESTIONS.fresh, appNameOf),
+      groupObject(SUGGESTIONS.fresh),
+    ],
     [
       'grant with expiry',
       grantCard({ grant: GRANTS.expiring, clientName: 'Fragrance Demo App' }, NOW),

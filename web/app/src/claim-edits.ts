@@ -35,3 +35,8 @@ export function fromPercent(percent: unknown): number | undefined {
   const n = Number(percent);
   return Number.isFinite(n) && n >= 0 && n <= 100 ? Math.round(n) / 100 : undefined;
 }
+
+/** Where the slider starts for a 0–1 value (the card draws it at this position). */
+export function toPercent(value: unknown): number | undefined {
+  return typeof value === 'number' ? Math.round(value * 100) : undefined;
+}

@@ -150,7 +150,8 @@ function valueWidget(id: (p: string) => string, claim: Claim, key: string): Valu
   return { root: id('value'), components: [text(id('value'), words, 'h4')], percent: 0 };
 }
 
-function onZeroOneScale(claim: Claim): boolean {
+/** A number the person sets on a 0–100 slider: a 0–1 value (normalized, or a float in range). */
+export function onZeroOneScale(claim: Claim): boolean {
   const v = claim.value as number;
   return claim.units === 'normalized_0_1' || (claim.value_type === 'float' && v >= 0 && v <= 1);
 }

@@ -4,7 +4,7 @@
 // (one card per grant) and remove one with deleteSurface; component ids carry the surface id, so
 // they stay unique even if two surfaces' components are ever merged.
 
-export type SurfaceKind = 'claim' | 'proposal' | 'grant' | 'diff' | 'consent';
+export type SurfaceKind = 'claim' | 'proposal' | 'suggestions' | 'grant' | 'diff' | 'consent';
 
 /**
  * The part of a PPX id that tells objects apart (`ppx:claim:demo-x` -> `demo-x`), written with

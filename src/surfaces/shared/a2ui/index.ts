@@ -7,3 +7,9 @@ export { type GrantCardInput, grantCard } from './grant-card.ts';
 export type { A2uiMessage, SurfaceParts } from './messages.ts';
 export { deleteSurface, surfaceMessages } from './messages.ts';
 export { type ProfileDiffInput, profileDiffView } from './profile-diff-view.ts';
+export {
+  groupSuggestions,
+  type Suggestion,
+  type SuggestionGroup,
+  suggestionGroup,
+} from './suggestion-group.ts';

@@ -40,12 +40,7 @@ export function profileDiffView(input: ProfileDiffInput): SurfaceParts {
     for (const d of diffs) {
       // One row per claim: a claim is in one list only, so its id names the row.
       const rowId = id(`row-${localPart(d.claim_id)}`);
-      const [what, detail] = rowWords(kind, d);
-      parts.push(
-        text(`${rowId}-what`, what, 'h4'),
-        text(`${rowId}-detail`, detail),
-        column(rowId, [`${rowId}-what`, `${rowId}-detail`]),
-      );
+      parts.push(...diffRow(rowId, rowWords(kind, d)));
       rows.push(rowId);
     }
   }
@@ -71,6 +66,33 @@ function name(c: Claim): string {
 
 function value(c: Claim): string {
   return valueWords(c.value, qualifiedKey(c), c.units);
+}
+
+/**
+ * One row of the view: what changed (a heading) and how, in words. The suggestion groups
+ * (suggestion-group.ts) draw a suggestion's change with the same row.
+ */
+export function diffRow(rowId: string, [what, detail]: readonly [string, string]): Component[] {
+  return [
+    text(`${rowId}-what`, what, 'h4'),
+    text(`${rowId}-detail`, detail),
+    column(rowId, [`${rowId}-what`, `${rowId}-detail`]),
+  ];
+}
+
+/**
+ * How a suggested claim differs from the stored one it would replace (none: a new preference), in
+ * the words of a change still to come: what it would be, where it would then come from, how sure.
+ */
+export function suggestedChangeWords(before: Claim | undefined, after: Claim): string {
+  if (before === undefined) return `${value(after)}. ${sourceWords(after.source.kind)}.`;
+  const what: string[] = [];
+  what.push(value(before) === value(after) ? `The same as now: ${value(after)}.` : `To ${value(after)}.`);
+  if (before.source.kind !== after.source.kind) what.push(`${sourceWords(after.source.kind)}.`);
+  if (before.confidence !== after.confidence) {
+    what.push(`How sure: ${confidenceWords(after.confidence)}.`);
+  }
+  return what.join(' ');
 }
 
 function rowWords(kind: 'added' | 'changed' | 'removed', d: ClaimDiff): [string, string] {

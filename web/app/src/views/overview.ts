@@ -1,12 +1,17 @@
-import type { Claim } from '../../../../src/model/claim.ts';
+import { type Claim, qualifiedKey } from '../../../../src/model/claim.ts';
 import type { ConsentGrant } from '../../../../src/model/consent-grant.ts';
-import type { ProposalRecord } from '../../../../src/model/proposal.ts';
 import type { PendingCrossDomainReview, PendingProposal } from '../../../../src/operations/review-state.ts';
-import { claimCard, consentRequestForm, proposalCard } from '../../../../src/surfaces/shared/a2ui/index.ts';
+import {
+  claimCard,
+  consentRequestForm,
+  groupSuggestions,
+  type SuggestionGroup,
+  suggestionGroup,
+} from '../../../../src/surfaces/shared/a2ui/index.ts';
 import { domainWords } from '../../../../src/surfaces/shared/describe.ts';
 import type { SurfaceAction } from '../a2ui-renderer.ts';
 import { appName, appNames } from '../app-names.ts';
-import { editedClaim, editedProposal, fromPercent } from '../claim-edits.ts';
+import { editedClaim, editedProposal, fromPercent, toPercent } from '../claim-edits.ts';
 import { confirmStep } from '../confirm-step.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
@@ -92,25 +97,41 @@ function suggestionsSection(ctx: AppContext): Section {
         section.append(h('p', { class: 'muted' }, 'No suggested change is waiting for you.'));
         return section;
       }
-      for (const p of pending)
-        section.append(p.kind === 'writeback_proposal' ? proposal(ctx, p) : crossDomain(ctx, p));
+      // A suggestion shows what it would replace; several for one preference are one card
+      // with what it says now shown once (issue 22 item 6). Groups come where their first
+      // suggestion does.
+      const proposals = pending.filter((p): p is PendingProposal => p.kind === 'writeback_proposal');
+      const groups = new Map(
+        groupSuggestions(proposals, ctx.state()?.claims ?? []).map((g) => [g.key, g] as const),
+      );
+      for (const p of pending) {
+        if (p.kind === 'cross_domain_review') section.append(crossDomain(ctx, p));
+        else {
+          const group = groups.get(qualifiedKey(p.claim));
+          groups.delete(qualifiedKey(p.claim));
+          if (group) section.append(suggestions(ctx, group));
+        }
+      }
       return section;
     },
   };
 }
 
-function proposal(ctx: AppContext, p: PendingProposal): HTMLElement {
+function suggestions(ctx: AppContext, group: SuggestionGroup<PendingProposal>): HTMLElement {
+  // One "Explain this" per card (the oldest suggestion's), not one identical button per row.
+  const first = group.suggestions[0] as PendingProposal;
   return h(
     'div',
     { class: 'claim' },
-    proposalSurface(ctx, p),
-    explainButton(ctx.csrf, { proposal_id: p.proposal_id }, JSON.stringify(p)),
+    suggestionsSurface(ctx, group),
+    explainButton(ctx.csrf, { proposal_id: first.proposal_id }, JSON.stringify(first)),
   );
 }
 
-function proposalSurface(ctx: AppContext, p: PendingProposal): HTMLElement {
-  const record = { ...p, status: 'pending' } as unknown as ProposalRecord;
-  return ctx.surface(proposalCard(record, appName(p.client_id), ctx.now()), (a) => {
+function suggestionsSurface(ctx: AppContext, group: SuggestionGroup<PendingProposal>): HTMLElement {
+  return ctx.surface(suggestionGroup(group, appName), (a) => {
+    const p = group.suggestions.find((s) => s.proposal_id === a.context['proposal_id']);
+    if (p === undefined) return;
     if (a.name === 'confirm') {
       void ctx.act(
         'confirm_updates',
@@ -289,6 +310,16 @@ function claimSurface(ctx: AppContext, claim: Claim): HTMLElement {
       const value = fromPercent(a.context['value_percent']);
       if (value === undefined) {
         ctx.notify('This kind of preference cannot be changed here yet. If it is wrong, remove it.', 'error');
+        return;
+      }
+      // The slider left where it was is a confirmation, not a new statement: where the value
+      // came from stays as it is (issue 22 item 7).
+      if (value === fromPercent(toPercent(claim.value))) {
+        void ctx.act(
+          'confirm_updates',
+          { decisions: [{ claim_id: claim.claim_id, action: 'confirm' }] },
+          'Confirmed as it is. You did not change it, so where it came from stays the same.',
+        );
         return;
       }
       void ctx.act(
