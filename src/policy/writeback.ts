@@ -19,6 +19,44 @@ export interface WritebackFacts {
 }
 
 /**
+ * What each writeback policy lets a grantee do: whether it may send changes at all, and which of
+ * them take effect without the subject. decideWriteback follows this table and the words every
+ * page uses for a grant (surfaces/shared/writeback-words.ts) are made from it, so what the person
+ * is told and what happens cannot drift apart (issue 22 item 3).
+ */
+export interface WritebackRule {
+  /** SPEC §6.2 rule 5: under `forbidden` the grantee's updates are rejected. */
+  readonly mayPropose: boolean;
+  /** Which of its changes apply without review: none, the low-risk ones (riskOf), or all. */
+  readonly appliesWithoutReview: 'none' | 'low_risk' | 'all';
+}
+
+export const WRITEBACK_RULES = {
+  forbidden: { mayPropose: false, appliesWithoutReview: 'none' },
+  review_required: { mayPropose: true, appliesWithoutReview: 'none' },
+  auto_for_low_risk: { mayPropose: true, appliesWithoutReview: 'low_risk' },
+  allow: { mayPropose: true, appliesWithoutReview: 'all' },
+} as const satisfies Record<WritebackPolicy, WritebackRule>;
+
+/**
+ * Why a proposal waits for the subject, as stored with it (and echoed to the grantee). The
+ * person is told these as their own rules (writeback-words.ts#queuedBecauseWords).
+ */
+export const QUEUE_REASONS = {
+  reviewEverything: 'the grant requires the subject to review every update',
+  subjectStated: 'the subject stated this preference; only they can change it',
+  /** Given by operations/writeback/propose.ts to a grantee's claim marked `user_stated`. */
+  proposedAsStated: 'a claim proposed as stated by the subject needs their confirmation',
+  sensitiveKey: 'the subject marked this key sensitive',
+  highImpact: 'the namespace is high-impact',
+} as const;
+
+/** The reason riskOf gives an inferred or aggregate claim asserted with high confidence. */
+export function confidentGuessReason(kind: string, confidence: number): string {
+  return `an ${kind} claim with confidence ${confidence} needs the subject's review`;
+}
+
+/**
  * Decides the fate of a proposed claim. Pure; the write-back operation applies the decision.
  * Whatever the policy, a proposal never silently overwrites what the subject stated.
  */
@@ -27,14 +65,14 @@ export function decideWriteback(
   proposal: Claim,
   facts: WritebackFacts = {},
 ): WritebackDecision {
+  const rule: WritebackRule = WRITEBACK_RULES[policy];
   // SPEC §6.2 rule 5: writeback `forbidden` rejects updates from the grantee.
-  if (policy === 'forbidden') return { kind: 'refuse' };
-  if (policy === 'review_required')
-    return { kind: 'queue', reason: 'the grant requires the subject to review every update' };
+  if (!rule.mayPropose) return { kind: 'refuse' };
+  if (rule.appliesWithoutReview === 'none') return { kind: 'queue', reason: QUEUE_REASONS.reviewEverything };
   if (facts.existing?.source.kind === 'user_stated') {
-    return { kind: 'queue', reason: 'the subject stated this preference; only they can change it' };
+    return { kind: 'queue', reason: QUEUE_REASONS.subjectStated };
   }
-  if (policy === 'allow') return { kind: 'apply' };
+  if (rule.appliesWithoutReview === 'all') return { kind: 'apply' };
   const risk = riskOf(proposal, facts);
   return risk === undefined ? { kind: 'apply' } : { kind: 'queue', reason: risk };
 }
@@ -48,9 +86,9 @@ export function decideWriteback(
 export function riskOf(proposal: Claim, facts: WritebackFacts = {}): string | undefined {
   const kind = proposal.source.kind;
   if ((kind === 'inferred' || kind === 'derived_aggregate') && proposal.confidence >= HIGH_CONFIDENCE) {
-    return `an ${kind} claim with confidence ${proposal.confidence} needs the subject's review`;
+    return confidentGuessReason(kind, proposal.confidence);
   }
-  if (facts.sensitiveKeys?.has(qualifiedKey(proposal))) return 'the subject marked this key sensitive';
-  if (extensionFor(proposal.namespace)?.privacy_guidance?.high_impact) return 'the namespace is high-impact';
+  if (facts.sensitiveKeys?.has(qualifiedKey(proposal))) return QUEUE_REASONS.sensitiveKey;
+  if (extensionFor(proposal.namespace)?.privacy_guidance?.high_impact) return QUEUE_REASONS.highImpact;
   return undefined;
 }

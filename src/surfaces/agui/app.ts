@@ -8,6 +8,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { type Answered, InterruptBook } from '../../operations/review-interrupts.ts';
 import { openReview, type ReviewRun } from '../../operations/review-stream.ts';
+import { shownApps } from '../../operations/shown-apps.ts';
 import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse } from '../shared/errors.ts';
@@ -15,7 +16,7 @@ import { cookiePlan } from '../shared/session.ts';
 import { decisionEvents, type PreparedAction, prepareActions, runAction, toolCallEvents } from './actions.ts';
 import { reviewCaller } from './caller.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
-import { explanation, textMessageEvents } from './explanations.ts';
+import { appIdsOf, explanation, textMessageEvents } from './explanations.ts';
 import { type ReviewRequest, reviewRequest } from './input.ts';
 import { interruptEvents, type ThreadInterrupts, threadInterrupts } from './interrupts.ts';
 import { RunLimit } from './run-limit.ts';
@@ -244,9 +245,11 @@ export function reviewStream(
             const after = await run.refresh();
             if (after !== undefined) send(updateEvent(after, deps.clock()));
           }
+          // Apps are named as the pages name them (issue 22 item 15), looked up once per run.
+          const apps = request.explain.length > 0 ? await shownApps(deps, appIdsOf(run.state)) : new Map();
           for (const target of request.explain) {
-            for (const e of textMessageEvents(explanation(run.state, target, deps.clock()), deps.clock()))
-              send(e);
+            const sentences = explanation(run.state, target, deps.clock(), apps);
+            for (const e of textMessageEvents(sentences, deps.clock())) send(e);
           }
           let ended = await interrupted();
           while (!ended && !gone) {

@@ -1,0 +1,62 @@
+import type { WritebackPolicy } from '../../model/vocabulary.ts';
+import { confidentGuessReason, QUEUE_REASONS, WRITEBACK_RULES } from '../../policy/writeback.ts';
+
+// What a grant's write-back policy lets its app do to the person's profile, in words, made from
+// the very rules the write-back follows (policy/writeback.ts#WRITEBACK_RULES). Every place that
+// describes a grant says it with this: the consent page and its A2UI form, the grant cards in
+// /app, "Explain this" (issue 22 item 3).
+
+/** What always waits for the person, whatever the policy (decideWriteback, propose.ts). */
+const ALWAYS_WAITS = 'anything you said yourself';
+
+/**
+ * One sentence: what the app may do to the profile under `policy`. With the grant's operations,
+ * an app without `propose_update` cannot send changes at all, whatever its policy says.
+ */
+export function writePowerWords(policy: WritebackPolicy, operations?: readonly string[]): string {
+  if (operations !== undefined && !operations.includes('propose_update')) {
+    return 'It cannot change your profile.';
+  }
+  const rule = WRITEBACK_RULES[policy];
+  if (!rule.mayPropose) return 'It cannot change your profile, not even suggest a change.';
+  switch (rule.appliesWithoutReview) {
+    case 'none':
+      return 'It can suggest changes to your profile; nothing changes until you accept them.';
+    case 'low_risk':
+      return `It can make small changes to your profile without asking you; the others wait for you to accept them: ${ALWAYS_WAITS}, preferences you marked sensitive, and confident guesses about you.`;
+    case 'all':
+      return `It can change your profile without asking you; only changes to ${ALWAYS_WAITS} wait for you to accept them.`;
+  }
+}
+
+/** writePowerWords for every policy, as the consent page's choice offers them. */
+export const WRITEBACK_WORDS: Record<WritebackPolicy, string> = {
+  forbidden: writePowerWords('forbidden'),
+  review_required: writePowerWords('review_required'),
+  auto_for_low_risk: writePowerWords('auto_for_low_risk'),
+  allow: writePowerWords('allow'),
+};
+
+/**
+ * Why a suggestion waits for the person, said as the person's own rule (the reason is the
+ * provider's, never the app's words), or undefined for a reason this provider does not give.
+ */
+export function queuedBecauseWords(reason: string): string | undefined {
+  switch (reason) {
+    case QUEUE_REASONS.reviewEverything:
+      return 'You asked to review every change from this app.';
+    case QUEUE_REASONS.subjectStated:
+      return 'You said this yourself, so only you can change it.';
+    case QUEUE_REASONS.proposedAsStated:
+      return 'It says you said this yourself; only you can say that.';
+    case QUEUE_REASONS.sensitiveKey:
+      return 'You marked this preference as sensitive, so changes to it wait for you.';
+    case QUEUE_REASONS.highImpact:
+      return 'Changes in this area always wait for you.';
+  }
+  const guess = /^an (inferred|derived_aggregate) claim with confidence ([0-9.]+) needs/.exec(reason);
+  if (guess && reason === confidentGuessReason(guess[1]!, Number(guess[2]))) {
+    return 'It is a confident guess about you, and guesses like that wait for you.';
+  }
+  return undefined;
+}
