@@ -1,6 +1,12 @@
 import { type Claim, qualifiedKey } from '../model/claim.ts';
 import { extensionFor } from '../model/extensions/index.ts';
 import type { WritebackPolicy } from '../model/vocabulary.ts';
+import {
+  confidentGuessReason,
+  QUEUE_REASONS,
+  WRITEBACK_RULES,
+  type WritebackRule,
+} from '../model/writeback-rules.ts';
 
 /** What happens to one proposed claim under a grant's writeback policy (SPEC §6.6). */
 export type WritebackDecision =
@@ -16,44 +22,6 @@ export interface WritebackFacts {
   readonly existing?: Claim | undefined;
   /** Keys the subject marked sensitive (normalized: core unprefixed, others `namespace.key`). */
   readonly sensitiveKeys?: ReadonlySet<string>;
-}
-
-/**
- * What each writeback policy lets a grantee do: whether it may send changes at all, and which of
- * them take effect without the subject. decideWriteback follows this table and the words every
- * page uses for a grant (surfaces/shared/writeback-words.ts) are made from it, so what the person
- * is told and what happens cannot drift apart (issue 22 item 3).
- */
-export interface WritebackRule {
-  /** SPEC §6.2 rule 5: under `forbidden` the grantee's updates are rejected. */
-  readonly mayPropose: boolean;
-  /** Which of its changes apply without review: none, the low-risk ones (riskOf), or all. */
-  readonly appliesWithoutReview: 'none' | 'low_risk' | 'all';
-}
-
-export const WRITEBACK_RULES = {
-  forbidden: { mayPropose: false, appliesWithoutReview: 'none' },
-  review_required: { mayPropose: true, appliesWithoutReview: 'none' },
-  auto_for_low_risk: { mayPropose: true, appliesWithoutReview: 'low_risk' },
-  allow: { mayPropose: true, appliesWithoutReview: 'all' },
-} as const satisfies Record<WritebackPolicy, WritebackRule>;
-
-/**
- * Why a proposal waits for the subject, as stored with it (and echoed to the grantee). The
- * person is told these as their own rules (writeback-words.ts#queuedBecauseWords).
- */
-export const QUEUE_REASONS = {
-  reviewEverything: 'the grant requires the subject to review every update',
-  subjectStated: 'the subject stated this preference; only they can change it',
-  /** Given by operations/writeback/propose.ts to a grantee's claim marked `user_stated`. */
-  proposedAsStated: 'a claim proposed as stated by the subject needs their confirmation',
-  sensitiveKey: 'the subject marked this key sensitive',
-  highImpact: 'the namespace is high-impact',
-} as const;
-
-/** The reason riskOf gives an inferred or aggregate claim asserted with high confidence. */
-export function confidentGuessReason(kind: string, confidence: number): string {
-  return `an ${kind} claim with confidence ${confidence} needs the subject's review`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { WritebackPolicy } from '../../model/vocabulary.ts';
-import { confidentGuessReason, QUEUE_REASONS, WRITEBACK_RULES } from '../../policy/writeback.ts';
+import { confidentGuessReason, QUEUE_REASONS, WRITEBACK_RULES } from '../../model/writeback-rules.ts';
 
 // What a grant's write-back policy lets its app do to the person's profile, in words, made from
-// the very rules the write-back follows (policy/writeback.ts#WRITEBACK_RULES). Every place that
+// the very rules the write-back follows (model/writeback-rules.ts). Every place that
 // describes a grant says it with this: the consent page and its A2UI form, the grant cards in
 // /app, "Explain this" (issue 22 item 3).
 

@@ -46,7 +46,11 @@ describe('AG-UI explanations: apps by name, reasons as the person’s rules, wri
     assert.match(text, /^Fragrance Demo App suggested/);
     assert.doesNotMatch(text, /fragrance-demo/, 'no client id');
     assert.match(text, /You asked to review every change from this app/i);
-    assert.doesNotMatch(text, /It said why|the grant requires|subject/, `not the provider's words as the app's: ${text}`);
+    assert.doesNotMatch(
+      text,
+      /It said why|the grant requires|subject/,
+      `not the provider's words as the app's: ${text}`,
+    );
   });
 
   it('an app that registered itself is named with its host, never by its dcr_ client id', async () => {
@@ -119,7 +123,10 @@ describe('AG-UI explanations: apps by name, reasons as the person’s rules, wri
       const withoutAsking = /without asking you/.test(text!);
       assert.equal(lowRisk.json.proposals[0].status === 'applied', withoutAsking, `${policy}: ${text}`);
       assert.equal(theirs.json.proposals[0].status, 'pending', 'what the person said always waits');
-      assert.match(text!, policy === 'review_required' ? /nothing changes until you accept/ : /you said yourself/);
+      assert.match(
+        text!,
+        policy === 'review_required' ? /nothing changes until you accept/ : /you said yourself/,
+      );
     });
   }
 
