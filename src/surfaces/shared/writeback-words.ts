@@ -6,12 +6,10 @@ import { confidentGuessReason, QUEUE_REASONS, WRITEBACK_RULES } from '../../mode
 // describes a grant says it with this: the consent page and its A2UI form, the grant cards in
 // /app, "Explain this" (issue 22 item 3).
 
-/** What always waits for the person, whatever the policy (decideWriteback, propose.ts). */
-const ALWAYS_WAITS = 'anything you said yourself';
-
 /**
  * One sentence: what the app may do to the profile under `policy`. With the grant's operations,
- * an app without `propose_update` cannot send changes at all, whatever its policy says.
+ * an app without `propose_update` cannot send changes at all, and one with `confirm_update` can
+ * accept its own, whatever its policy says.
  */
 export function writePowerWords(policy: WritebackPolicy, operations?: readonly string[]): string {
   if (operations !== undefined && !operations.includes('propose_update')) {
@@ -19,13 +17,20 @@ export function writePowerWords(policy: WritebackPolicy, operations?: readonly s
   }
   const rule = WRITEBACK_RULES[policy];
   if (!rule.mayPropose) return 'It cannot change your profile, not even suggest a change.';
+  // A grant with confirm_update may accept its own suggestions (docs/writeback.md), so none of
+  // them need wait for the person, whatever the policy queues.
+  if (operations?.includes('confirm_update')) {
+    return 'It can change your profile without asking you: it may accept its own suggestions, even to what you said yourself.';
+  }
   switch (rule.appliesWithoutReview) {
     case 'none':
       return 'It can suggest changes to your profile; nothing changes until you accept them.';
+    // What the person said themselves always waits (decideWriteback; propose.ts for a grantee's
+    // claim marked as said by them).
     case 'low_risk':
-      return `It can make small changes to your profile without asking you; the others wait for you to accept them: ${ALWAYS_WAITS}, preferences you marked sensitive, and confident guesses about you.`;
+      return `It can make small changes to your profile without asking you; the others wait for you to accept them: anything you said yourself, preferences you marked sensitive, and confident guesses about you.`;
     case 'all':
-      return `It can change your profile without asking you; only changes to ${ALWAYS_WAITS} wait for you to accept them.`;
+      return `It can change your profile without asking you; only changes to what you said yourself wait for you to accept them.`;
   }
 }
 

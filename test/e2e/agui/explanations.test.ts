@@ -137,6 +137,24 @@ describe('AG-UI explanations: apps by name, reasons as the person’s rules, wri
     assert.doesNotMatch(text!, /without asking you/);
   });
 
+  it('a grant that may confirm updates is told as changing the profile without asking, which it can', async () => {
+    const { grant, token } = await p.grant({
+      allowed_operations: ['read', 'query', 'propose_update', 'confirm_update'],
+      writeback_policy: 'review_required',
+    });
+    const [text] = await explain(p, [{ grant_id: grant.grant_id }]);
+    assert.match(text!, /It can change your profile without asking you: it may accept its own suggestions/);
+    const r = await propose(p, token, [proposed('fragrance', 'intensity_preference', 0.1)]);
+    assert.equal(r.status, 202, r.text);
+    const id = r.json.proposals[0].proposal_id as string;
+    const c = await api(p.url, '/v1/profile/confirm-updates', {
+      token,
+      body: { decisions: [{ proposal_id: id, action: 'confirm' }] },
+    });
+    assert.equal(c.status, 200, c.text);
+    assert.equal((await proposalsOf(p)).find((x) => x.proposal_id === id)?.status, 'confirmed');
+  });
+
   it('outside text in values and domains is explained without bidi controls', async () => {
     const subject = await propose(p, p.subjectToken, [
       proposed('fragrance', 'family_preference', { '\u202eyxoow': 0.9, 'citrus\u2066x\u2069': 0.2 }),
