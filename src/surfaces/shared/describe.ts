@@ -1,5 +1,6 @@
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { extensionFor, keyDefinitionOf } from '../../model/extensions/index.ts';
+import { withoutBidiControls } from '../../model/shown-text.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { KEY_WORDS } from './key-words.ts';
 
@@ -155,6 +156,7 @@ function scale(v: number): string {
 
 /** `snake_case` to "Snake case". */
 export function humanize(name: string): string {
-  const words = name.replace(/[_.]+/g, ' ').trim();
+  // Names from outside (map keys, free-form domains) lose their bidi controls (model/shown-text.ts).
+  const words = withoutBidiControls(name).replace(/[_.]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
