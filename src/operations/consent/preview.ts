@@ -1,5 +1,6 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import {
+  appWords,
   type ClientRecord,
   type ClientStanding,
   clientStanding,
@@ -127,10 +128,11 @@ export async function decisionOutcomeFor(
 ): Promise<DecisionOutcome | undefined> {
   const request = await deps.store.getGrantRequest(grantRequestId);
   if (!request || request.subject_id !== subjectId) return undefined;
-  const client = await deps.store.getClient(request.client_id);
+  const app = (await shownApps(deps, [request.client_id])).get(request.client_id);
   const outcome =
     request.status === 'pending' ? 'pending' : request.status === 'rejected' ? 'refused' : 'allowed';
-  return { outcome, clientName: shownClientName(client?.name ?? request.client_id) };
+  // Named as every page names it: with its host unless the operator registered it.
+  return { outcome, clientName: app ? appWords(app) : shownClientName(request.client_id) };
 }
 
 export interface Exposure {
