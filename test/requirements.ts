@@ -1125,6 +1125,98 @@ export const REQUIREMENTS: readonly Requirement[] = [
   },
   //
   // issue 22 · trust (items 3, 4, 14, 15): entries go below this line
+  {
+    id: 'issue22.3-write-power-words',
+    source: 'issue 22 item 3',
+    rule: 'every place that describes a grant (grant cards, "Explain this", the consent page and its A2UI form) says what its write-back policy lets the app do, from one function made from the rules the write-back follows',
+    tests: [
+      [
+        'test/e2e/app/what-apps-may-do.test.ts',
+        'each grant card, and its explanation, says what its write-back policy lets the app do',
+      ],
+      [
+        'test/e2e/app/what-apps-may-do.test.ts',
+        'the consent page says what write-back "allow" lets the app do',
+      ],
+      [
+        'test/e2e/agui/explanations.test.ts',
+        'a grant under write-back "allow" is explained as exactly what it lets the app do',
+      ],
+      [
+        'test/e2e/agui/explanations.test.ts',
+        'a grant that may confirm updates is told as changing the profile without asking',
+      ],
+      [
+        'test/unit/surfaces/writeback-words.test.ts',
+        '"auto_for_low_risk": the words match what decideWriteback does',
+      ],
+    ],
+  },
+  {
+    id: 'issue22.4-impostor-apps-show-host',
+    source: 'issue 22 item 4',
+    rule: "an app the operator did not register shows its host beside its name wherever it is named; vouching compares the whole origin (scheme, host, port) with the operator's",
+    tests: [
+      [
+        'test/e2e/attacks/impostor-origin.test.ts',
+        'a document on a stranger’s host is not vouched for, and carries its host',
+      ],
+      [
+        'test/e2e/attacks/impostor-origin.test.ts',
+        'the same host on another port, or over http, is another origin: not vouched',
+      ],
+      [
+        'test/e2e/attacks/impostor-origin.test.ts',
+        'the consent page and the sign-in page name the stranger’s document with its host',
+      ],
+      [
+        'test/e2e/app/what-apps-may-do.test.ts',
+        'an impostor’s suggestion, grant card and explanation read with its host',
+      ],
+      [
+        'test/e2e/web/client-standing.test.ts',
+        'a metadata document on the redirect’s host but another port or scheme is not its own site',
+      ],
+    ],
+  },
+  {
+    id: 'issue22.14-bidi-controls-out',
+    source: 'issue 22 item 14',
+    rule: 'bidi embedding, override, isolate and mark characters in outside text (values, map keys, domains, names) are taken out wherever it is drawn, by one definition',
+    tests: [
+      [
+        'test/e2e/app/what-apps-may-do.test.ts',
+        'outside text (values, map keys, domains) draws without bidi controls',
+      ],
+      [
+        'test/e2e/agui/explanations.test.ts',
+        'outside text in values and domains is explained without bidi controls',
+      ],
+      [
+        'test/unit/model/shown-text.test.ts',
+        'is what escapeHtml, A2UI text, value words and client names use',
+      ],
+    ],
+  },
+  {
+    id: 'issue22.15-explanations-name-apps',
+    source: 'issue 22 item 15',
+    rule: '"Explain this" names apps as the pages do, never by client id, and gives the provider\'s reason for queuing as the person\'s own rule',
+    tests: [
+      [
+        'test/e2e/agui/explanations.test.ts',
+        'a suggestion names its app, and says it waits because the person asked to review every change',
+      ],
+      [
+        'test/e2e/agui/explanations.test.ts',
+        'an app that registered itself is named with its host, never by its dcr_ client id',
+      ],
+      [
+        'test/unit/surfaces/writeback-words.test.ts',
+        'has words for every reason the policy gives, none of them spec words',
+      ],
+    ],
+  },
   //
   // issue 22 · spam (items 10, 12): entries go below this line
   //

@@ -2,6 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Claim, qualifiedKey } from '../model/claim.ts';
 import { extensionFor } from '../model/extensions/index.ts';
 import type { WritebackPolicy } from '../model/vocabulary.ts';
+import {
+  confidentGuessReason,
+  QUEUE_REASONS,
+  WRITEBACK_RULES,
+  type WritebackRule,
+} from '../model/writeback-rules.ts';
 
 /** What happens to one proposed claim under a grant's writeback policy (SPEC §6.6). */
 export type WritebackDecision =
@@ -28,14 +34,14 @@ export function decideWriteback(
   proposal: Claim,
   facts: WritebackFacts = {},
 ): WritebackDecision {
+  const rule: WritebackRule = WRITEBACK_RULES[policy];
   // SPEC §6.2 rule 5: writeback `forbidden` rejects updates from the grantee.
-  if (policy === 'forbidden') return { kind: 'refuse' };
-  if (policy === 'review_required')
-    return { kind: 'queue', reason: 'the grant requires the subject to review every update' };
+  if (!rule.mayPropose) return { kind: 'refuse' };
+  if (rule.appliesWithoutReview === 'none') return { kind: 'queue', reason: QUEUE_REASONS.reviewEverything };
   if (facts.existing?.source.kind === 'user_stated') {
-    return { kind: 'queue', reason: 'the subject stated this preference; only they can change it' };
+    return { kind: 'queue', reason: QUEUE_REASONS.subjectStated };
   }
-  if (policy === 'allow') return { kind: 'apply' };
+  if (rule.appliesWithoutReview === 'all') return { kind: 'apply' };
   const risk = riskOf(proposal, facts);
   return risk === undefined ? { kind: 'apply' } : { kind: 'queue', reason: risk };
 }
@@ -49,10 +55,10 @@ export function decideWriteback(
 export function riskOf(proposal: Claim, facts: WritebackFacts = {}): string | undefined {
   const kind = proposal.source.kind;
   if ((kind === 'inferred' || kind === 'derived_aggregate') && proposal.confidence >= HIGH_CONFIDENCE) {
-    return `an ${kind} claim with confidence ${proposal.confidence} needs the subject's review`;
+    return confidentGuessReason(kind, proposal.confidence);
   }
-  if (facts.sensitiveKeys?.has(qualifiedKey(proposal))) return 'the subject marked this key sensitive';
-  if (extensionFor(proposal.namespace)?.privacy_guidance?.high_impact) return 'the namespace is high-impact';
+  if (facts.sensitiveKeys?.has(qualifiedKey(proposal))) return QUEUE_REASONS.sensitiveKey;
+  if (extensionFor(proposal.namespace)?.privacy_guidance?.high_impact) return QUEUE_REASONS.highImpact;
   return undefined;
 }
 

@@ -1,8 +1,10 @@
 import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import {
+  appWords,
   type ClientRecord,
   type ClientStanding,
   clientStanding,
+  type ShownApp,
   shownClientName,
 } from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
@@ -13,6 +15,7 @@ import { type Narrowing, narrowDraft } from '../../policy/narrowing.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { loadVisibleProfile } from '../read-claims.ts';
+import { shownApps } from '../shown-apps.ts';
 import { pendingRequestFor } from './decide.ts';
 import { pendingPackageFor } from './package-decision.ts';
 
@@ -33,6 +36,8 @@ export interface ConsentView {
   readonly redirectVerified: boolean;
   /** Who vouches for the client's name and redirect (model/client.ts); undefined when unknown. */
   readonly standing: ClientStanding | undefined;
+  /** How the app is named (model/client.ts#shownApp); undefined when unknown. */
+  readonly app: ShownApp | undefined;
   /**
    * Set when the request is one element of a grant package: every element, in the order of
    * the client's authorization_details (the request itself among them). They are decided together.
@@ -60,6 +65,7 @@ export async function loadConsentView(
       client !== undefined &&
       (request.redirect_uri === undefined || client.redirect_uris.includes(request.redirect_uri)),
     standing: client && clientStanding(client, request.redirect_uri),
+    app: (await shownApps(deps, [request.client_id])).get(request.client_id),
   };
   if (!request.package) return ok(view);
   const members = await pendingPackageFor(deps, caller, request.package.package_id);
@@ -70,7 +76,7 @@ export async function loadConsentView(
 
 /** The app a sign-in is for, as the sign-in page names it. */
 export interface AskingApp {
-  readonly name: string;
+  readonly app: ShownApp;
   readonly standing: ClientStanding;
 }
 
@@ -98,10 +104,11 @@ export async function askingApp(
     redirectUri = where.redirectUri;
   }
   const client = await deps.store.getClient(clientId);
-  if (!client) return undefined;
+  const app = (await shownApps(deps, [clientId])).get(clientId);
+  if (!client || !app) return undefined;
   // RFC 6749 §3.1.2.3: without redirect_uri, the client's only registered one is used.
   const redirect = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-  return { name: shownClientName(client.name), standing: clientStanding(client, redirect) };
+  return { app, standing: clientStanding(client, redirect) };
 }
 
 /** What the provider's closing page tells the subject about a request it decided. */
@@ -121,10 +128,11 @@ export async function decisionOutcomeFor(
 ): Promise<DecisionOutcome | undefined> {
   const request = await deps.store.getGrantRequest(grantRequestId);
   if (!request || request.subject_id !== subjectId) return undefined;
-  const client = await deps.store.getClient(request.client_id);
+  const app = (await shownApps(deps, [request.client_id])).get(request.client_id);
   const outcome =
     request.status === 'pending' ? 'pending' : request.status === 'rejected' ? 'refused' : 'allowed';
-  return { outcome, clientName: shownClientName(client?.name ?? request.client_id) };
+  // Named as every page names it: with its host unless the operator registered it.
+  return { outcome, clientName: app ? appWords(app) : shownClientName(request.client_id) };
 }
 
 export interface Exposure {

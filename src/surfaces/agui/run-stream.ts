@@ -4,11 +4,12 @@ import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import type { Answered } from '../../operations/review-interrupts.ts';
 import type { ReviewRun, ReviewUpdate } from '../../operations/review-stream.ts';
+import { shownApps } from '../../operations/shown-apps.ts';
 import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
 import { credentialEnded, type StreamCredential } from '../shared/stream-credential.ts';
 import { decisionEvents, type PreparedAction, runAction, toolCallEvents } from './actions.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
-import { explanation, textMessageEvents } from './explanations.ts';
+import { appIdsOf, explanation, textMessageEvents } from './explanations.ts';
 import type { ReviewRequest } from './input.ts';
 import { interruptEvents, type ThreadInterrupts } from './interrupts.ts';
 
@@ -163,9 +164,11 @@ export function reviewStream(
           if (after !== undefined) await sendUpdate(after);
         }
         if (request.explain.length > 0 && (await allowed())) {
+          // Apps are named as the pages name them (issue 22 item 15), looked up once per run.
+          const apps = await shownApps(deps, appIdsOf(run.state));
           for (const target of request.explain) {
-            for (const e of textMessageEvents(explanation(run.state, target, deps.clock()), deps.clock()))
-              send(e);
+            const sentences = explanation(run.state, target, deps.clock(), apps);
+            for (const e of textMessageEvents(sentences, deps.clock())) send(e);
           }
         }
         let ended = await interrupted();

@@ -1,5 +1,6 @@
 import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { extensionFor, keyDefinitionOf } from '../../model/extensions/index.ts';
+import { withoutBidiControls } from '../../model/shown-text.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { KEY_WORDS } from './key-words.ts';
 
@@ -20,7 +21,8 @@ const PURPOSES: Record<string, string> = {
 const OPERATIONS: Record<string, string> = {
   read: 'Read the preferences shown below',
   query: 'Ask questions about those preferences',
-  propose_update: 'Propose changes to your profile (you review them)',
+  // Which changes wait for the person is the write-back rule's to say (writeback-words.ts).
+  propose_update: 'Send changes to your profile (“Changes to your profile” says which wait for you)',
   confirm_update: 'Confirm changes to your profile',
   export: 'Export a copy of those preferences',
 };
@@ -30,13 +32,6 @@ export const CROSS_DOMAIN_WORDS: Record<string, string> = {
   allow_with_review: 'Also elsewhere, after you review it',
   allow_if_same_provider: 'Also elsewhere, except preferences imported from other apps',
   allow: 'Anywhere',
-};
-
-export const WRITEBACK_WORDS: Record<string, string> = {
-  forbidden: 'Never change your profile',
-  review_required: 'Suggest changes that you review first',
-  auto_for_low_risk: 'Make low-risk changes without asking you',
-  allow: 'Change your profile without asking you',
 };
 
 /** The badge for a claim's provenance; only `user_stated` is "you said this". */
@@ -161,6 +156,7 @@ function scale(v: number): string {
 
 /** `snake_case` to "Snake case". */
 export function humanize(name: string): string {
-  const words = name.replace(/[_.]+/g, ' ').trim();
+  // Names from outside (map keys, free-form domains) lose their bidi controls (model/shown-text.ts).
+  const words = withoutBidiControls(name).replace(/[_.]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
-import { askingApp } from '../../operations/consent/preview.ts';
+import type { ShownApp } from '../../model/client.ts';
+import { shownApps } from '../../operations/shown-apps.ts';
 import { currentSession } from '../shared/session.ts';
 import { type AppBundle, appBundleLoader } from './app-bundle.ts';
 import { APP_VIEWS, appSecurityHeaders, appShell, missingBundlePage } from './app-shell.ts';
@@ -73,8 +74,9 @@ async function page(c: Context, web: WebContext, bundle: AppBundle | undefined):
 }
 
 /**
- * The names of the apps with these client ids (`?id=…`, repeated), as the consent page would name
- * them: a name an app chose for itself, with nobody vouching for it, is said to be its own.
+ * The apps with these client ids (`?id=…`, repeated), as every page names them
+ * (model/client.ts#shownApp): `{name, host?, vouched}`, the host beside any app the operator
+ * did not register.
  */
 async function appNames(c: Context, web: WebContext): Promise<Response> {
   const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -83,10 +85,6 @@ async function appNames(c: Context, web: WebContext): Promise<Response> {
     return c.json({ error: 'invalid_token', error_description: 'You are not signed in.' }, 401, headers);
   }
   const ids = [...new Set(c.req.queries('id') ?? [])].slice(0, MAX_APP_IDS);
-  const apps: Record<string, { name: string; vouched: boolean }> = {};
-  for (const id of ids) {
-    const found = await askingApp(web.deps, { clientId: id });
-    if (found) apps[id] = { name: found.name, vouched: found.standing !== 'self_registered' };
-  }
+  const apps: Record<string, ShownApp> = Object.fromEntries(await shownApps(web.deps, ids));
   return c.json({ apps }, 200, headers);
 }

@@ -1,3 +1,5 @@
+import { withoutBidiControls } from '../../model/shown-text.ts';
+
 /**
  * HTML escaping for the server-rendered pages. Every interpolated value goes through `html`,
  * which escapes it unless it is already `SafeHtml` (built by `html` itself). There is no other
@@ -26,7 +28,8 @@ const ENTITIES: Record<string, string> = {
 
 /** Escapes text for an element body or a quoted attribute value. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (ch) => ENTITIES[ch]!);
+  // Drawn text never carries bidi controls (model/shown-text.ts): they redraw outside text.
+  return withoutBidiControls(value).replace(/[&<>"'`]/g, (ch) => ENTITIES[ch]!);
 }
 
 type Interpolated = SafeHtml | string | number | boolean | null | undefined | readonly Interpolated[];

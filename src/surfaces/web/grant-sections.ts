@@ -1,4 +1,5 @@
 import { type Claim, namespaceOfKey, qualifiedKey } from '../../model/claim.ts';
+import { askingAppWords } from '../../model/client.ts';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { allowedNarrowings, type ConsentView, type Exposure } from '../../operations/consent/preview.ts';
 import {
@@ -12,8 +13,8 @@ import {
   provenanceWords,
   purposeWords,
   valueWords,
-  WRITEBACK_WORDS,
 } from '../shared/describe.ts';
+import { WRITEBACK_WORDS } from '../shared/writeback-words.ts';
 import { type Selection, shorterDurations } from './decision.ts';
 import { attr, html, type SafeHtml } from './escape.ts';
 import { signOutForm } from './signin.ts';
@@ -52,26 +53,28 @@ export function accountLine(username: string, csrf: string): SafeHtml {
 
 /**
  * How a consent page's heading names the app: by its name when someone vouches for it, else as
- * the name it gave itself (anyone can register any name, that of a well-known app included).
+ * the name it gave itself, at its host (anyone can register any name, that of a well-known app
+ * included, and serve a document naming itself so from their own site).
  */
 export function headingName(view: ConsentView): string {
-  const name = view.client?.name ?? view.request.client_id;
-  return view.standing === 'self_registered' ? `An app that calls itself “${name}”` : name;
+  return view.app ? askingAppWords(view.app) : `An app that calls itself “${view.request.client_id}”`;
 }
 
 export function clientLine(view: ConsentView): SafeHtml {
   const name = view.client?.name ?? view.request.client_id;
   if (view.request.redirect_uri === undefined) {
     // A back-channel client (WIRE-NOTES §2.1): it gets the answer from the provider directly.
-    return html`<p class="client">App: <strong>${name}</strong> <span class="hint">After you decide, you stay here: you will not be sent anywhere, and the app gets your answer from us directly.</span></p>`;
+    const at = view.app?.host !== undefined ? html` at <span class="host">${view.app.host}</span>` : '';
+    return html`<p class="client">App: <strong>${name}</strong>${at} <span class="hint">After you decide, you stay here: you will not be sent anywhere, and the app gets your answer from us directly.</span></p>`;
   }
   const host = new URL(view.request.redirect_uri).host;
   return html`<p class="client">App: <strong>${name}</strong> at <span class="host">${host}</span> ${standingWords(view, host)}</p>`;
 }
 
 /**
- * Whether anyone vouches for the app's name and address (model/client.ts#clientStanding). Anyone
- * may register an app under any name, so a self-registered one is never shown as verified.
+ * Whether anyone vouches for the app's name and address (model/client.ts#clientStanding,
+ * #shownApp). Anyone may register an app under any name, or describe itself under any name on
+ * its own site, so neither is shown as verified unless the operator stands behind it.
  */
 function standingWords(view: ConsentView, host: string): SafeHtml {
   if (!view.redirectVerified) {
@@ -80,8 +83,11 @@ function standingWords(view: ConsentView, host: string): SafeHtml {
   if (view.standing === 'operator') {
     return html`<span class="verified">✓ verified</span> <span class="hint">The people who run this service registered this app and this address; you will be sent back there.</span>`;
   }
+  if (view.standing === 'own_site' && view.app?.vouched) {
+    return html`<span class="verified">✓ verified</span> <span class="hint">The app describes itself on ${host}, the site you will be sent back to, which the people who run this service registered.</span>`;
+  }
   if (view.standing === 'own_site') {
-    return html`<span class="verified">✓ verified</span> <span class="hint">The app describes itself on ${host}, the site you will be sent back to.</span>`;
+    return html`<span class="unvouched">Not verified: this app named itself.</span> <span class="hint">The app describes itself on ${host}, the site you will be sent back to, but nobody has checked that the name is its own.</span>`;
   }
   return html`<span class="unvouched">Not verified: this app registered itself.</span> <span class="hint">Anyone can register an app under any name, and nobody has checked this one. Go on only if you came here from an app you trust; you will be sent back to this address.</span>`;
 }
@@ -167,7 +173,7 @@ function policyChoice(
 ): SafeHtml {
   const options = allowedNarrowings(policy, asked).map((v) => ({
     value: v,
-    words: `${words[v] ?? v}${v === asked ? ' (as asked)' : ''}`,
+    words: v === asked ? `${(words[v] ?? v).replace(/\.$/, '')} (as asked)` : (words[v] ?? v),
   }));
   return choice(`${prefix}${policy}`, label, options, chosen, 'Nothing is stricter than this.');
 }

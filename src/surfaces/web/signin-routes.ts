@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
+import { askingAppWords } from '../../model/client.ts';
 import { signOut } from '../../operations/accounts.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
@@ -56,9 +57,8 @@ async function signInReason(web: WebContext, returnTo: string): Promise<string |
     app = await askingApp(web.deps, { clientId, ...(redirectUri ? { redirectUri } : {}) });
   } else return undefined;
   if (!app) return GENERIC_REASON;
-  // The name is the app's own choice: unless someone vouches for it, say so.
-  const who = app.standing === 'self_registered' ? `An app that calls itself “${app.name}”` : app.name;
-  return `${who} is asking to use your preferences. Sign in to see exactly what it asks for, and decide.`;
+  // The name is the app's own choice: unless someone vouches for it, say so (with its host).
+  return `${askingAppWords(app.app)} is asking to use your preferences. Sign in to see exactly what it asks for, and decide.`;
 }
 
 export function refused(c: Context, web: WebContext, reason: string): Response {

@@ -85,8 +85,10 @@ describe('AG-UI: the person acts through their review run', () => {
     const [aboutNovelty, aboutAmbiguity] = agent.messages
       .filter((m: Any) => m.role === 'assistant' && typeof m.content === 'string')
       .map((m: Any) => m.content as string);
-    assert.ok(!aboutNovelty!.includes('travel-demo'), aboutNovelty);
-    assert.ok(aboutAmbiguity!.includes('travel-demo'), aboutAmbiguity);
+    // Apps are named by their names, never by their client ids (issue 22 item 15).
+    assert.ok(!aboutNovelty!.includes('Travel Demo Agent'), aboutNovelty);
+    assert.ok(aboutAmbiguity!.includes('Travel Demo Agent'), aboutAmbiguity);
+    assert.ok(!aboutAmbiguity!.includes('travel-demo'), aboutAmbiguity);
     await api(p.url, '/v1/consent/revoke', {
       token: p.subjectToken,
       body: { grant_id: dating.grant.grant_id },

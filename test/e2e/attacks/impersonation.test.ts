@@ -82,7 +82,10 @@ describe('client impersonation on the consent page', () => {
   it('an app naming itself exactly like the real one: its own claim, unverified, its own host', async () => {
     const fake = await consentFor({ client_name: REAL });
     assertSelfRegistered(fake, 'localhost:7777', 'same name');
-    assert.equal(fake.h1, `An app that calls itself “${REAL}” wants to use your preferences`);
+    assert.equal(
+      fake.h1,
+      `An app that calls itself “${REAL}” at localhost:7777 wants to use your preferences`,
+    );
   });
 
   it('homoglyphs (Cyrillic letters) read the same, and are marked the same way', async () => {
@@ -193,10 +196,12 @@ describe('client impersonation on the consent page', () => {
     assert.ok(signin === '' || !BIDI_OR_INVISIBLE.test(signin));
     const back = await get(codeRequest(p, id, pkce().challenge));
     const page = await (await get(new URL(back.headers.get('location')!, p.url).href)).text();
-    assert.match(page, new RegExp(`An app that calls itself “${REAL}” is asking`));
+    assert.match(page, new RegExp(`An app that calls itself “${REAL}” at localhost:7777 is asking`));
     const apps = await get(`${p.url}/app/apps.json?id=${encodeURIComponent(id)}&id=fragrance-demo`, cookie);
-    const body = (await apps.json()) as { apps: Record<string, { name: string; vouched: boolean }> };
-    assert.deepEqual(body.apps[id], { name: REAL, vouched: false });
+    const body = (await apps.json()) as {
+      apps: Record<string, { name: string; host?: string; vouched: boolean }>;
+    };
+    assert.deepEqual(body.apps[id], { name: REAL, host: 'localhost:7777', vouched: false });
     assert.deepEqual(body.apps['fragrance-demo'], { name: REAL, vouched: true });
   });
 });
@@ -230,7 +235,10 @@ describe('an impostor’s consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM),
       await page.waitForSelector('h1');
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
       const heading = await page.innerText('h1');
-      assert.equal(heading, `An app that calls itself “${REAL} ppa livE” wants to use your preferences`);
+      assert.equal(
+        heading,
+        `An app that calls itself “${REAL} ppa livE” at localhost:7777 wants to use your preferences`,
+      );
       // biome-ignore lint/performance/useDomNodeTextContent: as above
       assert.match(await page.innerText('p.client'), /Not verified: this app registered itself\./);
       assert.ok(requested.length >= 2);

@@ -43,7 +43,7 @@ describe('grant packages: the consent page and the decision', () => {
     assert.match(html, /Recommend things to you/);
     assert.match(html, /Read the preferences shown below/);
     assert.match(html, /\(in 30 days\)/);
-    assert.match(html, /Suggest changes that you review first/);
+    assert.match(html, /It can suggest changes to your profile; nothing changes until you accept them/);
     assert.match(html, /What it would see/);
     assert.match(html, /data-provenance="user_stated"/, 'stated claims are marked');
     assert.match(html, /class="badge guess" data-provenance="(inferred|observed)"/, 'guesses are marked too');

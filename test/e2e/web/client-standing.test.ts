@@ -94,11 +94,34 @@ describe('consent page: who vouches for the app', () => {
     assert.match(page, /Anyone can register an app under any name/);
   });
 
-  it('a metadata document served over https from the redirect host is verified', async () => {
+  it('a metadata document served over https from the redirect origin speaks for the address, not the name', async () => {
     await documentClient('https://docs.example/client.json', 'https://docs.example/cb');
     const page = await pageFor('https://docs.example/client.json', 'https://docs.example/cb');
+    // Anyone can serve a document naming itself after a known app from their own site (issue 22
+    // item 4): the name is its own claim, shown with its host.
+    assert.doesNotMatch(page, VERIFIED);
+    assert.match(page, /Not verified: this app named itself\./);
+    assert.match(page, /describes itself on docs\.example, the site you will be sent back to/);
+    assert.match(page, /<h1>An app that calls itself “Document App” at docs\.example wants/);
+  });
+
+  it('a metadata document at an origin the operator registered is verified, named with its host', async () => {
+    // operator-app (the first test) registered https://operator.example/cb.
+    await documentClient('https://operator.example/client.json', 'https://operator.example/cb');
+    const page = await pageFor('https://operator.example/client.json', 'https://operator.example/cb');
     assert.match(page, VERIFIED);
-    assert.match(page, /describes itself on docs\.example/);
+    assert.match(page, /<h1>Document App at operator\.example wants/);
+  });
+
+  it('a metadata document on the redirect’s host but another port or scheme is not its own site', async () => {
+    await documentClient('https://ports.example:8443/client.json', 'https://ports.example/cb');
+    const port = await pageFor('https://ports.example:8443/client.json', 'https://ports.example/cb');
+    assert.doesNotMatch(port, VERIFIED);
+    assert.match(port, SELF);
+    await documentClient('https://scheme.example/client.json', 'http://scheme.example/cb');
+    const scheme = await pageFor('https://scheme.example/client.json', 'http://scheme.example/cb');
+    assert.doesNotMatch(scheme, VERIFIED);
+    assert.match(scheme, SELF);
   });
 
   it('a metadata document from another host than the redirect is not verified', async () => {

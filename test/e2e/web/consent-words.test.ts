@@ -109,7 +109,10 @@ describe('consent pages in plain words', () => {
       text,
       /Where it may use them\s+Only in the areas above \(as asked\)\s+Nothing is stricter than this\./,
     );
-    assert.match(text, /Changes to your profile\s+Never change your profile \(as asked\)/);
+    assert.match(
+      text,
+      /Changes to your profile\s+It cannot change your profile, not even suggest a change \(as asked\)/,
+    );
     assert.match(text, /It cannot be made shorter\./);
     const form: [string, string][] = [
       ...page.matchAll(/<input type="(?:hidden|checkbox)" name="([^"]+)" value="([^"]*)"/g),
@@ -155,7 +158,10 @@ describe('consent pages in plain words', () => {
     const first = await fetch(p.url + authorize(reg.json.client_id), { redirect: 'manual' });
     assert.equal(first.status, 302);
     const signIn = shownText(await (await fetch(p.url + first.headers.get('location')!)).text());
-    assert.match(signIn, /An app that calls itself “Helpful Bot” is asking to use your preferences/);
+    assert.match(
+      signIn,
+      /An app that calls itself “Helpful Bot” at bot\.example is asking to use your preferences/,
+    );
     const operator = await fetch(
       p.url +
         (await fetch(p.url + authorize('fragrance-demo'), { redirect: 'manual' })).headers.get('location')!,

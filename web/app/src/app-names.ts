@@ -1,5 +1,8 @@
+import { appWords, type ShownApp } from '../../../src/model/client.ts';
+
 // The names of the apps the page shows (GET /app/apps.json, src/surfaces/web/app-routes.ts),
-// asked once per client id. A name an app chose for itself is shown as its own claim.
+// asked once per client id, in the words every page uses (model/client.ts#appWords): a name an
+// app chose for itself is its own claim, and an app the operator did not register shows its host.
 
 const known = new Map<string, string>();
 const asked = new Set<string>();
@@ -22,10 +25,8 @@ export async function learnAppNames(clientIds: Iterable<string>): Promise<boolea
   try {
     const res = await fetch(`/app/apps.json?${query}`, { headers: { accept: 'application/json' } });
     if (!res.ok) return false;
-    const body = (await res.json()) as { apps: Record<string, { name: string; vouched: boolean }> };
-    for (const [id, app] of Object.entries(body.apps)) {
-      known.set(id, app.vouched ? app.name : `“${app.name}” (the name it gave itself)`);
-    }
+    const body = (await res.json()) as { apps: Record<string, ShownApp> };
+    for (const [id, app] of Object.entries(body.apps)) known.set(id, appWords(app));
     return Object.keys(body.apps).length > 0;
   } catch {
     for (const id of ids) asked.delete(id);

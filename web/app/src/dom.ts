@@ -1,3 +1,5 @@
+import { withoutBidiControls } from '../../../src/model/shown-text.ts';
+
 // A few DOM helpers: elements are made with text nodes and properties, never from HTML strings
 // (the plots, which return escaped HTML, are the one exception; see views/plots.ts).
 
@@ -24,7 +26,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function append(el: Element, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    // Outside text (values, keys, names) never draws with bidi controls (model/shown-text.ts).
+    el.append(typeof c === 'string' ? document.createTextNode(withoutBidiControls(c)) : c);
   }
 }
 

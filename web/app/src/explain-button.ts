@@ -1,3 +1,4 @@
+import { withoutBidiControls } from '../../../src/model/shown-text.ts';
 import { ActionError, type Explainable, explain } from './actions.ts';
 import { h } from './dom.ts';
 
@@ -17,7 +18,7 @@ export function explainButton(csrf: string, what: Explainable, version: string):
     'Explain this',
   );
   const show = (words: string) => {
-    answer.textContent = words;
+    answer.textContent = withoutBidiControls(words);
     button.setAttribute('aria-expanded', 'true');
   };
   const known = answers.get(key);

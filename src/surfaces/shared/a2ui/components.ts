@@ -1,3 +1,4 @@
+import { withoutBidiControls } from '../../../model/shown-text.ts';
 import type { Action, BoundBoolean, BoundNumber, BoundString, Component } from './messages.ts';
 
 // One constructor per standard v0.8 component the PPX archetypes use, in the real v0.8 shape
@@ -7,7 +8,9 @@ import type { Action, BoundBoolean, BoundNumber, BoundString, Component } from '
 
 export type TextHint = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'caption' | 'body';
 
-const lit = (s: string): BoundString => ({ literalString: s });
+// Every word a surface draws passes here: outside text (values, keys, names) loses its bidi
+// controls (model/shown-text.ts), whichever renderer draws it.
+const lit = (s: string): BoundString => ({ literalString: withoutBidiControls(s) });
 
 export function text(id: string, words: string, usageHint: TextHint = 'body'): Component {
   return { id, component: { Text: { text: lit(words), usageHint } } };

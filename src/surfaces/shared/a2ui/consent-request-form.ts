@@ -1,4 +1,5 @@
 import type { GrantRequestDraft } from '../../../model/grant-request.ts';
+import type { WritebackPolicy } from '../../../model/vocabulary.ts';
 import { allowedNarrowings } from '../../../operations/consent/narrowing-choices.ts';
 import {
   CROSS_DOMAIN_WORDS,
@@ -7,8 +8,8 @@ import {
   namespaceWords,
   operationWords,
   purposeWords,
-  WRITEBACK_WORDS,
 } from '../describe.ts';
+import { WRITEBACK_WORDS } from '../writeback-words.ts';
 import { button, card, checkBox, choice, column, dateInput, row, text } from './components.ts';
 import { objectContents } from './data-model.ts';
 import { idsFor, surfaceIdFor } from './ids.ts';
@@ -111,7 +112,7 @@ export function consentRequestForm(
       { path: '/choice/writeback_policy' },
       allowedNarrowings('writeback_policy', draft.writeback_policy).map((v) => ({
         value: v,
-        label: WRITEBACK_WORDS[v] ?? v,
+        label: WRITEBACK_WORDS[v as WritebackPolicy] ?? v,
       })),
     ),
   ]);

@@ -1,5 +1,6 @@
 import type { ConsentGrant } from '../../../model/consent-grant.ts';
 import { domainWords, namespaceWords, purposeWords } from '../describe.ts';
+import { writePowerWords } from '../writeback-words.ts';
 import { button, card, column, text } from './components.ts';
 import { objectContents } from './data-model.ts';
 import { idsFor, surfaceIdFor } from './ids.ts';
@@ -10,7 +11,7 @@ import { dayWords, expiryWords, listWords } from './words.ts';
 // preferences, how many single preferences), until when, relative to now ("expires in 23 days"),
 // and revoke. The data model is the published grant (consent-grant.schema.json), at `/grant`.
 //
-// Card -> Column [grantee, grantee-id, purposes, domains, namespaces, keys, expiry, revoke?]
+// Card -> Column [grantee, grantee-id, purposes, domains, namespaces, keys, writeback, expiry, revoke?]
 
 export interface GrantCardInput {
   readonly grant: ConsentGrant;
@@ -32,6 +33,7 @@ export function grantCard(input: GrantCardInput, now: Date): SurfaceParts {
       `Sees: ${listWords(grant.allowed_namespaces.map((n) => namespaceWords(n).title))}`,
     ),
     text(id('keys'), keysWords(grant.allowed_claim_keys), 'caption'),
+    text(id('writeback'), writePowerWords(grant.writeback_policy, grant.allowed_operations)),
     text(id('expiry'), expiry(grant, now)),
   ];
   const parts: Component[] = [...lines];

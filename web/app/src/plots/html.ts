@@ -1,6 +1,8 @@
 // The small pieces every plot is made of: escaping, ids, text that fits, counts and days in
 // words. Pure: no DOM, no clock, so the plots render the same in node tests and in the browser.
 
+import { withoutBidiControls } from '../../../../src/model/shown-text.ts';
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -11,7 +13,7 @@ const ESCAPES: Record<string, string> = {
 
 /** Text made safe for HTML and SVG, in element content and in quoted attributes alike. */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  return withoutBidiControls(text).replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 let calls = 0;
