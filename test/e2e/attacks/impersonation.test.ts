@@ -113,7 +113,9 @@ describe('client impersonation on the consent page', () => {
 
   it('a very long name is cut to 80 characters; the "not verified" words stay beside it', async () => {
     // The longest name registration takes (issue 22 item 12 bounds it at CLIENT_NAME_MAX).
-    const fake = await consentFor({ client_name: `${REAL} ${'verified '.repeat(110)}`.slice(0, CLIENT_NAME_MAX) });
+    const fake = await consentFor({
+      client_name: `${REAL} ${'verified '.repeat(110)}`.slice(0, CLIENT_NAME_MAX),
+    });
     const name = /“(.*)”/.exec(fake.h1)?.[1] ?? '';
     assert.equal([...name].length, 80, name);
     assert.ok(name.endsWith('…'));
