@@ -1219,5 +1219,43 @@ export const REQUIREMENTS: readonly Requirement[] = [
   },
   //
   // issue 22 · spam (items 10, 12): entries go below this line
-  //
+  {
+    id: 'issue22.10-pending-request-caps',
+    source: 'issue 22 item 10',
+    rule: 'live pending consent requests are capped per app and per person (429 with Retry-After and words, the same for an unknown subject; on OAuth the app’s oldest is withdrawn, past the person cap temporarily_unavailable), expire after 15 minutes, and are neither listed, counted nor drawn once expired',
+    tests: [
+      [
+        'test/e2e/consent/pending-caps.test.ts',
+        '500 requests for one person in a burst: at most the cap stay pending',
+      ],
+      ['test/e2e/consent/pending-caps.test.ts', 'past the per-person cap, other apps are refused too'],
+      ['test/e2e/consent/pending-caps.test.ts', 'a subject that does not exist gets the same answers'],
+      [
+        'test/e2e/consent/pending-caps.test.ts',
+        'a request older than 15 minutes is neither listed nor counted',
+      ],
+      [
+        'test/e2e/oauth/pending-caps.test.ts',
+        'past the per-app cap the app’s oldest pending request is withdrawn',
+      ],
+      ['test/e2e/oauth/pending-caps.test.ts', 'past the per-person cap the app gets temporarily_unavailable'],
+      [
+        'test/e2e/app/request-spam.test.ts',
+        '500 requests in a burst: the page draws at most the cap of forms',
+      ],
+      ['test/e2e/app/request-spam.test.ts', 'a request left unanswered for 15 minutes leaves the page'],
+      ['test/store/contract-consent.ts', 'lists a subject’s requests that are pending and live at now'],
+      ['test/store/contract-consent.ts', 'pruneGrantRequests removes requests expired before the horizon'],
+    ],
+  },
+  {
+    id: 'issue22.12-registration-bounds',
+    source: 'issue 22 item 12',
+    rule: 'open registration is bounded (body, redirect URIs, every field; RFC 7591 error codes in words) and self-registered clients unused for 24 hours are pruned; 1,000 of the largest registrations stay within a stated number of bytes',
+    tests: [
+      ['test/e2e/oauth/register-bounds.test.ts', '1,000 of the largest registrations: the oversized refused'],
+      ['test/e2e/oauth/register-bounds.test.ts', 'refuses a body over'],
+      ['test/store/contract-consent.ts', 'pruneUnusedClients removes old self-registered clients'],
+    ],
+  },
 ];

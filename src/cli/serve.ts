@@ -1,6 +1,7 @@
 import { databaseLabel } from '../config.ts';
 import { startA2aTaskRetention } from '../operations/a2a-tasks.ts';
 import { startAuditRetention } from '../operations/audit-retention.ts';
+import { startConsentRetention } from '../operations/consent-retention.ts';
 import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
 import { rememberServedBaseUrl } from '../operations/served-base-url.ts';
 import { providerOn } from '../provider.ts';
@@ -56,6 +57,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ? startAuditRetention(deps, config.auditRetentionDays, say)
       : undefined;
   const taskRetention = startA2aTaskRetention(deps, say);
+  const consentRetention = startConsentRetention(deps, say);
   const base = config.baseUrl;
   say(
     `PPX provider listening on ${server.url} (database ${databaseLabel(config)}${seeded ? ', demo profile seeded' : ''})`,
@@ -91,6 +93,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     say(`${signal}: finishing the requests in flight, then stopping`);
     retention?.stop();
     taskRetention.stop();
+    consentRetention.stop();
     await server.drain(DRAIN_GRACE_MS);
     await deps.store.close();
     say('stopped');

@@ -45,6 +45,8 @@ export interface PpxFailure {
   readonly description: string;
   readonly grantId?: string;
   readonly details?: Record<string, unknown>;
+  /** For a refusal that passes with time (a 429): seconds until asking again can succeed. */
+  readonly retryAfterSeconds?: number;
 }
 
 export type Result<T> =
@@ -58,7 +60,7 @@ export function ok<T>(value: T): Result<T> {
 export function fail(
   code: PpxErrorCode,
   description: string,
-  extra: { grantId?: string; details?: Record<string, unknown> } = {},
+  extra: { grantId?: string; details?: Record<string, unknown>; retryAfterSeconds?: number } = {},
 ): { readonly ok: false; readonly error: PpxFailure } {
   return { ok: false, error: { code, description, ...extra } };
 }

@@ -41,12 +41,10 @@ export async function consentInterrupts(
   subjectId: string,
   dismissed: ReadonlySet<string> = new Set(),
 ): Promise<ConsentInterrupt[]> {
-  const now = deps.clock().getTime();
-  const pending = await deps.store.listPendingGrantRequestsBySubject(subjectId);
+  // Only live requests are listed: an expired or withdrawn one interrupts no run.
+  const pending = await deps.store.listPendingGrantRequestsBySubject(subjectId, deps.clock().toISOString());
   return pending
-    .filter(
-      (r) => !r.package && Date.parse(r.expires_at) > now && !dismissed.has(interruptId(r.grant_request_id)),
-    )
+    .filter((r) => !r.package && !dismissed.has(interruptId(r.grant_request_id)))
     .map((r) => ({
       id: interruptId(r.grant_request_id),
       grant_request_id: r.grant_request_id,

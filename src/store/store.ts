@@ -145,8 +145,11 @@ export interface StoreReader extends WritebackReader, ChangeReader, A2aTaskReade
   getGrantRequest(grantRequestId: string): Promise<GrantRequestRecord | undefined>;
   /** The requests of one package, in the order of the client's authorization_details. */
   listGrantRequestsByPackage(packageId: string): Promise<GrantRequestRecord[]>;
-  /** A subject's consent requests still pending (expired ones included), oldest first. */
-  listPendingGrantRequestsBySubject(subjectId: string): Promise<GrantRequestRecord[]>;
+  /**
+   * A subject's consent requests still pending and live at `now` (their `expires_at` after it),
+   * oldest first. An expired or withdrawn request is never listed, whatever its status says.
+   */
+  listPendingGrantRequestsBySubject(subjectId: string, now: string): Promise<GrantRequestRecord[]>;
   getTokenFamily(familyId: string): Promise<TokenFamilyRecord | undefined>;
   /** A refresh token by hash, whatever its status (the caller tells rotated from current). */
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
@@ -213,6 +216,17 @@ export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWrite
    * revoked family. Returns how many.
    */
   pruneRefreshTokens(now: string): Promise<number>;
+  /**
+   * Removes up to `limit` consent requests that expired before `before`, whatever their status,
+   * oldest first. Returns how many; fewer than `limit` means none are left.
+   */
+  pruneGrantRequests(before: string, limit: number): Promise<number>;
+  /**
+   * Removes up to `limit` self-registered clients (source `dynamic` or `metadata_document`)
+   * created before `createdBefore` that no grant and no stored consent request names. Operator
+   * clients are never removed. Returns how many; fewer than `limit` means none are left.
+   */
+  pruneUnusedClients(createdBefore: string, limit: number): Promise<number>;
   /** Inserts a subject; a taken subject_id or username throws IdConflictError. */
   insertSubject(subject: SubjectRecord): Promise<void>;
   insertSession(session: SessionRecord): Promise<void>;
@@ -229,7 +243,9 @@ export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWrite
   transitionGrantRequest(
     grantRequestId: string,
     expected: GrantRequestStatus,
-    patch: Partial<Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>>,
+    patch: Partial<
+      Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth' | 'expires_at'>
+    >,
   ): Promise<GrantRequestRecord | undefined>;
   /**
    * Moves a grant's expiry earlier (never later): a single-use grant ends when the one token it
@@ -320,6 +336,8 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   pruneAudit: true,
   pruneAuditKeySets: true,
   pruneRefreshTokens: true,
+  pruneGrantRequests: true,
+  pruneUnusedClients: true,
   insertSubject: true,
   insertSession: true,
   deleteSession: true,

@@ -12,6 +12,7 @@ import {
 import { childId } from '../../src/operations/child-ids.ts';
 import { registerClient } from '../../src/operations/clients.ts';
 import { mintPackage } from '../../src/operations/consent/package-tokens.ts';
+import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../src/operations/consent/pending-caps.ts';
 import { DEMO_CLIENTS, DEMO_SUBJECT, demoProfile } from '../../src/operations/demo-profile.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
@@ -92,6 +93,9 @@ function appAssets(): string[] {
 }
 
 /** Makes everything on the provider's store (the server is not running yet). */
+/** Apps whose requests make the pool, leaving room for the authorization endpoint's live ones. */
+const POOL_APPS = Math.floor((PENDING_PER_PERSON - PENDING_PER_APP) / PENDING_PER_APP);
+
 export async function prepare(deps: Deps, base: string, bodyLimitBytes: number): Promise<Fixtures> {
   await seedDemoIfEmpty(deps);
   const registered = await registerClient(deps, {
@@ -186,10 +190,10 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
   // Pending consent requests (the consent page and the decisions decide them), and spare grants
   // that went through the whole consent-v2 flow, for their refresh tokens.
   const owner: Caller = { kind: 'subject', subjectId: DEMO_SUBJECT };
-  const ask = async () => {
+  const ask = async (clientId = 'fragrance-demo') => {
     const { verifier, challenge } = pkce();
     const input = requestConsentOperation.input.parse({
-      client_id: 'fragrance-demo',
+      client_id: clientId,
       subject_id: DEMO_SUBJECT,
       purposes: ['recommendation'],
       allowed_domains: ['fragrance'],
@@ -204,8 +208,6 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
     const v = r.value as { grant_request_id: string; request_token: string };
     return { id: v.grant_request_id, requestToken: v.request_token, verifier };
   };
-  const pending: PendingRequest[] = [];
-  for (let i = 0; i < 30; i++) pending.push(await ask());
   // Consent requests of the authorization endpoint: single ones and grant packages (two details).
   const oauthAsk = async (details: number) => {
     const { challenge } = pkce();
@@ -232,8 +234,6 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
     if (!created.ok) throw new Error(created.error.description);
     return created.value.grant_request_id;
   };
-  const oauthPending: string[] = [];
-  for (let i = 0; i < 4; i++) oauthPending.push(await oauthAsk(1), await oauthAsk(2));
   const refreshTokens: string[] = [];
   const flowed: PendingRequest[] = [];
   for (let i = 0; i < 3; i++) {
@@ -251,6 +251,22 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
     if (t.refresh_token) refreshTokens.push(t.refresh_token);
     flowed.push(p);
   }
+  // The pool waits for the person: at most PENDING_PER_APP per app and PENDING_PER_PERSON in all
+  // (issue 22 item 10), so it is spread over apps of its own, asked after the flows above.
+  const pending: PendingRequest[] = [];
+  for (let app = 0; app < POOL_APPS; app++) {
+    const clientId = `fuzz-pool-${app}`;
+    const made = await registerClient(deps, {
+      client_id: clientId,
+      name: `Fuzz pool app ${app}`,
+      redirect_uris: [...DEMO_CLIENTS[0].redirect_uris],
+    });
+    if (!made.ok) throw new Error(made.error.description);
+    for (let i = 0; i < PENDING_PER_APP; i++) pending.push(await ask(clientId));
+  }
+  // Past the app's cap the authorization endpoint withdraws its oldest: some of these are expired.
+  const oauthPending: string[] = [];
+  for (let i = 0; i < 4; i++) oauthPending.push(await oauthAsk(1), await oauthAsk(2));
 
   const plan = cookiePlan(base);
   const sessionOf = async (subject: string) => {

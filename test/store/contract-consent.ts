@@ -7,9 +7,11 @@ import {
   grant,
   grantRequest,
   grantRequestDraft,
+  publicClient,
   refreshToken,
   session,
   subject,
+  subjectId,
   tokenFamily,
   withStore,
 } from './fixtures.ts';
@@ -250,6 +252,89 @@ function grantRequestContract(open: () => Promise<Store>): void {
         const winners = results.filter((r) => r !== undefined);
         assert.equal(winners.length, 1);
         assert.deepEqual(await store.getGrantRequest(req.grant_request_id), winners[0]);
+      }),
+    );
+
+    it(
+      'lists a subject’s requests that are pending and live at now, oldest first (issue 22 item 10)',
+      withStore(open, async (store) => {
+        const s = subjectId();
+        const first = grantRequest({ subject_id: s, expires_at: at(15) });
+        const second = grantRequest({ subject_id: s, expires_at: at(20) });
+        const expired = grantRequest({ subject_id: s, expires_at: at(5) });
+        const decided = grantRequest({ subject_id: s, status: 'rejected', decided_at: at(1) });
+        for (const r of [first, expired, decided, second, grantRequest()]) await store.insertGrantRequest(r);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(s, at(1)), [first, expired, second]);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(s, at(5)), [first, second]);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(s, at(15)), [second]);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(s, at(20)), []);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(subjectId(), at(1)), []);
+      }),
+    );
+
+    it(
+      'transitionGrantRequest can move expires_at: a withdrawn request is no longer listed',
+      withStore(open, async (store) => {
+        const req = grantRequest({ expires_at: at(15) });
+        await store.insertGrantRequest(req);
+        const withdrawn = await store.transitionGrantRequest(req.grant_request_id, 'pending', {
+          expires_at: at(2),
+        });
+        assert.deepEqual(withdrawn, { ...req, expires_at: at(2) });
+        assert.deepEqual(await store.getGrantRequest(req.grant_request_id), withdrawn);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(req.subject_id, at(1)), [withdrawn]);
+        assert.deepEqual(await store.listPendingGrantRequestsBySubject(req.subject_id, at(2)), []);
+      }),
+    );
+
+    it(
+      'pruneGrantRequests removes requests expired before the horizon, whatever their status, in chunks',
+      withStore(open, async (store) => {
+        const old = [
+          grantRequest({ expires_at: at(1) }),
+          grantRequest({
+            expires_at: at(2),
+            status: 'exchanged',
+            grant_id: 'ppx:grant:x',
+            decided_at: at(1),
+          }),
+          grantRequest({ expires_at: at(3), status: 'rejected', decided_at: at(1) }),
+        ];
+        const live = grantRequest({ expires_at: at(10) });
+        for (const r of [...old, live]) await store.insertGrantRequest(r);
+        assert.equal(await store.pruneGrantRequests(at(10), 2), 2);
+        assert.equal(await store.pruneGrantRequests(at(10), 2), 1);
+        assert.equal(await store.pruneGrantRequests(at(10), 2), 0);
+        for (const r of old) assert.equal(await store.getGrantRequest(r.grant_request_id), undefined);
+        assert.deepEqual(await store.getGrantRequest(live.grant_request_id), live);
+      }),
+    );
+
+    it(
+      'pruneUnusedClients removes old self-registered clients no grant or request names (issue 22 item 12)',
+      withStore(open, async (store) => {
+        const unused = dynamicClient({ client_id: 'dcr_unused', created_at: at(0) });
+        const fromDocument = dynamicClient({
+          client_id: 'https://app.example/client.json',
+          source: 'metadata_document',
+          created_at: at(0),
+        });
+        const granted = dynamicClient({ client_id: 'dcr_granted', created_at: at(0) });
+        const asking = dynamicClient({ client_id: 'dcr_asking', created_at: at(0) });
+        const recent = dynamicClient({ client_id: 'dcr_recent', created_at: at(60) });
+        const operator = publicClient({ client_id: 'operator_app', source: 'operator', created_at: at(0) });
+        const legacy = publicClient({ client_id: 'legacy_app', created_at: at(0) });
+        for (const c of [unused, fromDocument, granted, asking, recent, operator, legacy])
+          await store.putClient(c);
+        await store.insertGrant(grant({ grantee_id: granted.client_id }));
+        await store.insertGrantRequest(grantRequest({ client_id: asking.client_id }));
+        assert.equal(await store.pruneUnusedClients(at(30), 1), 1);
+        assert.equal(await store.pruneUnusedClients(at(30), 10), 1);
+        assert.equal(await store.pruneUnusedClients(at(30), 10), 0);
+        assert.deepEqual(
+          (await store.listClients()).map((c) => c.client_id),
+          ['dcr_asking', 'dcr_granted', 'dcr_recent', 'legacy_app', 'operator_app'],
+        );
       }),
     );
 

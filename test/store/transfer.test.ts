@@ -80,7 +80,8 @@ async function seen(store: Store, subjects: readonly string[]): Promise<unknown>
       await store.listClaimChanges(profile.profile_id),
       await store.listModifiers(profile.profile_id),
       await store.listGrantsBySubject(s),
-      await store.listPendingGrantRequestsBySubject(s),
+      // From the epoch: every pending request, however old the fixture's times.
+      await store.listPendingGrantRequestsBySubject(s, new Date(0).toISOString()),
       await store.listAudit({ subject_id: s, limit: 100 }),
       await store.listChanges({ after: 0, subjectId: s, limit: 1000 }),
       await store.listProposals(profile.profile_id),

@@ -21,7 +21,8 @@ import {
 } from '../../model/vocabulary.ts';
 import { announce } from '../changes.ts';
 import type { AnyDeps } from '../deps.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransactionUnlessFailed } from '../transaction.ts';
+import { refusePastCaps } from './pending-caps.ts';
 
 /** How long a consent request may wait for the subject's decision and the exchange. */
 export const REQUEST_TTL_SECONDS = 15 * 60;
@@ -66,6 +67,11 @@ export async function requestConsent(
   input: z.output<typeof ConsentRequestInput>,
   /** Set when the request is one element of a grant package (WIRE-NOTES §4). */
   membership?: PackageMembership,
+  /**
+   * How the request finds a place among the person's pending ones (pending-caps.ts): refused past
+   * a cap, or the caller (the OAuth authorization endpoint) has made room in this transaction.
+   */
+  room: 'refuse_past_caps' | 'made_by_caller' = 'refuse_past_caps',
 ): Promise<Result<ConsentRequestCreated>> {
   const client = await deps.store.getClient(input.client_id);
   if (!client)
@@ -101,12 +107,18 @@ export async function requestConsent(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
-  await inTransaction(deps, async (tx) => {
+  const stored = await inTransactionUnlessFailed(deps, async (tx) => {
+    if (room === 'refuse_past_caps') {
+      const placed = await refusePastCaps(tx, record.subject_id, record.client_id, now);
+      if (!placed.ok) return placed;
+    }
     await tx.store.insertGrantRequest(record);
     await announce(tx, record.subject_id, 'consent_requested', {
       grant_request_ids: [record.grant_request_id],
     });
+    return ok(true);
   });
+  if (!stored.ok) return stored;
   return ok({
     grant_request_id: record.grant_request_id,
     status: 'pending',

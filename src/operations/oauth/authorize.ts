@@ -5,6 +5,7 @@ import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../model/vocabulary.ts';
+import { makeRoomForOAuth } from '../consent/pending-caps.ts';
 import {
   type ConsentRequestCreated,
   ConsentRequestInput,
@@ -292,12 +293,15 @@ export async function startOAuthConsent(
   const packageId = inputs.length > 1 ? `${PACKAGE_PREFIX}${randomToken(16)}` : undefined;
   // All the package's requests, or none: one refused element leaves nothing pending behind.
   return inTransactionUnlessFailed(deps, async (tx) => {
+    // The person is here asking for this app: its oldest pending asks make way (pending-caps.ts).
+    const room = await makeRoomForOAuth(tx, subjectId, request.client.client_id, deps.clock());
+    if (!room.ok) return room;
     let first: ConsentRequestCreated | undefined;
     for (const [index, input] of inputs.entries()) {
       const membership = packageId
         ? { package_id: packageId, detail_id: request.asks[index]!.detail_id, index }
         : undefined;
-      const created = await requestConsent(tx, input, membership);
+      const created = await requestConsent(tx, input, membership, 'made_by_caller');
       if (!created.ok) return created;
       const attached = await tx.store.transitionGrantRequest(created.value.grant_request_id, 'pending', {
         oauth,

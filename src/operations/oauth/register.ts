@@ -9,18 +9,32 @@ import { inTransaction } from '../transaction.ts';
 
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
-const MAX_REDIRECT_URIS = 10;
-/** Human-readable metadata kept as sent (RFC 7591 §2), when it is a short string. */
-const TEXT_FIELDS = [
-  'client_name',
-  'client_uri',
-  'logo_uri',
-  'scope',
-  'tos_uri',
-  'policy_uri',
-  'software_id',
-  'software_version',
-] as const;
+
+// Bounds (issue 22 item 12, docs/oauth.md "Registration"): anyone may register, so what one
+// registration may store is small. A real client's metadata is far below each.
+/** The largest registration request body, in bytes (the endpoint reads no more). */
+export const REGISTRATION_BODY_LIMIT = 4096;
+export const MAX_REDIRECT_URIS = 10;
+/** The longest redirect URI, in characters. */
+export const REDIRECT_URI_MAX = 512;
+export const CLIENT_NAME_MAX = 200;
+export const MAX_CONTACTS = 5;
+/** RFC 5321 §4.5.3.1: an address is at most 320 characters (64 + @ + 255). */
+const CONTACT_MAX = 320;
+/** A self-registered client that got no grant within this many hours is removed (consent-retention.ts). */
+export const UNUSED_CLIENT_HOURS = 24;
+
+/** Human-readable metadata kept as sent (RFC 7591 §2), with the longest each may be. */
+const TEXT_FIELDS = {
+  client_name: CLIENT_NAME_MAX,
+  client_uri: REDIRECT_URI_MAX,
+  logo_uri: REDIRECT_URI_MAX,
+  tos_uri: REDIRECT_URI_MAX,
+  policy_uri: REDIRECT_URI_MAX,
+  scope: 200,
+  software_id: 200,
+  software_version: 200,
+} as const;
 
 export interface RegisteredClient {
   readonly client_id: string;
@@ -64,15 +78,24 @@ export async function registerDynamicClient(deps: Deps, body: unknown): Promise<
     return invalidMetadata('response_types may only contain "code"');
   }
   const text: Record<string, string> = {};
-  for (const field of TEXT_FIELDS) {
+  for (const [field, max] of Object.entries(TEXT_FIELDS)) {
     const v = m[field];
     if (v === undefined) continue;
-    if (typeof v !== 'string' || v.length > 1000) return invalidMetadata(`${field} must be a string`);
+    if (typeof v !== 'string' || v.length > max) {
+      return invalidMetadata(`${field} must be a string of at most ${max} characters`);
+    }
     text[field] = v;
   }
   const contacts = m['contacts'];
-  if (contacts !== undefined && (!isStringList(contacts) || contacts.length > 10)) {
-    return invalidMetadata('contacts must be a list of strings');
+  if (
+    contacts !== undefined &&
+    (!isStringList(contacts) ||
+      contacts.length > MAX_CONTACTS ||
+      contacts.some((c) => c.length > CONTACT_MAX))
+  ) {
+    return invalidMetadata(
+      `contacts must list at most ${MAX_CONTACTS} addresses of at most ${CONTACT_MAX} characters each`,
+    );
   }
 
   const now = deps.clock();
@@ -114,9 +137,15 @@ export async function registerDynamicClient(deps: Deps, body: unknown): Promise<
 function redirectUris(raw: unknown): Result<string[]> {
   const bad = (why: string) => fail('invalid_redirect_uri', why);
   if (!isStringList(raw) || raw.length === 0) return bad('redirect_uris must list at least one URI');
-  if (raw.length > MAX_REDIRECT_URIS) return bad(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
+  if (raw.length > MAX_REDIRECT_URIS)
+    return bad(`a client may register at most ${MAX_REDIRECT_URIS} redirect_uris`);
   for (const uri of raw) {
-    if (uri.length > 2000 || !URL.canParse(uri)) return bad(`"${uri.slice(0, 100)}" is not an absolute URI`);
+    if (uri.length > REDIRECT_URI_MAX) {
+      return bad(
+        `"${uri.slice(0, 60)}…" is longer than ${REDIRECT_URI_MAX} characters, the most a redirect URI may be`,
+      );
+    }
+    if (!URL.canParse(uri)) return bad(`"${uri.slice(0, 100)}" is not an absolute URI`);
     const url = new URL(uri);
     if (url.hash || uri.includes('#')) return bad(`"${uri}" has a fragment`);
     const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);

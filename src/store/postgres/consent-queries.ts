@@ -29,6 +29,8 @@ export type ConsentQueries = Pick<
   | 'revokeTokenFamily'
   | 'insertRefreshToken'
   | 'pruneRefreshTokens'
+  | 'pruneGrantRequests'
+  | 'pruneUnusedClients'
   | 'rotateRefreshToken'
 >;
 
@@ -92,10 +94,13 @@ export function consentQueries(sql: Sql): ConsentQueries {
       );
       return rows.map((row) => body<GrantRequestRecord>(row));
     },
-    async listPendingGrantRequestsBySubject(subjectId) {
+    async listPendingGrantRequestsBySubject(subjectId, now) {
+      // Instants compare as text (in byte order): request expiries are written by toISOString.
       const rows = await sql.all(
-        "SELECT body FROM grant_requests WHERE subject_id = ? AND status = 'pending' ORDER BY seq",
+        `SELECT body FROM grant_requests
+         WHERE subject_id = ? AND status = 'pending' AND expires_at COLLATE "C" > ? ORDER BY seq`,
         subjectId,
+        new Date(now).toISOString(),
       );
       return rows.map((row) => body<GrantRequestRecord>(row));
     },
@@ -151,11 +156,15 @@ export function consentQueries(sql: Sql): ConsentQueries {
     },
     async transitionGrantRequest(grantRequestId, expected, patch) {
       const { status, grant_id, decided_at, draft, oauth } = patch;
+      const expires_at =
+        patch.expires_at === undefined ? undefined : new Date(patch.expires_at).toISOString();
       const row = await sql.get(
-        `UPDATE grant_requests SET status = ?, body = ppx_json_patch(body, ?::json)
+        `UPDATE grant_requests SET status = ?, expires_at = coalesce(?::text, expires_at),
+           body = ppx_json_patch(body, ?::json)
          WHERE grant_request_id = ? AND status = ? RETURNING body`,
         status ?? expected,
-        patchJson({ status, grant_id, decided_at, draft, oauth }),
+        expires_at ?? null,
+        patchJson({ status, grant_id, decided_at, draft, oauth, expires_at }),
         grantRequestId,
         expected,
       );
@@ -211,6 +220,29 @@ export function consentQueries(sql: Sql): ConsentQueries {
         `DELETE FROM refresh_tokens WHERE expires_at <= ? OR family_id IN (
            SELECT family_id FROM token_families WHERE status = 'revoked')`,
         now,
+      );
+    },
+    async pruneGrantRequests(before, limit) {
+      return sql.run(
+        `DELETE FROM grant_requests WHERE grant_request_id IN (
+           SELECT grant_request_id FROM grant_requests WHERE expires_at COLLATE "C" < ?
+           ORDER BY expires_at COLLATE "C" LIMIT ?)`,
+        new Date(before).toISOString(),
+        limit,
+      );
+    },
+    async pruneUnusedClients(createdBefore, limit) {
+      // A token family or a pairwise id exists only for a client that got a grant: grants say it.
+      return sql.run(
+        `DELETE FROM clients WHERE client_id IN (
+           SELECT c.client_id FROM clients c
+           WHERE c.created_at COLLATE "C" < ?
+             AND c.body::json ->> 'source' IN ('dynamic', 'metadata_document')
+             AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.grantee_id = c.client_id)
+             AND NOT EXISTS (SELECT 1 FROM grant_requests r WHERE r.client_id = c.client_id)
+           ORDER BY c.created_at COLLATE "C" LIMIT ?)`,
+        new Date(createdBefore).toISOString(),
+        limit,
       );
     },
     async rotateRefreshToken(oldHash, next) {

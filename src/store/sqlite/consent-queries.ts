@@ -7,7 +7,7 @@ import { IdConflictError } from '../store.ts';
 import { body, type StatementCache, text, toJson } from './rows.ts';
 
 export type GrantRequestPatch = Partial<
-  Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth'>
+  Pick<GrantRequestRecord, 'status' | 'grant_id' | 'decided_at' | 'draft' | 'oauth' | 'expires_at'>
 >;
 
 /**
@@ -132,11 +132,40 @@ export class ConsentQueries {
       .map((row) => body<GrantRequestRecord>(row));
   }
 
-  listPendingGrantRequestsBySubject(subjectId: string): GrantRequestRecord[] {
+  listPendingGrantRequestsBySubject(subjectId: string, now: string): GrantRequestRecord[] {
+    // Instants compare as text: request expiries are always written by toISOString (UTC).
     return this.#sql
-      .get("SELECT body FROM grant_requests WHERE subject_id = ? AND status = 'pending' ORDER BY rowid")
-      .all(subjectId)
+      .get(
+        `SELECT body FROM grant_requests WHERE subject_id = ? AND status = 'pending' AND expires_at > ?
+         ORDER BY rowid`,
+      )
+      .all(subjectId, new Date(now).toISOString())
       .map((row) => body<GrantRequestRecord>(row));
+  }
+
+  pruneGrantRequests(before: string, limit: number): number {
+    const result = this.#sql
+      .get(
+        `DELETE FROM grant_requests WHERE rowid IN (
+           SELECT rowid FROM grant_requests WHERE expires_at < ? ORDER BY expires_at LIMIT ?)`,
+      )
+      .run(new Date(before).toISOString(), limit);
+    return Number(result.changes);
+  }
+
+  pruneUnusedClients(createdBefore: string, limit: number): number {
+    // A token family or a pairwise id exists only for a client that got a grant: grants say it.
+    const result = this.#sql
+      .get(
+        `DELETE FROM clients WHERE client_id IN (
+           SELECT c.client_id FROM clients c
+           WHERE c.created_at < ? AND c.body ->> '$.source' IN ('dynamic', 'metadata_document')
+             AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.grantee_id = c.client_id)
+             AND NOT EXISTS (SELECT 1 FROM grant_requests r WHERE r.client_id = c.client_id)
+           ORDER BY c.created_at LIMIT ?)`,
+      )
+      .run(new Date(createdBefore).toISOString(), limit);
+    return Number(result.changes);
   }
 
   transitionGrantRequest(
@@ -157,13 +186,15 @@ export class ConsentQueries {
     set('decided_at', patch.decided_at);
     set('draft', patch.draft === undefined ? undefined : toJson(patch.draft), true);
     set('oauth', patch.oauth === undefined ? undefined : toJson(patch.oauth), true);
+    const expires = patch.expires_at === undefined ? undefined : new Date(patch.expires_at).toISOString();
+    set('expires_at', expires);
     const setBody = paths.length === 0 ? '' : `, body = json_set(body, ${paths.join(', ')})`;
     const row = this.#sql
       .get(
-        `UPDATE grant_requests SET status = ?${setBody}
+        `UPDATE grant_requests SET status = ?, expires_at = coalesce(?, expires_at)${setBody}
          WHERE grant_request_id = ? AND status = ? RETURNING body`,
       )
-      .get(patch.status ?? expected, ...values, grantRequestId, expected);
+      .get(patch.status ?? expected, expires ?? null, ...values, grantRequestId, expected);
     return row === undefined ? undefined : body<GrantRequestRecord>(row);
   }
 

@@ -10,7 +10,7 @@ import {
   revokeToken,
   subjectIntrospector,
 } from '../../operations/oauth/introspect.ts';
-import { registerDynamicClient } from '../../operations/oauth/register.ts';
+import { REGISTRATION_BODY_LIMIT, registerDynamicClient } from '../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../operations/oauth/token.ts';
 import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { readBearer } from '../shared/bearer.ts';
@@ -63,7 +63,8 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
   });
 
   app.post('/oauth/register', async (c) => {
-    const body = await readJson(c, limit);
+    // A registration is small (issue 22 item 12): the body is read up to its own bound.
+    const body = await readJson(c, Math.min(limit, REGISTRATION_BODY_LIMIT));
     if (!body.ok) return oauthError(body.error);
     const registered = await registerDynamicClient(deps, body.value);
     return registered.ok ? oauthJson(registered.value, 201) : oauthError(registered.error);

@@ -48,6 +48,8 @@ export function errorResponse(failure: PpxFailure, options: ErrorResponseOptions
   } else if (failure.code === 'insufficient_scope') {
     headers.set('WWW-Authenticate', challenge('insufficient_scope', failure.description));
   }
+  // RFC 9110 §10.2.3: when a refusal that passes with time may be asked again.
+  if (failure.retryAfterSeconds !== undefined) headers.set('Retry-After', String(failure.retryAfterSeconds));
   headers.set('Content-Type', 'application/json');
   headers.set('Cache-Control', 'no-store');
   return new Response(JSON.stringify(errorBody(failure)), { status, headers });

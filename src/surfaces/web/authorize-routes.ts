@@ -61,9 +61,12 @@ export function registerAuthorizeRoutes(app: Hono, web: WebContext, allowDevClie
 async function startConsent(c: Context, web: WebContext, subjectId: string, request: AuthorizationRequest) {
   const created = await startOAuthConsent(web.deps, subjectId, request);
   if (created.ok) return c.redirect(`/consent/${encodeURIComponent(created.value.grant_request_id)}`, 302);
-  // Namespaces or keys this provider does not hold: the details asked for cannot be granted.
+  // Too many apps already waiting for this person (pending-caps.ts): RFC 6749 §4.1.2.1's code for
+  // a request that may succeed later. Otherwise namespaces or keys this provider does not hold.
+  const error =
+    created.error.code === 'rate_limited' ? 'temporarily_unavailable' : 'invalid_authorization_details';
   const back = authorizationResponse(web.deps, request.redirect_uri, request.state, {
-    error: 'invalid_authorization_details',
+    error,
     description: created.error.description,
   });
   return c.redirect(back, 302);

@@ -144,6 +144,8 @@ describe('open redirects', () => {
         assert.ok(/^\s|\s$|\t/.test(uri), `${what} was accepted`);
         const stored = await p.deps.store.getGrantRequest(r.json.grant_request_id);
         assert.equal(stored?.redirect_uri, GOOD, what);
+        // Answered, so that the next ones find a place (an app has few waiting: issue 22 item 10).
+        await p.store.transitionGrantRequest(r.json.grant_request_id, 'pending', { status: 'rejected' });
         continue;
       }
       assert.equal(r.status, 400, `${what}: ${r.text}`);

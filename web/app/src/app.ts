@@ -74,6 +74,17 @@ export function startApp(): void {
 
   let refreshing: Promise<void> | undefined;
   let again = false;
+  let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * A request leaves the page when it expires, without a reload (issue 22 item 10): the section
+   * shows live ones only, and the provider is asked again then (it lists live ones only).
+   */
+  function refreshAtNextExpiry(): void {
+    clearTimeout(expiryTimer);
+    const ends = requests.flatMap((r) => (r.expiresAt ? [Date.parse(r.expiresAt)] : []));
+    if (ends.length === 0) return;
+    expiryTimer = setTimeout(refreshRequests, Math.max(0, Math.min(...ends) - Date.now()) + 1000);
+  }
   function refreshRequests(): void {
     if (refreshing) {
       again = true;
@@ -82,6 +93,7 @@ export function startApp(): void {
     refreshing = pendingRequests(config.csrf)
       .then((found) => {
         requests = found;
+        refreshAtNextExpiry();
         void learnAppNames(found.map((r) => r.request.client_id)).then((learned) => learned && draw());
       })
       .catch((e: unknown) =>

@@ -32,7 +32,9 @@ export const overviewView: View = {
 };
 
 function requestsSection(ctx: AppContext): Section {
-  const requests = ctx.requests();
+  // Only live requests: one that expired while the page was open can no longer be answered.
+  const now = ctx.now().getTime();
+  const requests = ctx.requests().filter((r) => r.expiresAt === undefined || Date.parse(r.expiresAt) > now);
   return {
     id: 'requests',
     key: JSON.stringify([requests, appNames(), day(ctx)]),

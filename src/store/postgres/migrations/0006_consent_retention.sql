@@ -1,0 +1,6 @@
+-- Consent retention (operations/consent-retention.ts, issue 22 items 10 and 12): expired consent
+-- requests are removed oldest first, and a self-registered client is removed once no grant and no
+-- consent request names it. Expiries compare as text in byte order (COLLATE "C"), as written by
+-- toISOString; the index is on that expression so the comparison can use it.
+CREATE INDEX grant_requests_by_expiry ON grant_requests ((expires_at COLLATE "C"));
+CREATE INDEX grant_requests_by_client ON grant_requests (client_id);
