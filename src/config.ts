@@ -36,6 +36,18 @@ export interface Config {
   readonly auditRetentionDays?: number;
   /** `text` (the default) or `json`: JSON lines for the access log and the server's messages. */
   readonly logFormat: 'text' | 'json';
+  /**
+   * Live consent requests one app, and all apps together, may have waiting for one person
+   * (operations/consent/pending-caps.ts). `PPX_PENDING_CONSENT_CAPS=<per app>,<per person>`
+   * raises them for load harnesses that keep many requests waiting; the defaults are 3 and 20.
+   */
+  readonly pendingCaps: PendingCaps;
+}
+
+/** Caps on consent requests waiting for one person (docs/consent-flow.md, "Pending requests"). */
+export interface PendingCaps {
+  readonly perApp: number;
+  readonly perPerson: number;
 }
 
 export const DEFAULTS = {
@@ -48,6 +60,7 @@ export const DEFAULTS = {
   rateLimit: 1200,
   rateWindowSeconds: 60,
   tokenTtlSeconds: 3600,
+  pendingCaps: { perApp: 3, perPerson: 20 },
 } as const;
 
 export interface ConfigInput {
@@ -94,6 +107,13 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
   if (logFormat !== 'text' && logFormat !== 'json') {
     return fail('invalid_request', 'the log format must be text or json');
   }
+  const pendingCaps = pendingCapsOf(env['PPX_PENDING_CONSENT_CAPS']);
+  if (pendingCaps === undefined) {
+    return fail(
+      'invalid_request',
+      'PPX_PENDING_CONSENT_CAPS must be two whole numbers, 1 or more: <per app>,<per person>',
+    );
+  }
   return ok({
     host,
     port,
@@ -112,7 +132,17 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     signupEnabled: flags.signupEnabled ?? env['PPX_ENABLE_SIGNUP'] === '1',
     ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
     logFormat,
+    pendingCaps,
   });
+}
+
+function pendingCapsOf(raw: string | undefined): PendingCaps | undefined {
+  if (raw === undefined) return DEFAULTS.pendingCaps;
+  const [perApp, perPerson, ...rest] = raw.split(',').map((n) => intOf(n.trim(), 0) ?? 0);
+  if (rest.length > 0 || perApp === undefined || perPerson === undefined || perApp < 1 || perPerson < 1) {
+    return undefined;
+  }
+  return { perApp, perPerson };
 }
 
 function isPostgresUrl(raw: string): boolean {

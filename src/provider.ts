@@ -74,7 +74,7 @@ export async function providerOn(
       tokenTtlSeconds: config.tokenTtlSeconds,
     },
     clock,
-    rateLimits: { counter: rateCounter, limits: rateLimitsOf(config) },
+    rateLimits: { counter: rateCounter, limits: rateLimitsOf(config), pendingCaps: config.pendingCaps },
     metrics,
   };
 }

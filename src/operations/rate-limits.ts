@@ -1,3 +1,4 @@
+import type { PendingCaps } from '../config.ts';
 import type { RateCounter, RateDecision, RateLimit } from '../store/rate-limits.ts';
 import type { Deps } from './deps.ts';
 
@@ -11,6 +12,8 @@ export type RateLimitName = 'api' | 'oauth' | 'signin';
 export interface RateLimits {
   readonly counter: RateCounter;
   readonly limits: Readonly<Record<RateLimitName, RateLimit>>;
+  /** Consent requests that may wait for one person at once (consent/pending-caps.ts). */
+  readonly pendingCaps: PendingCaps;
 }
 
 /** Sign-in attempts allowed per address in each window. */

@@ -38,7 +38,9 @@ export async function serve(
       '--rate-limit',
       '0',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // The crash load keeps far more consent requests waiting for the demo person than a person
+    // would (issue 22 item 10's caps are 3 per app, 20 per person), so it raises the caps.
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PPX_PENDING_CONSENT_CAPS: '1000,1000' } },
   );
   const log = { out: '', err: '' };
   proc.stdout.setEncoding('utf8').on('data', (d: string) => (log.out += d));

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../../config.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { TxDeps } from '../deps.ts';
@@ -8,10 +9,10 @@ import type { TxDeps } from '../deps.ts';
 // REQUEST_TTL_SECONDS), read inside the transaction that would add one, so concurrent requests
 // cannot both take the last place. A grant package counts once: it is one question to the person.
 
-/** Live consent requests one app may have waiting for one person. */
-export const PENDING_PER_APP = 3;
-/** Live consent requests one person may have waiting, from every app together. */
-export const PENDING_PER_PERSON = 20;
+/** Live consent requests one app may have waiting for one person (the default cap). */
+export const PENDING_PER_APP = DEFAULTS.pendingCaps.perApp;
+/** Live consent requests one person may have waiting, from every app together (the default cap). */
+export const PENDING_PER_PERSON = DEFAULTS.pendingCaps.perPerson;
 
 /** One question waiting for the person: a request, or the requests of one grant package. */
 interface Ask {
@@ -51,15 +52,16 @@ export async function refusePastCaps(
   clientId: string,
   now: Date,
 ): Promise<Result<true>> {
+  const { perApp, perPerson } = tx.rateLimits.pendingCaps;
   const asks = await liveAsks(tx, subjectId, now);
   const ofApp = asks.filter((a) => a.client_id === clientId);
-  if (ofApp.length >= PENDING_PER_APP) {
+  if (ofApp.length >= perApp) {
     return pastCap(
-      `this app already has ${PENDING_PER_APP} requests waiting for an answer from this person; ask again when one is answered or has expired`,
+      `this app already has ${perApp} requests waiting for an answer from this person; ask again when one is answered or has expired`,
       retryAfter(ofApp, now),
     );
   }
-  if (asks.length >= PENDING_PER_PERSON) {
+  if (asks.length >= perPerson) {
     return pastCap(
       'too many apps are already waiting for an answer from this person; ask again when one is answered or has expired',
       retryAfter(asks, now),
@@ -80,15 +82,16 @@ export async function makeRoomForOAuth(
   clientId: string,
   now: Date,
 ): Promise<Result<true>> {
+  const { perApp, perPerson } = tx.rateLimits.pendingCaps;
   const asks = await liveAsks(tx, subjectId, now);
   const ofApp = asks.filter((a) => a.client_id === clientId);
-  const withdrawn = ofApp.slice(0, Math.max(0, ofApp.length - (PENDING_PER_APP - 1)));
+  const withdrawn = ofApp.slice(0, Math.max(0, ofApp.length - (perApp - 1)));
   for (const ask of withdrawn) {
     for (const r of ask.requests) {
       await tx.store.transitionGrantRequest(r.grant_request_id, 'pending', { expires_at: now.toISOString() });
     }
   }
-  if (asks.length - withdrawn.length >= PENDING_PER_PERSON) {
+  if (asks.length - withdrawn.length >= perPerson) {
     return pastCap(
       'too many apps are already waiting for an answer from you; answer some of them in your preferences, or try again later',
       retryAfter(asks, now),
