@@ -144,7 +144,7 @@ describe('AG-UI explanations: apps by name, reasons as the person’s rules, wri
     });
     const [text] = await explain(p, [{ grant_id: grant.grant_id }]);
     assert.match(text!, /It can change your profile without asking you: it may accept its own suggestions/);
-    const r = await propose(p, token, [proposed('fragrance', 'intensity_preference', 0.1)]);
+    const r = await propose(p, token, [proposed('fragrance', 'freshness_preference', 0.1)]);
     assert.equal(r.status, 202, r.text);
     const id = r.json.proposals[0].proposal_id as string;
     const c = await api(p.url, '/v1/profile/confirm-updates', {

@@ -110,9 +110,11 @@ describe('what the person is told about apps, in Chromium', skipWhen(SKIP_NO_CHR
     });
     const r = await propose(p, token, [proposed('fragrance', 'projection_tolerance', 0.2)]);
     assert.equal(r.status, 202, r.text);
-    const proposalId = r.json.proposals[0].proposal_id as string;
     await openView(page, 'Your preferences');
-    const card = page.locator(`[data-surface="${surfaceIdFor('proposal', proposalId)}"]`);
+    // Suggestions are one card per preference (item 6), named by its key.
+    const card = page.locator(
+      `[data-surface="${surfaceIdFor('suggestions', 'fragrance.projection_tolerance')}"]`,
+    );
     await card.waitFor();
     await card.locator(':text("impostor.example:8443")').first().waitFor();
     assert.match(
