@@ -925,7 +925,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/cli/database-url.test.ts', 'an unknown role'],
     ],
   },
-  // issue 22 · a2a (items 1, 5, 11): entries go below this line
+  // issue 22 · a2a (items 1, 5, 11)
   {
     id: 'issue22.1-deletion-reach',
     source: 'issue 22 item 1',
@@ -961,7 +961,6 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
-  //
   {
     id: 'issue22.5-card-signed-as-read',
     source: 'issue 22 item 5',
@@ -1002,7 +1001,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
-  // issue 22 · streams (items 8, 9): entries go below this line
+  // issue 22 · streams (items 8, 9)
   {
     id: 'issue22.8-slow-readers-bounded',
     source: 'issue 22 item 8',
@@ -1054,8 +1053,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
-  //
-  // issue 22 · words (items 2, 6, 7): entries go below this line
+  // issue 22 · words (items 2, 6, 7)
   {
     id: 'issue22.2-person-owned-fields',
     source: 'issue 22 item 2',
@@ -1123,8 +1121,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
-  //
-  // issue 22 · trust (items 3, 4, 14, 15): entries go below this line
+  // issue 22 · trust (items 3, 4, 14, 15)
   {
     id: 'issue22.3-write-power-words',
     source: 'issue 22 item 3',
@@ -1217,8 +1214,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
     ],
   },
-  //
-  // issue 22 · spam (items 10, 12): entries go below this line
+  // issue 22 · spam (items 10, 12)
   {
     id: 'issue22.10-pending-request-caps',
     source: 'issue 22 item 10',
