@@ -2,6 +2,7 @@ import type { PpxFailure } from '../../model/errors.ts';
 import { sessionFrom } from '../../operations/accounts.ts';
 import { authenticate } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { grantIsLive } from '../../operations/grant-live.ts';
 import type { GrantCaller } from '../../operations/mcp-caller.ts';
 
 // A stream is many answers to one request, so what allowed the request must still allow each
@@ -40,16 +41,8 @@ export async function credentialEnded(
         description:
           'you signed out (or your sign-in ran out), so this live view stopped; sign in again to see your profile',
       };
-    case 'grant': {
-      const grant = await deps.store.getGrant(credential.caller.grant.grant_id);
-      if (
-        grant === undefined ||
-        grant.status !== 'active' ||
-        (grant.expires_at !== undefined && new Date(grant.expires_at) <= deps.clock())
-      ) {
-        return { code: 'invalid_token', description: 'the grant this stream runs under has ended' };
-      }
-      return undefined;
-    }
+    case 'grant':
+      if (await grantIsLive(deps, credential.caller.grant.grant_id)) return undefined;
+      return { code: 'invalid_token', description: 'the grant this stream runs under has ended' };
   }
 }
