@@ -22,8 +22,13 @@ interface Ask {
   readonly expires_at: string;
 }
 
-/** The person's live asks, oldest first. */
-async function liveAsks(tx: TxDeps, subjectId: string, now: Date): Promise<Ask[]> {
+/** The person's live asks, oldest first, and those of one app among them. */
+async function liveAsks(
+  tx: TxDeps,
+  subjectId: string,
+  clientId: string,
+  now: Date,
+): Promise<{ asks: Ask[]; ofApp: Ask[] }> {
   const pending = await tx.store.listPendingGrantRequestsBySubject(subjectId, now.toISOString());
   const asks = new Map<string, Ask>();
   for (const r of pending) {
@@ -32,7 +37,8 @@ async function liveAsks(tx: TxDeps, subjectId: string, now: Date): Promise<Ask[]
     if (ask) ask.requests.push(r);
     else asks.set(key, { client_id: r.client_id, requests: [r], expires_at: r.expires_at });
   }
-  return [...asks.values()];
+  const all = [...asks.values()];
+  return { asks: all, ofApp: all.filter((a) => a.client_id === clientId) };
 }
 
 /** Whole seconds until the earliest of `asks` expires, and a place frees (at least 1). */
@@ -53,8 +59,7 @@ export async function refusePastCaps(
   now: Date,
 ): Promise<Result<true>> {
   const { perApp, perPerson } = tx.rateLimits.pendingCaps;
-  const asks = await liveAsks(tx, subjectId, now);
-  const ofApp = asks.filter((a) => a.client_id === clientId);
+  const { asks, ofApp } = await liveAsks(tx, subjectId, clientId, now);
   if (ofApp.length >= perApp) {
     return pastCap(
       `this app already has ${perApp} requests waiting for an answer from this person; ask again when one is answered or has expired`,
@@ -83,8 +88,7 @@ export async function makeRoomForOAuth(
   now: Date,
 ): Promise<Result<true>> {
   const { perApp, perPerson } = tx.rateLimits.pendingCaps;
-  const asks = await liveAsks(tx, subjectId, now);
-  const ofApp = asks.filter((a) => a.client_id === clientId);
+  const { asks, ofApp } = await liveAsks(tx, subjectId, clientId, now);
   const withdrawn = ofApp.slice(0, Math.max(0, ofApp.length - (perApp - 1)));
   for (const ask of withdrawn) {
     for (const r of ask.requests) {
