@@ -5,6 +5,7 @@ import type { GrantRecord } from '../../model/grant-record.ts';
 import { newId } from '../../model/ids.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import { Purpose } from '../../model/vocabulary.ts';
+import { QUEUE_REASONS } from '../../model/writeback-rules.ts';
 import { visibleClaims } from '../../policy/visibility.ts';
 import {
   decideWriteback,
@@ -123,7 +124,7 @@ function plan(
   if (decision.kind === 'apply' && claimedStated) {
     decision = {
       kind: 'queue',
-      reason: 'a claim proposed as stated by the subject needs their confirmation',
+      reason: QUEUE_REASONS.proposedAsStated,
     };
   }
   return { claim, target, decision };
