@@ -8,7 +8,11 @@ export class LockWaits {
   #waitedUs = 0;
 
   /** Adds what a lock-taking statement reported (its `waited_us` column). */
-  add(result: { rows?: readonly Record<string, unknown>[] } | readonly { rows?: readonly Record<string, unknown>[] }[]): void {
+  add(
+    result:
+      | { rows?: readonly Record<string, unknown>[] }
+      | readonly { rows?: readonly Record<string, unknown>[] }[],
+  ): void {
     for (const r of Array.isArray(result) ? result : [result]) {
       const waited = r.rows?.[0]?.['waited_us'];
       if (waited === undefined) continue;

@@ -57,5 +57,8 @@ export function beginStatement(schema: string, scope: TransactionScope | undefin
 /** The outbox's and the audit log's locks, in that order. */
 export function sequenceStatement(schema: string): string {
   const store = lockKey(schema);
-  return timedLocks([`pg_advisory_xact_lock(${OUTBOX_LOCK}, ${store})`, `pg_advisory_xact_lock(${AUDIT_LOCK}, ${store})`]);
+  return timedLocks([
+    `pg_advisory_xact_lock(${OUTBOX_LOCK}, ${store})`,
+    `pg_advisory_xact_lock(${AUDIT_LOCK}, ${store})`,
+  ]);
 }

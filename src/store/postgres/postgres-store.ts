@@ -14,8 +14,8 @@ import {
   type TransactionScope,
 } from '../store.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
-import { AREA_LOCKS, beginStatement, lockKey, sequenceStatement } from './locks.ts';
 import { LockWaits } from './lock-waits.ts';
+import { AREA_LOCKS, beginStatement, lockKey, sequenceStatement } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
 import { PostgresRateCounter } from './rate-counter.ts';
@@ -138,7 +138,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
    * it appended go to the feed. Any error rolls back; a client whose ROLLBACK failed is discarded
    * rather than returned to the pool.
    */
-  const inTransaction = <T>(scope: TransactionScope | undefined, work: (client: Client, state: TxState) => Promise<T>) =>
+  const inTransaction = <T>(
+    scope: TransactionScope | undefined,
+    work: (client: Client, state: TxState) => Promise<T>,
+  ) =>
     writers.run(scopeKey(scope), async () => {
       assertOpen();
       const state: TxState = { active: true, changes: [], sequenced: false, wroteCached: false };
@@ -426,7 +429,11 @@ class WriterGate {
     this.#running--;
     if (exclusive) this.#exclusive = false;
     // Wake waiters in order while they fit (first in, first out: none overtakes an earlier one).
-    for (let next = this.#waiting[0]; next !== undefined && this.#fits(next.exclusive); next = this.#waiting[0]) {
+    for (
+      let next = this.#waiting[0];
+      next !== undefined && this.#fits(next.exclusive);
+      next = this.#waiting[0]
+    ) {
       this.#waiting.shift();
       this.#take(next.exclusive);
       next.enter();
