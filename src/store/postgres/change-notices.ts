@@ -31,6 +31,11 @@ export interface NoticeHandlers {
 export interface ChangeListener {
   /** The backend pid of the listening connection (tests end it to check what a drop does). */
   pid(): number | undefined;
+  /**
+   * One round trip on the listening connection: when it resolves, every notification committed
+   * before it began has been handed to the handlers. Rejects when the connection is down.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,10 @@ export async function listenForChanges(
   await connect();
   return {
     pid: () => client?.processID,
+    async sync() {
+      if (client === undefined) throw new Error('not listening');
+      await client.query('SELECT 1');
+    },
     async close() {
       closed = true;
       if (retry !== undefined) clearTimeout(retry);

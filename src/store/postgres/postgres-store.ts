@@ -31,6 +31,14 @@ export interface PostgresStoreOptions {
   readonly statementTimeoutMs?: number;
 }
 
+/** The PostgreSQL store: the contract, and what benchmarks and tests look at beside it. */
+export interface PostgresStore extends Store {
+  /** How often and how long this instance's transactions waited for the store's locks. */
+  lockWaits(): { readonly locks: number; readonly waitedMs: number };
+  /** The backend pid of the connection listening for notices; undefined while it is down. */
+  listenerPid(): number | undefined;
+}
+
 interface TxState {
   active: boolean;
   /** The change events appended so far, published after COMMIT. */
@@ -85,7 +93,10 @@ const WRITER_SCOPES: { readonly [K in keyof StoreWriter]?: TransactionScope } = 
  * notice says they changed (record-cache.ts). Inside one instance, transactions of one scope queue
  * on a mutex, and at most poolSize - 2 connections write at once, so reads always find a connection.
  */
-export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+export async function openPostgresStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresStore> {
   const statementTimeout = options.statementTimeoutMs ?? 10_000;
   const poolSize = Math.max(3, options.poolSize ?? 10);
   const searchPath =
@@ -121,9 +132,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // locks its own transaction holds, forever. Such code must use its `tx`.
   const current = new AsyncLocalStorage<TxState>();
   const committed = postgresQueries(sqlOn(pool), { cacheContent: true, writeLock: schema, autocommit: true });
-  const cache = new NoticedCache();
+  const cache = new NoticedCache(() => listener.sync());
   let closed = false;
-
   const assertOpen = (): void => {
     if (closed) throw new Error('store is closed');
   };
@@ -353,7 +363,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await listener.close();
       await pool.end();
     },
-  } as Store;
+  } satisfies PostgresStore;
 }
 
 /** The in-process queue a transaction of `scope` waits in. */

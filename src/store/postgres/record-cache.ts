@@ -7,6 +7,11 @@ import type { StoreReader } from '../store.ts';
  * profile that changed, from any instance or process), PostgreSQL delivers them to every listening
  * connection when the writing transaction commits, and `drop` forgets what they name.
  *
+ * A read looks in memory only after a round trip on the listening connection that began after it
+ * did, so every notice committed before the request arrived has been handled: a revocation through
+ * one instance fails the very next request on every other (#barrier). Under load, the reads of a
+ * moment share one round trip.
+ *
  * A notice can only be missed while the listening connection is down: then nothing is kept at all
  * (every read goes to the database), and when it is back everything is dropped before anything is
  * kept again (`live`). A read that started before a notice and ends after it does not keep what it
@@ -20,6 +25,14 @@ export class NoticedCache {
   #size = 0;
   #live = false;
   #generation = 0;
+  readonly #sync: () => Promise<void>;
+  #inFlight: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
+
+  /** `sync`: one round trip on the listening connection (change-notices.ts#ChangeListener.sync). */
+  constructor(sync: () => Promise<void>) {
+    this.#sync = sync;
+  }
 
   /** The listening connection is up and listening (again): start keeping, from nothing. */
   up(): void {
@@ -58,6 +71,13 @@ export class NoticedCache {
   /** The value of `key` in `group`, kept from an earlier read when nothing dropped it since. */
   async read<T>(group: string, key: string, load: () => Promise<T>): Promise<T> {
     if (!this.#live) return load();
+    // Every notice committed before the read began is handled before it looks (#barrier): a row
+    // changed on another instance just before this request is never answered from memory.
+    const synced = await this.#barrier().then(
+      () => true,
+      () => false,
+    );
+    if (!synced || !this.#live) return load();
     const entries = this.#groups.get(group);
     if (entries?.has(key)) return entries.get(key) as T;
     const generation = this.#generation;
@@ -72,6 +92,33 @@ export class NoticedCache {
     into.set(key, deepFreeze(value));
     this.#size++;
     return value;
+  }
+
+  /**
+   * Resolves once every notice committed before it was called has reached this instance: a round
+   * trip on the listening connection, after which PostgreSQL has sent it every notification
+   * committed before the query began (a listening backend delivers what is queued for it before it
+   * reports the query done). Reads waiting at once share one round trip; a read arriving while
+   * one is under way waits for the next, which starts after it.
+   */
+  #barrier(): Promise<void> {
+    if (this.#next !== undefined) return this.#next;
+    if (this.#inFlight === undefined) return this.#start();
+    const next = this.#inFlight.then(
+      () => this.#start(),
+      () => this.#start(),
+    );
+    this.#next = next;
+    return next;
+  }
+
+  #start(): Promise<void> {
+    this.#next = undefined;
+    const trip = this.#sync().finally(() => {
+      if (this.#inFlight === trip) this.#inFlight = undefined;
+    });
+    this.#inFlight = trip;
+    return trip;
   }
 
   #dropGroup(group: string): void {
