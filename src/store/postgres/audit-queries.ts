@@ -53,11 +53,18 @@ export function auditQueries(sql: Sql, writeLock: string, durably = false): Audi
   return {
     async appendAudit(events) {
       if (events.length === 0) return;
-      // One statement (migration 0004): the clock, the key lists and the rows, under the audit log's
+      // One statement (migrations 0004, 0008): the key lists, the clock and the rows, under the audit log's
       // lock. On its own (`durably`, migration 0007) the lock is held for the insert only, and the
       // call returns once the commit is flushed; inside a transaction it goes with that COMMIT.
+      // Each distinct key list once, by its digest (migration 0008); the events name the digest.
+      const keySets = new Map<string, string>();
       const batch = events.map((event) => {
-        const keys = event.claim_keys.length === 0 ? null : JSON.stringify(event.claim_keys);
+        let digest: string | null = null;
+        if (event.claim_keys.length > 0) {
+          const keys = JSON.stringify(event.claim_keys);
+          digest = createHash('sha256').update(keys).digest('base64url');
+          keySets.set(digest, keys);
+        }
         return {
           event_id: event.event_id,
           subject_id: event.subject_id,
@@ -69,15 +76,17 @@ export function auditQueries(sql: Sql, writeLock: string, durably = false): Audi
           detail: event.detail ?? null,
           at: event.at,
           at_ms: instant(event.at),
-          digest: keys === null ? null : createHash('sha256').update(keys).digest('base64url'),
-          keys,
+          digest,
         };
       });
       await sql.run(
-        durably ? 'CALL ppx_append_audit_durably(?, ?, ?::json)' : 'SELECT ppx_append_audit(?, ?, ?::json)',
+        durably
+          ? 'CALL ppx_append_audit_batch_durably(?, ?, ?::jsonb, ?::jsonb)'
+          : 'SELECT ppx_append_audit_batch(?, ?, ?::jsonb, ?::jsonb)',
         AUDIT_LOCK,
         writeLock,
         JSON.stringify(batch),
+        JSON.stringify([...keySets].map(([digest, keys]) => ({ digest, keys }))),
       );
     },
 

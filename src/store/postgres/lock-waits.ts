@@ -25,3 +25,9 @@ export class LockWaits {
     return { locks: this.#count, waitedMs: this.#waitedUs / 1000 };
   }
 }
+
+/**
+ * Every PostgreSQL store's waits in this process together (each store adds to it as to its own):
+ * for the benchmarks' child processes, which hold only the provider's read-only view of the store.
+ */
+export const processLockWaits = new LockWaits();

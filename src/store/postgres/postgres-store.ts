@@ -14,7 +14,7 @@ import {
   type TransactionScope,
 } from '../store.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
-import { LockWaits } from './lock-waits.ts';
+import { LockWaits, processLockWaits } from './lock-waits.ts';
 import { AREA_LOCKS, beginStatement, lockKey, sequenceStatement } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
@@ -159,7 +159,9 @@ export async function openPostgresStore(
       let broken: Error | undefined;
       try {
         // One round trip for BEGIN and the locks (a simple query may hold several statements).
-        waits.add(await client.query(beginStatement(schema, scope)));
+        const begun = await client.query(beginStatement(schema, scope));
+        waits.add(begun);
+        processLockWaits.add(begun);
         let result: T;
         try {
           result = await work(client, state);
@@ -238,7 +240,9 @@ export async function openPostgresStore(
           assertActive();
           if (sequenced && !state.sequenced) {
             // The global seqs: from here to COMMIT (operations announce and audit last).
-            waits.add(await client.query(sequence));
+            const locked = await client.query(sequence);
+            waits.add(locked);
+            processLockWaits.add(locked);
             state.sequenced = true;
           }
           await client.query(
@@ -297,7 +301,6 @@ export async function openPostgresStore(
   // events. The append is one statement (ppx_append_audit_durably, migration 0007), which holds
   // the audit log's lock for the insert only and returns once the commit is flushed. When the batch
   // fails (a duplicate id), each item is appended on its own, so that the failing one fails alone.
-  // Batches of this instance may run side by side, each on a connection of its own.
   let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
   const append = async (events: readonly AuditEvent[]): Promise<void> => {
     assertOpen();
@@ -324,15 +327,19 @@ export async function openPostgresStore(
       }
     }
   };
-  let auditFlushing: Promise<void> = Promise.resolve();
+  // One batch in flight per instance: while it commits, the next turns' appends gather behind it
+  // and go together when it is done (a busy instance commits fewer, larger batches).
+  let auditFlushing: Promise<void> | undefined;
+  const drainAudit = async (): Promise<void> => {
+    while (auditQueue.length > 0) await flushAudit();
+    auditFlushing = undefined;
+  };
   const appendAudit = (events: readonly AuditEvent[]): Promise<void> => {
     assertNotInTransaction();
     assertOpen();
     return new Promise<void>((resolve, reject) => {
-      if (auditQueue.length === 0) {
-        setImmediate(() => {
-          auditFlushing = Promise.all([auditFlushing, flushAudit()]).then(() => undefined);
-        });
+      if (auditQueue.length === 0 && auditFlushing === undefined) {
+        auditFlushing = new Promise<void>((started) => setImmediate(started)).then(drainAudit);
       }
       auditQueue.push({ events, done: (error) => (error === undefined ? resolve() : reject(error)) });
     });
@@ -354,8 +361,8 @@ export async function openPostgresStore(
     },
 
     async close(): Promise<void> {
-      await flushAudit();
       await auditFlushing;
+      await flushAudit();
       await writers.idle();
       if (closed) return;
       closed = true;
