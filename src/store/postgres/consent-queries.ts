@@ -2,37 +2,12 @@ import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
-import { IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, text, toJson } from './rows.ts';
+import type { ConsentArea } from '../query-areas.ts';
+import { body, bodyOf, text, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
 
-export type ConsentQueries = Pick<
-  StoreTx,
-  | 'getSubject'
-  | 'getSubjectByUsername'
-  | 'getSession'
-  | 'getGrantRequest'
-  | 'getTokenFamily'
-  | 'getRefreshToken'
-  | 'listTokenFamiliesByGrant'
-  | 'subjectForPairwise'
-  | 'listGrantRequestsByPackage'
-  | 'listPendingGrantRequestsBySubject'
-  | 'insertSubject'
-  | 'insertSession'
-  | 'deleteSession'
-  | 'rememberPairwiseSubject'
-  | 'insertGrantRequest'
-  | 'transitionGrantRequest'
-  | 'shortenGrantExpiry'
-  | 'insertTokenFamily'
-  | 'revokeTokenFamily'
-  | 'insertRefreshToken'
-  | 'pruneRefreshTokens'
-  | 'pruneGrantRequests'
-  | 'pruneUnusedClients'
-  | 'rotateRefreshToken'
->;
+export type ConsentQueries = ConsentArea;
 
 /** The fields of `patch` that are given (undefined ones are left alone), as a JSON object. */
 export function patchJson(patch: object): string {

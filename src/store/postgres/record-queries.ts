@@ -3,44 +3,14 @@ import type { ClientRecord } from '../../model/client.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
-import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
 import { ContentCache } from '../content-cache.ts';
-import { type ClaimChange, IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, integer, profileFromRow, text, toJson } from './rows.ts';
-import type { Row, Sql } from './sql.ts';
+import type { RecordArea } from '../query-areas.ts';
+import { claimChangeFromRow, PROFILE_COLUMNS, profileFromRow } from '../row-mappers.ts';
+import { body, bodyOf, integer, text, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
+import type { Sql } from './sql.ts';
 
-const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default_policy';
-
-export type RecordQueries = Pick<
-  StoreTx,
-  | 'getProfileBySubject'
-  | 'getProfile'
-  | 'getProfileContent'
-  | 'listClaims'
-  | 'listClaimChanges'
-  | 'listModifiers'
-  | 'getGrant'
-  | 'listGrantsBySubject'
-  | 'getClient'
-  | 'listClients'
-  | 'listSigningKeys'
-  | 'getSetting'
-  | 'countProfiles'
-  | 'insertProfile'
-  | 'touchProfile'
-  | 'putClaims'
-  | 'deleteClaims'
-  | 'putModifiers'
-  | 'deleteModifiers'
-  | 'deleteProfile'
-  | 'insertGrant'
-  | 'revokeGrant'
-  | 'putClient'
-  | 'insertSigningKey'
-  | 'putSettingIfAbsent'
-  | 'putSetting'
-  | 'deleteSetting'
->;
+export type RecordQueries = RecordArea;
 
 /**
  * Profiles, claims, modifiers, grants, clients, signing keys and settings (the SQLite side's
@@ -319,19 +289,5 @@ export function recordQueries(sql: Sql, options: RecordQueryOptions = {}): Recor
     async deleteSetting(name) {
       return (await sql.run('DELETE FROM settings WHERE name = ?', name)) > 0;
     },
-  };
-}
-
-/** A claim_changes row as the shape it stands for ('' for no domains, no review). */
-function claimChangeFromRow(row: Row): ClaimChange {
-  const domains = text(row, 'domains');
-  const status = text(row, 'review_status');
-  return {
-    namespace: text(row, 'namespace'),
-    key: text(row, 'key'),
-    ...(domains !== '' ? { applicability: { domains: JSON.parse(domains) as string[] } } : {}),
-    source: { kind: text(row, 'source_kind') as ProvenanceKind },
-    ...(status !== '' ? { review: { review_status: status as ReviewStatus } } : {}),
-    changed_at: text(row, 'changed_at'),
   };
 }

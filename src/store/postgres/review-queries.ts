@@ -1,16 +1,10 @@
 import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
-import { IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, toJson } from './rows.ts';
+import type { ReviewArea } from '../query-areas.ts';
+import { body, bodyOf, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
 
-export type ReviewQueries = Pick<
-  StoreTx,
-  | 'getCrossDomainReview'
-  | 'listCrossDomainReviewsByGrant'
-  | 'listCrossDomainReviewsBySubject'
-  | 'insertCrossDomainReview'
-  | 'decideCrossDomainReview'
->;
+export type ReviewQueries = ReviewArea;
 
 const ORDER = 'ORDER BY created_at, review_id';
 
