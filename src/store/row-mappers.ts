@@ -3,6 +3,7 @@ import { CHANGE_KINDS, type ChangeEvent, type ChangeIds, type ChangeKind } from 
 import type { ClaimHistoryEntry, ClaimHistoryInput } from '../model/claim-history.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import type { ProvenanceKind, ReviewStatus } from '../model/vocabulary.ts';
+import { type A2aTaskPage, type A2aTaskQuery, decodeTaskCursor, encodeTaskCursor } from './a2a-task-store.ts';
 import {
   body,
   type Clause,
@@ -15,6 +16,9 @@ import {
   text,
 } from './rows.ts';
 import type { ClaimChange } from './store.ts';
+
+type Value = string | number;
+
 import type { ClaimHistoryFilter, ClaimHistoryPage } from './writeback-store.ts';
 
 // Rows as the records they stand for, with the columns each mapper reads: the same tables and
@@ -74,9 +78,6 @@ export function changeFromRow(row: Row): ChangeEvent {
 /** The columns of an A2A task row that taskFromRow reads. */
 export const TASK_COLUMNS =
   'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body, counterpart';
-/** What an insert writes: the columns read, and the body's size (for the per-grant cap), never read back. */
-export const TASK_WRITTEN_COLUMNS = `${TASK_COLUMNS}, body_bytes`;
-
 export function taskFromRow(row: Row): A2aTaskRecord {
   return {
     task_id: text(row, 'task_id'),
@@ -90,20 +91,35 @@ export function taskFromRow(row: Row): A2aTaskRecord {
   };
 }
 
-/** The values of TASK_WRITTEN_COLUMNS for `record`, in order. */
-export function taskRowValues(record: A2aTaskRecord, updatedMs: number): (string | number | null)[] {
-  return [
-    record.task_id,
-    record.owner,
-    record.context_id,
-    record.state,
-    record.created_at,
-    record.updated_at,
-    updatedMs,
-    record.body,
-    record.counterpart ?? null,
-    Buffer.byteLength(record.body),
-  ];
+/**
+ * The clauses of an A2A task listing: `filters`, the owner's tasks that match (for the total), and
+ * `paged`, those after the cursor, a keyset (updated_ms, task_id) walked newest first.
+ */
+export function taskListClauses(
+  owner: string,
+  query: A2aTaskQuery,
+): { filters: Clause<Value>[]; paged: Clause<Value>[] } {
+  const filters: Clause<Value>[] = [['owner = ?', owner]];
+  if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
+  if (query.state !== undefined) filters.push(['state = ?', query.state]);
+  const paged = [...filters];
+  if (query.after !== undefined) {
+    const [ms, taskId] = decodeTaskCursor(query.after);
+    // The first clause bounds the index walk; the second drops the tasks of that same instant up
+    // to and including the cursor's (ties run by task_id, ascending).
+    paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
+  }
+  return { filters, paged };
+}
+
+/** The page of up to `size + 1` rows of a task listing, with the count of every match. */
+export function taskPageOf(rows: readonly Row[], size: number, total: number): A2aTaskPage {
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  const tasks = page.map(taskFromRow);
+  return rows.length > size && last !== undefined
+    ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
+    : { tasks, total };
 }
 
 /** The clauses and page size of a claim-history listing (claim_history, read in `seq` order). */

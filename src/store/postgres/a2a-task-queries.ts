@@ -1,7 +1,8 @@
-import { decodeTaskCursor, encodeTaskCursor, pageSize } from '../a2a-task-store.ts';
+import { pageSize } from '../a2a-task-store.ts';
 import type { A2aTaskArea } from '../query-areas.ts';
-import { TASK_COLUMNS, TASK_WRITTEN_COLUMNS, taskFromRow, taskRowValues } from '../row-mappers.ts';
-import { type Clause, instant, integer, text, valuesOf, whereOf } from '../rows.ts';
+import { TASK_COLUMNS, taskFromRow, taskListClauses, taskPageOf } from '../row-mappers.ts';
+import { placeholders, TASK_WRITTEN_COLUMNS, taskRow } from '../row-values.ts';
+import { instant, integer, valuesOf, whereOf } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
 
@@ -24,14 +25,7 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async listA2aTasks(owner, query) {
       const size = pageSize(query.pageSize);
-      const filters: Clause[] = [['owner = ?', owner]];
-      if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
-      if (query.state !== undefined) filters.push(['state = ?', query.state]);
-      const paged = [...filters];
-      if (query.after !== undefined) {
-        const [ms, taskId] = decodeTaskCursor(query.after);
-        paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
-      }
+      const { filters, paged } = taskListClauses(owner, query);
       const rows = await sql.all(
         `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE ${whereOf(paged)} ORDER BY updated_ms DESC, task_id LIMIT ?`,
         ...valuesOf(paged),
@@ -41,13 +35,7 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
         `SELECT count(*) AS n FROM a2a_tasks WHERE ${whereOf(filters)}`,
         ...valuesOf(filters),
       );
-      const total = totalRow === undefined ? 0 : integer(totalRow, 'n');
-      const page = rows.slice(0, size);
-      const last = page.at(-1);
-      const tasks = page.map(taskFromRow);
-      return rows.length > size && last !== undefined
-        ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
-        : { tasks, total };
+      return taskPageOf(rows, size, totalRow === undefined ? 0 : integer(totalRow, 'n'));
     },
     async deleteA2aTasksOf(owner) {
       return sql.run('DELETE FROM a2a_tasks WHERE owner = ?', owner);
@@ -84,12 +72,12 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async putA2aTask(record) {
       const changed = await sql.run(
-        `INSERT INTO a2a_tasks (${TASK_WRITTEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${TASK_WRITTEN_COLUMNS}) VALUES (${placeholders(TASK_WRITTEN_COLUMNS)})
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
            updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
            body_bytes = excluded.body_bytes, counterpart = excluded.counterpart
          WHERE a2a_tasks.owner = excluded.owner`,
-        ...taskRowValues(record, instant(record.updated_at)),
+        ...taskRow(record, instant(record.updated_at)),
       );
       if (changed === 0) throw new IdConflictError(record.task_id, 'A2A task');
     },

@@ -6,6 +6,7 @@ import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import { ContentCache } from '../content-cache.ts';
 import type { RecordArea } from '../query-areas.ts';
 import { claimChangeFromRow, PROFILE_COLUMNS, profileFromRow } from '../row-mappers.ts';
+import { GRANT_COLUMNS, grantRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, integer, text, toJson } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
@@ -222,18 +223,8 @@ export function recordQueries(sql: Sql, options: RecordQueryOptions = {}): Recor
     },
     async insertGrant(grant) {
       await sql.run(
-        `INSERT INTO grants (grant_id, subject_id, grantee_id, profile_id, status, granted_at, expires_at,
-           revoked_at, access_mode, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        grant.grant_id,
-        grant.subject_id,
-        grant.grantee_id,
-        grant.profile_id,
-        grant.status,
-        grant.granted_at,
-        grant.expires_at ?? null,
-        grant.revoked_at ?? null,
-        grant.access_mode,
-        toJson(grant),
+        `INSERT INTO grants (${GRANT_COLUMNS}) VALUES (${placeholders(GRANT_COLUMNS)})`,
+        ...grantRow(grant),
       );
     },
     async revokeGrant(grantId, at) {

@@ -1,6 +1,7 @@
 import type { ProposalRecord } from '../../model/proposal.ts';
 import type { WritebackArea } from '../query-areas.ts';
 import { claimHistoryPageOf, claimHistoryWalk } from '../row-mappers.ts';
+import { PROPOSAL_COLUMNS, placeholders, proposalRow } from '../row-values.ts';
 import { body, bodyOf, instant, toJson, valuesOf, whereOf } from '../rows.ts';
 import { patchJson } from './consent-queries.ts';
 import type { Sql } from './sql.ts';
@@ -34,15 +35,8 @@ export function writebackQueries(sql: Sql): WritebackQueries {
     },
     async insertProposal(proposal) {
       await sql.run(
-        `INSERT INTO proposals (proposal_id, profile_id, grant_id, client_id, status, created_at, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        proposal.proposal_id,
-        proposal.profile_id,
-        proposal.grant_id,
-        proposal.client_id,
-        proposal.status,
-        proposal.created_at,
-        toJson(proposal),
+        `INSERT INTO proposals (${PROPOSAL_COLUMNS}) VALUES (${placeholders(PROPOSAL_COLUMNS)})`,
+        ...proposalRow(proposal),
       );
     },
     async transitionProposal(proposalId, expected, patch) {

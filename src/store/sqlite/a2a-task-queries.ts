@@ -1,8 +1,9 @@
 import type { SQLInputValue } from 'node:sqlite';
-import { decodeTaskCursor, encodeTaskCursor, pageSize } from '../a2a-task-store.ts';
+import { pageSize } from '../a2a-task-store.ts';
 import type { A2aTaskArea, Sync } from '../query-areas.ts';
-import { TASK_COLUMNS, TASK_WRITTEN_COLUMNS, taskFromRow, taskRowValues } from '../row-mappers.ts';
-import { type Clause, instant, integer, text, valuesOf, whereOf } from '../rows.ts';
+import { TASK_COLUMNS, taskFromRow, taskListClauses, taskPageOf } from '../row-mappers.ts';
+import { placeholders, TASK_WRITTEN_COLUMNS, taskRow } from '../row-values.ts';
+import { instant, integer, valuesOf, whereOf } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
 
@@ -28,16 +29,7 @@ export function a2aTaskQueries(sql: StatementCache): Sync<A2aTaskArea> {
     },
     listA2aTasks(owner, query) {
       const size = pageSize(query.pageSize);
-      const filters: Clause<SQLInputValue>[] = [['owner = ?', owner]];
-      if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
-      if (query.state !== undefined) filters.push(['state = ?', query.state]);
-      const paged = [...filters];
-      if (query.after !== undefined) {
-        const [ms, taskId] = decodeTaskCursor(query.after);
-        // The first clause bounds the index walk; the second drops the tasks of that same instant
-        // up to and including the cursor's (ties run by task_id, ascending).
-        paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
-      }
+      const { filters, paged } = taskListClauses(owner, query);
       const index = query.contextId === undefined ? 'a2a_tasks_by_owner' : 'a2a_tasks_by_context';
       const rows = sql
         .get(
@@ -48,13 +40,7 @@ export function a2aTaskQueries(sql: StatementCache): Sync<A2aTaskArea> {
       const totalRow = sql
         .get(`SELECT count(*) AS n FROM a2a_tasks INDEXED BY ${index} WHERE ${whereOf(filters)}`)
         .get(...valuesOf(filters));
-      const total = totalRow === undefined ? 0 : integer(totalRow, 'n');
-      const page = rows.slice(0, size);
-      const last = page.at(-1);
-      const tasks = page.map(taskFromRow);
-      return rows.length > size && last !== undefined
-        ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
-        : { tasks, total };
+      return taskPageOf(rows, size, totalRow === undefined ? 0 : integer(totalRow, 'n'));
     },
     deleteA2aTasksOf(owner) {
       return changes('DELETE FROM a2a_tasks WHERE owner = ?', owner);
@@ -92,13 +78,13 @@ export function a2aTaskQueries(sql: StatementCache): Sync<A2aTaskArea> {
     putA2aTask(record) {
       const result = sql
         .get(
-          `INSERT INTO a2a_tasks (${TASK_WRITTEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO a2a_tasks (${TASK_WRITTEN_COLUMNS}) VALUES (${placeholders(TASK_WRITTEN_COLUMNS)})
            ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
              updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
              body_bytes = excluded.body_bytes, counterpart = excluded.counterpart
            WHERE a2a_tasks.owner = excluded.owner`,
         )
-        .run(...taskRowValues(record, instant(record.updated_at)));
+        .run(...taskRow(record, instant(record.updated_at)));
       if (Number(result.changes) === 0) throw new IdConflictError(record.task_id, 'A2A task');
     },
   };

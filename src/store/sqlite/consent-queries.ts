@@ -4,6 +4,7 @@ import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord, GrantRequestStatus } from '../../model/grant-request.ts';
 import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import type { ConsentArea, Sync } from '../query-areas.ts';
+import { GRANT_REQUEST_COLUMNS, grantRequestRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, text, toJson } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
@@ -109,20 +110,9 @@ export function consentQueries(sql: StatementCache): Sync<ConsentArea> {
     insertGrantRequest(request: GrantRequestRecord): void {
       sql
         .get(
-          `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at,
-             package_id, package_index, body)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO grant_requests (${GRANT_REQUEST_COLUMNS}) VALUES (${placeholders(GRANT_REQUEST_COLUMNS)})`,
         )
-        .run(
-          request.grant_request_id,
-          request.client_id,
-          request.subject_id,
-          request.status,
-          request.expires_at,
-          request.package?.package_id ?? null,
-          request.package?.index ?? null,
-          toJson(request),
-        );
+        .run(...grantRequestRow(request));
     },
 
     listGrantRequestsByPackage(packageId: string): GrantRequestRecord[] {

@@ -6,6 +6,7 @@ import type { SigningKeyRecord } from '../../model/signing-key.ts';
 import { ContentCache } from '../content-cache.ts';
 import type { RecordArea, Sync } from '../query-areas.ts';
 import { claimChangeFromRow, PROFILE_COLUMNS, profileFromRow } from '../row-mappers.ts';
+import { GRANT_COLUMNS, grantRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, integer, text, toJson } from '../rows.ts';
 import { type ClaimChange, IdConflictError, type ProfileContent } from '../store.ts';
 import { RecordCache } from './record-cache.ts';
@@ -264,22 +265,8 @@ export function recordQueries(sql: StatementCache, options: RecordQueryOptions =
     },
     insertGrant(grant) {
       sql
-        .get(
-          `INSERT INTO grants (grant_id, subject_id, grantee_id, profile_id, status, granted_at, expires_at,
-             revoked_at, access_mode, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          grant.grant_id,
-          grant.subject_id,
-          grant.grantee_id,
-          grant.profile_id,
-          grant.status,
-          grant.granted_at,
-          grant.expires_at ?? null,
-          grant.revoked_at ?? null,
-          grant.access_mode,
-          toJson(grant),
-        );
+        .get(`INSERT INTO grants (${GRANT_COLUMNS}) VALUES (${placeholders(GRANT_COLUMNS)})`)
+        .run(...grantRow(grant));
     },
     revokeGrant(grantId, at) {
       const current = getGrant(grantId);

@@ -1,7 +1,8 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
 import type { ReviewArea, Sync } from '../query-areas.ts';
-import { body, bodyOf, toJson } from '../rows.ts';
+import { placeholders, REVIEW_COLUMNS, reviewRow } from '../row-values.ts';
+import { body, bodyOf } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
 
@@ -38,21 +39,10 @@ export function reviewQueries(sql: StatementCache): Sync<ReviewArea> {
     insertCrossDomainReview(review) {
       const result = sql
         .get(
-          `INSERT INTO cross_domain_reviews (review_id, grant_id, subject_id, source_domains, target_domain,
-             status, created_at, decided_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO cross_domain_reviews (${REVIEW_COLUMNS}) VALUES (${placeholders(REVIEW_COLUMNS)})
            ON CONFLICT (review_id) DO NOTHING`,
         )
-        .run(
-          review.review_id,
-          review.grant_id,
-          review.subject_id,
-          toJson([...review.source_domains].sort()),
-          review.target_domain,
-          review.status,
-          review.created_at,
-          review.decided_at ?? null,
-          toJson(review),
-        );
+        .run(...reviewRow(review));
       if (Number(result.changes) === 0) throw new IdConflictError(review.review_id, 'cross-domain review');
     },
     decideCrossDomainReview(reviewId, status, decidedAt) {

@@ -2,6 +2,7 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { ProposalRecord } from '../../model/proposal.ts';
 import type { Sync, WritebackArea } from '../query-areas.ts';
 import { claimHistoryPageOf, claimHistoryWalk } from '../row-mappers.ts';
+import { PROPOSAL_COLUMNS, placeholders, proposalRow } from '../row-values.ts';
 import { body, bodyOf, instant, toJson, valuesOf, whereOf } from '../rows.ts';
 import type { StatementCache } from './statement-cache.ts';
 
@@ -34,19 +35,8 @@ export function writebackQueries(sql: StatementCache): Sync<WritebackArea> {
     },
     insertProposal(proposal) {
       sql
-        .get(
-          `INSERT INTO proposals (proposal_id, profile_id, grant_id, client_id, status, created_at, body)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          proposal.proposal_id,
-          proposal.profile_id,
-          proposal.grant_id,
-          proposal.client_id,
-          proposal.status,
-          proposal.created_at,
-          toJson(proposal),
-        );
+        .get(`INSERT INTO proposals (${PROPOSAL_COLUMNS}) VALUES (${placeholders(PROPOSAL_COLUMNS)})`)
+        .run(...proposalRow(proposal));
     },
     transitionProposal(proposalId, expected, patch) {
       // Fields given as undefined are left alone, as JSON.stringify would drop them.
