@@ -15,7 +15,7 @@ export type RecordQueries = RecordArea;
 
 /**
  * Profiles, claims, modifiers, grants, clients, signing keys and settings (the SQLite side's
- * queries.ts) as SQL on one connection or the pool. No read cache yet: every read is a query.
+ * record-queries.ts) as SQL on one connection or the pool. No read cache yet: every read is a query.
  * A write may be several statements; the store runs it in a transaction or a savepoint.
  */
 export interface RecordQueryOptions {
