@@ -36,11 +36,13 @@ interface Pending {
  * case costs one commit. A batch of one fails with its own error at once.
  *
  * The driver checks, before `append`, that the store is open and that the caller is not inside a
- * transaction (TransactionScope), and awaits `flush()` on close.
+ * transaction (TransactionGuard), and awaits `flush()` on close.
  */
 export class AuditBatcher {
   readonly #sink: AuditSink;
   #queue: Pending[] = [];
+  /** The flushes under way: with no `exclusive` section, batches may be written side by side. */
+  readonly #flushing = new Set<Promise<void>>();
 
   constructor(sink: AuditSink) {
     this.#sink = sink;
@@ -54,13 +56,21 @@ export class AuditBatcher {
     });
   }
 
-  /** Writes what is queued now; settles when every caller of this batch has been answered. */
-  flush(): Promise<void> {
+  /**
+   * Writes what is queued now; settles when every caller of this batch, and of every flush under
+   * way, has been answered (what `close` awaits before closing the connections).
+   */
+  async flush(): Promise<void> {
     const batch = this.#queue;
     this.#queue = [];
-    if (batch.length === 0) return Promise.resolve();
-    const write = () => this.#write(batch);
-    return this.#sink.exclusive === undefined ? write() : this.#sink.exclusive(write);
+    if (batch.length > 0) {
+      const write = () => this.#write(batch);
+      const flushing = this.#sink.exclusive === undefined ? write() : this.#sink.exclusive(write);
+      this.#flushing.add(flushing);
+      const done = () => this.#flushing.delete(flushing);
+      flushing.then(done, done);
+    }
+    await Promise.all(this.#flushing);
   }
 
   async #write(batch: readonly Pending[]): Promise<void> {

@@ -48,7 +48,7 @@ export function newTxState(): TxState {
  * `transaction` on the store (not the tx) from inside `fn` would wait for the write lock or mutex
  * that fn's own transaction holds, forever: `assertOutside` throws instead.
  */
-export class TransactionScope {
+export class TransactionGuard {
   readonly #current = new AsyncLocalStorage<TxState>();
 
   /** Runs `fn` as the inside of the transaction of `state`. */
@@ -109,8 +109,14 @@ export interface TxShell<Q> {
   readonly state: TxState;
   /** The transaction's queries (on its connection or client). */
   readonly queries: Q;
-  /** The savepoint each write runs in. */
-  readonly savepoint: Savepoint;
+  /**
+   * The savepoint each write runs in, or the one for a given writer: its `begin` may take what
+   * that write needs first (PostgreSQL: the sequence lock before appendChange or appendAudit, an
+   * area's lock before a write to clients, keys or settings).
+   */
+  readonly savepoint: Savepoint | ((method: string) => Savepoint);
+  /** Told of each write that succeeded, after its savepoint was released (PostgreSQL: which caches it dirtied). */
+  readonly wrote?: (method: string, result: unknown) => void;
   /**
    * How one call is run; default: at once (SQLite). PostgreSQL queues the calls of one tx, since
    * one client runs one statement at a time and savepoints of calls started together must not
@@ -128,16 +134,27 @@ export interface TxShell<Q> {
  * after COMMIT, and only then.
  */
 export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
-  const { state, queries, savepoint, check } = shell;
+  const { state, queries, check, wrote } = shell;
+  const savepointOf =
+    typeof shell.savepoint === 'function' ? shell.savepoint : () => shell.savepoint as Savepoint;
   const serial = shell.serial ?? (async <R>(call: () => R) => call() as Awaited<R>);
   const assertActive = (): void => {
     if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
     check?.();
   };
-  const writes = facade<StoreWriter, Q>(STORE_WRITERS, (_name, call) =>
+  const writes = facade<StoreWriter, Q>(STORE_WRITERS, (name, call) =>
     serial(() => {
       assertActive();
-      return inSavepoint(savepoint, () => call(queries));
+      const result = inSavepoint(savepointOf(name), () => call(queries));
+      if (wrote === undefined) return result;
+      if (result instanceof Promise) {
+        return result.then((value: unknown) => {
+          wrote(name, value);
+          return value;
+        });
+      }
+      wrote(name, result);
+      return result;
     }),
   );
   return {

@@ -1,13 +1,13 @@
 import type { ChangeEvent } from '../../model/change-event.ts';
 import type { Mutex } from '../mutex.ts';
 import type { StoreTx } from '../store.ts';
-import { newTxState, type Savepoint, type TransactionScope, type TxState, txFacade } from '../tx-shell.ts';
+import { newTxState, type Savepoint, type TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
 import type { Connections } from './connections.ts';
 
 export interface GroupCommitDeps {
   readonly connections: Connections;
   readonly mutex: Mutex;
-  readonly scope: TransactionScope;
+  readonly guard: TransactionGuard;
   readonly isClosed: () => boolean;
   /** After a COMMIT on the writer (caches, checkpoints). */
   readonly committed: () => void;
@@ -34,7 +34,7 @@ interface QueuedTx {
  * is not called from inside a transaction.
  */
 export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Promise<T>) => Promise<T> {
-  const { connections, mutex, scope } = deps;
+  const { connections, mutex, guard } = deps;
   const { writer, control, write } = connections;
   // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
   const savepoint: Savepoint = {
@@ -72,7 +72,7 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
         continue;
       }
       try {
-        const result = await scope.run(state, () => item.fn(makeTx(state)));
+        const result = await guard.run(state, () => item.fn(makeTx(state)));
         control('RELEASE store_tx');
         done.push({ item, result, state });
       } catch (error) {

@@ -3,7 +3,7 @@ import { AuditBatcher } from '../audit-batch.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { Mutex } from '../mutex.ts';
 import { STORE_READERS, STORE_WRITERS, type Store, type StoreReader, type StoreWriter } from '../store.ts';
-import { facade, inSavepoint, publishedBy, type Runner, TransactionScope } from '../tx-shell.ts';
+import { facade, inSavepoint, publishedBy, type Runner, TransactionGuard } from '../tx-shell.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
@@ -25,7 +25,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const connections = openConnections(path);
   const { writer, reader, write, warm, control } = connections;
   const mutex = new Mutex();
-  const scope = new TransactionScope();
+  const guard = new TransactionGuard();
   // A `:memory:` database has no WAL to checkpoint.
   const checkpointer = reader === writer ? undefined : new Checkpointer(path, writer);
   let closed = false;
@@ -48,7 +48,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     assertOpen();
     return call();
   };
-  const readCommitted = outboxReads(connections, mutex, scope, readOutside);
+  const readCommitted = outboxReads(connections, mutex, guard, readOutside);
   const feed = new InProcessChangeFeed(
     { listChanges: (query) => readCommitted((q) => q.listChanges(query)) },
     write.latestChangeSeq(),
@@ -56,7 +56,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
   /** One write in its own transaction, publishing the change events it committed. */
   const commitOne: Runner<SqliteQueries> = async (name, call) => {
-    scope.assertOutside();
+    guard.assertOutside();
     return mutex.run(() => {
       assertOpen();
       control('BEGIN IMMEDIATE');
@@ -77,7 +77,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const transaction = groupCommit({
     connections,
     mutex,
-    scope,
+    guard,
     isClosed: () => closed,
     committed: afterCommit,
     rollback,
@@ -93,14 +93,15 @@ export async function openSqliteStore(path: string): Promise<Store> {
     listChanges: (query) => readCommitted((q) => q.listChanges(query)),
     latestChangeSeq: () => readCommitted((q) => q.latestChangeSeq()),
     appendAudit(events: readonly AuditEvent[]): Promise<void> {
-      scope.assertOutside();
+      guard.assertOutside();
       assertOpen();
       return audit.append(events);
     },
     changes: feed,
 
+    // A transaction's scope (store.ts#TransactionScope) is not asked for: one writer serializes all.
     async transaction(fn) {
-      scope.assertOutside();
+      guard.assertOutside();
       assertOpen();
       return transaction(fn);
     },
@@ -128,12 +129,12 @@ export async function openSqliteStore(path: string): Promise<Store> {
 function outboxReads(
   { reader, writer, read }: Connections,
   mutex: Mutex,
-  scope: TransactionScope,
+  guard: TransactionGuard,
   readOutside: <T>(call: () => T) => Promise<T>,
 ): <T>(call: (queries: SqliteQueries) => T) => Promise<T> {
   if (reader !== writer) return (call) => readOutside(() => call(read));
   return async (call) => {
-    scope.assertOutside();
+    guard.assertOutside();
     return mutex.run(() => readOutside(() => call(read)));
   };
 }

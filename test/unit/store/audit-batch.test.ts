@@ -91,3 +91,27 @@ describe('AuditBatcher', () => {
     assert.deepEqual(log, ['enter', 'leave']);
   });
 });
+
+describe('AuditBatcher.flush', () => {
+  it('settles only when the flushes already under way have answered their callers', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const written: string[] = [];
+    const batcher = new AuditBatcher({
+      isClosed: () => false,
+      async writeAll(events) {
+        await gate;
+        written.push(...events.map((e) => e.event_id));
+      },
+      writeEach: () => [],
+    });
+    const first = batcher.append([event('a')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const flushed = batcher.flush().then(() => written.slice());
+    release();
+    assert.deepEqual(await flushed, ['a']);
+    await first;
+  });
+});

@@ -4,7 +4,7 @@ import {
   inSavepoint,
   newTxState,
   type Savepoint,
-  TransactionScope,
+  TransactionGuard,
   txFacade,
 } from '../../../src/store/tx-shell.ts';
 
@@ -103,6 +103,26 @@ describe('txFacade', () => {
     assert.equal(state.changes.length, 1);
   });
 
+  it('takes each writer’s own savepoint when given one per method, and reports each write that succeeded', async () => {
+    const log: string[] = [];
+    const asked: string[] = [];
+    const wrote: string[] = [];
+    const tx = txFacade({
+      state: newTxState(),
+      queries,
+      savepoint: (method) => {
+        asked.push(method);
+        return loggingSavepoint(log, true);
+      },
+      wrote: (method) => wrote.push(method),
+    });
+    await tx.putClient({} as never);
+    await tx.getGrant('g');
+    assert.deepEqual(asked, ['putClient']);
+    assert.deepEqual(log, ['begin', 'release']);
+    assert.deepEqual(wrote, ['putClient']);
+  });
+
   it('runs the driver check before each call', async () => {
     const tx = txFacade({
       state: newTxState(),
@@ -116,15 +136,15 @@ describe('txFacade', () => {
   });
 });
 
-describe('TransactionScope', () => {
+describe('TransactionGuard', () => {
   it('refuses the store from inside an active transaction, and allows it once the transaction settled', () => {
-    const scope = new TransactionScope();
+    const guard = new TransactionGuard();
     const state = newTxState();
-    scope.assertOutside();
-    scope.run(state, () => assert.throws(() => scope.assertOutside(), /use the tx argument/));
-    scope.run(state, () => {
+    guard.assertOutside();
+    guard.run(state, () => assert.throws(() => guard.assertOutside(), /use the tx argument/));
+    guard.run(state, () => {
       state.active = false;
-      scope.assertOutside();
+      guard.assertOutside();
     });
   });
 });
