@@ -11,6 +11,12 @@ export interface AuditSink {
    * transaction between them. Default: no wrapping (each write serializes itself).
    */
   readonly exclusive?: (flush: () => Promise<void>) => Promise<void>;
+  /**
+   * One batch in flight at a time: while one commits, later appends gather behind it and are
+   * written together as soon as it is done (PostgreSQL: a busy instance commits fewer, larger
+   * batches, each commit waiting for a WAL flush). Default: a batch every turn of the event loop.
+   */
+  readonly gather?: boolean;
   /** True once the store is closed: a flush then fails every caller with "store is closed". */
   isClosed(): boolean;
   /** Appends every event in one commit; throws (having written nothing) when any of them fails. */
@@ -51,7 +57,8 @@ export class AuditBatcher {
   /** Queues `events` for the next flush, booked after this turn of the event loop by the first append. */
   append(events: readonly AuditEvent[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (this.#queue.length === 0) setImmediate(() => void this.flush());
+      const behind = this.#sink.gather === true && this.#flushing.size > 0;
+      if (this.#queue.length === 0 && !behind) setImmediate(() => void this.flush());
       this.#queue.push({ events, done: (error) => (error === undefined ? resolve() : reject(error)) });
     });
   }
@@ -67,7 +74,11 @@ export class AuditBatcher {
       const write = () => this.#write(batch);
       const flushing = this.#sink.exclusive === undefined ? write() : this.#sink.exclusive(write);
       this.#flushing.add(flushing);
-      const done = () => this.#flushing.delete(flushing);
+      const done = () => {
+        this.#flushing.delete(flushing);
+        // What gathered behind this batch goes now.
+        if (this.#sink.gather === true && this.#queue.length > 0) void this.flush();
+      };
       flushing.then(done, done);
     }
     await Promise.all(this.#flushing);

@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { AuditEvent } from '../../model/audit-event.ts';
-import type { ChangeEvent } from '../../model/change-event.ts';
+import { AuditBatcher } from '../audit-batch.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { Mutex } from '../mutex.ts';
 import {
@@ -13,6 +12,7 @@ import {
   type StoreWriter,
   type TransactionScope,
 } from '../store.ts';
+import { facade, newTxState, type Savepoint, TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
 import { LockWaits, processLockWaits } from './lock-waits.ts';
 import { AREA_LOCKS, beginStatement, lockKey, sequenceStatement } from './locks.ts';
@@ -21,6 +21,7 @@ import { postgresQueries } from './queries.ts';
 import { PostgresRateCounter } from './rate-counter.ts';
 import { CACHED_READERS, NoticedCache } from './record-cache.ts';
 import { pgTypes, sqlOn } from './sql.ts';
+import { WriterGate } from './writer-gate.ts';
 
 export interface PostgresStoreOptions {
   /** The schema the store's tables live in (created when missing); default: the server's current one. */
@@ -39,10 +40,8 @@ export interface PostgresStore extends Store {
   listenerPid(): number | undefined;
 }
 
-interface TxState {
-  active: boolean;
-  /** The change events appended so far, published after COMMIT. */
-  readonly changes: ChangeEvent[];
+/** A transaction's state (tx-shell.ts), and what this driver does at its COMMIT. */
+interface PgTxState extends TxState {
   /** Whether it holds the outbox's and the audit log's locks (taken at its first append to either). */
   sequenced: boolean;
   /** Whether it wrote a table an instance keeps in memory (record-cache.ts). */
@@ -130,17 +129,12 @@ export async function openPostgresStore(
   const waits = new LockWaits();
   // Tells a write or transaction started from inside a transaction's fn, which could wait on the
   // locks its own transaction holds, forever. Such code must use its `tx`.
-  const current = new AsyncLocalStorage<TxState>();
+  const guard = new TransactionGuard();
   const committed = postgresQueries(sqlOn(pool), { cacheContent: true, writeLock: schema, autocommit: true });
   const cache = new NoticedCache(() => listener.sync());
   let closed = false;
   const assertOpen = (): void => {
     if (closed) throw new Error('store is closed');
-  };
-  const assertNotInTransaction = (): void => {
-    if (current.getStore()?.active) {
-      throw new Error('inside transaction(): use the tx argument, not the store (it would deadlock)');
-    }
   };
 
   /**
@@ -150,11 +144,11 @@ export async function openPostgresStore(
    */
   const inTransaction = <T>(
     scope: TransactionScope | undefined,
-    work: (client: Client, state: TxState) => Promise<T>,
+    work: (client: Client, state: PgTxState) => Promise<T>,
   ) =>
     writers.run(scopeKey(scope), async () => {
       assertOpen();
-      const state: TxState = { active: true, changes: [], sequenced: false, wroteCached: false };
+      const state: PgTxState = { ...newTxState(), sequenced: false, wroteCached: false };
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -214,32 +208,26 @@ export async function openPostgresStore(
     throw error;
   });
 
-  const makeTx = (client: Client, state: TxState): StoreTx => {
-    const queries = postgresQueries(sqlOn(client), { writeLock: schema });
+  const makeTx = (client: Client, state: PgTxState): StoreTx => {
     // fn may start several calls at once; one client runs one statement at a time, and each write's
     // savepoint must not interleave with another's, so the calls of one tx queue here.
     const serial = new Mutex();
-    const assertActive = (): void => {
-      if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
+    const plain: Savepoint = {
+      begin: async () => void (await client.query('SAVEPOINT store_write')),
+      release: async () => void (await client.query('RELEASE store_write')),
+      rollbackTo: async () => void (await client.query('ROLLBACK TO store_write; RELEASE store_write')),
     };
-    const out: Record<string, unknown> = {};
-    for (const name of Object.keys(STORE_READERS)) {
-      out[name] = (...args: unknown[]) =>
-        serial.run(() => {
-          assertActive();
-          return (queries[name as keyof StoreReader] as (...a: unknown[]) => Promise<unknown>)(...args);
-        });
-    }
-    // A savepoint per write keeps each method atomic, and the transaction usable, when fn catches
-    // its error and goes on (PostgreSQL would otherwise refuse every later statement).
-    for (const name of Object.keys(STORE_WRITERS)) {
-      const sequenced = name === 'appendChange' || name === 'appendAudit';
-      const area = WRITER_SCOPES[name as keyof StoreWriter];
-      out[name] = (...args: unknown[]) =>
-        serial.run(async () => {
-          assertActive();
+    // The outbox's and audit log's locks before the first change or audit event (operations
+    // announce and audit last, so they are held from there to the COMMIT only); an area's lock
+    // before a write to clients, keys or settings in a transaction of another scope.
+    const savepoint = (method: string): Savepoint => {
+      const area = WRITER_SCOPES[method as keyof StoreWriter];
+      const sequenced = method === 'appendChange' || method === 'appendAudit';
+      if (!sequenced && area === undefined) return plain;
+      return {
+        ...plain,
+        begin: async () => {
           if (sequenced && !state.sequenced) {
-            // The global seqs: from here to COMMIT (operations announce and audit last).
             const locked = await client.query(sequence);
             waits.add(locked);
             processLockWaits.add(locked);
@@ -250,21 +238,18 @@ export async function openPostgresStore(
               ? `SAVEPOINT store_write; SELECT pg_advisory_xact_lock(${AREA_LOCKS[area.area]}, ${storeKey})`
               : 'SAVEPOINT store_write',
           );
-          try {
-            const result = await (
-              queries[name as keyof StoreWriter] as (...a: unknown[]) => Promise<unknown>
-            )(...args);
-            await client.query('RELEASE store_write');
-            if (name === 'appendChange') state.changes.push(result as ChangeEvent);
-            if (CACHED_WRITERS.has(name)) state.wroteCached = true;
-            return result;
-          } catch (error) {
-            await client.query('ROLLBACK TO store_write; RELEASE store_write');
-            throw error;
-          }
-        });
-    }
-    return out as unknown as StoreTx;
+        },
+      };
+    };
+    return txFacade({
+      state,
+      queries: postgresQueries(sqlOn(client), { writeLock: schema }),
+      savepoint,
+      serial: <R>(call: () => R) => serial.run(call) as Promise<Awaited<R>>,
+      wrote: (method) => {
+        if (CACHED_WRITERS.has(method)) state.wroteCached = true;
+      },
+    });
   };
 
   const readers: Record<string, unknown> = {};
@@ -283,71 +268,39 @@ export async function openPostgresStore(
             return cache.read(group, key, () => read(...args));
           };
   }
-  const autocommitWriters: Record<string, unknown> = {};
-  for (const name of Object.keys(STORE_WRITERS) as (keyof StoreWriter)[]) {
-    if (name === 'appendAudit') continue;
-    autocommitWriters[name] = async (...args: unknown[]) => {
-      assertNotInTransaction();
-      assertOpen();
-      return inTransaction(WRITER_SCOPES[name], (client, state) => {
-        const tx = makeTx(client, state);
-        return (tx[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-      });
-    };
-  }
+  // Each autocommit write is a transaction of its own, in the writer's scope.
+  const autocommitWriters = facade<StoreWriter, StoreTx>(STORE_WRITERS, async (name, call) => {
+    guard.assertOutside();
+    assertOpen();
+    return inTransaction(WRITER_SCOPES[name as keyof StoreWriter], (client, state) =>
+      Promise.resolve(call(makeTx(client, state))),
+    );
+  });
 
-  // Group commit for the audit log, as on SQLite: the appends of one turn of the event loop share
-  // one commit, in the order they were called; each caller waits for the commit that holds its
-  // events. The append is one statement (ppx_append_audit_durably, migration 0007), which holds
-  // the audit log's lock for the insert only and returns once the commit is flushed. When the batch
-  // fails (a duplicate id), each item is appended on its own, so that the failing one fails alone.
-  let auditQueue: { events: readonly AuditEvent[]; done: (error?: unknown) => void }[] = [];
-  const append = async (events: readonly AuditEvent[]): Promise<void> => {
-    assertOpen();
-    await committed.appendAudit(events);
-  };
-  const flushAudit = async (): Promise<void> => {
-    const batch = auditQueue;
-    auditQueue = [];
-    if (batch.length === 0) return;
-    if (closed) {
-      for (const item of batch) item.done(new Error('store is closed'));
-      return;
-    }
-    try {
-      await append(batch.flatMap((item) => item.events));
-      for (const item of batch) item.done();
-    } catch (first) {
-      if (batch.length === 1) return batch[0]!.done(first);
-      for (const item of batch) {
-        await append(item.events).then(
-          () => item.done(),
-          (error: unknown) => item.done(error),
-        );
-      }
-    }
-  };
-  // One batch in flight per instance: while it commits, the next turns' appends gather behind it
-  // and go together when it is done (a busy instance commits fewer, larger batches).
-  let auditFlushing: Promise<void> | undefined;
-  const drainAudit = async (): Promise<void> => {
-    while (auditQueue.length > 0) await flushAudit();
-    auditFlushing = undefined;
-  };
+  // Group commit for the audit log, as on SQLite (audit-batch.ts), with one batch in flight: while
+  // it commits, later appends gather behind it. The append is one statement
+  // (ppx_append_audit_batch_durably, migrations 0007-0008), which holds the audit log's lock for
+  // the insert only and returns once the commit is flushed.
+  const audit = new AuditBatcher({
+    gather: true,
+    isClosed: () => closed,
+    writeAll: (events) => committed.appendAudit(events),
+    async writeEach(items) {
+      const outcomes: unknown[] = [];
+      for (const events of items)
+        outcomes.push(await committed.appendAudit(events).catch((error: unknown) => error));
+      return outcomes;
+    },
+  });
   const appendAudit = (events: readonly AuditEvent[]): Promise<void> => {
-    assertNotInTransaction();
+    guard.assertOutside();
     assertOpen();
-    return new Promise<void>((resolve, reject) => {
-      if (auditQueue.length === 0 && auditFlushing === undefined) {
-        auditFlushing = new Promise<void>((started) => setImmediate(started)).then(drainAudit);
-      }
-      auditQueue.push({ events, done: (error) => (error === undefined ? resolve() : reject(error)) });
-    });
+    return audit.append(events);
   };
 
   return {
     ...(readers as unknown as StoreReader),
-    ...(autocommitWriters as unknown as Omit<StoreWriter, 'appendAudit'>),
+    ...autocommitWriters,
     appendAudit,
     changes: feed,
     sharedRateCounter: new PostgresRateCounter(pool),
@@ -355,14 +308,13 @@ export async function openPostgresStore(
     listenerPid: () => listener.pid(),
 
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>, scope?: TransactionScope): Promise<T> {
-      assertNotInTransaction();
+      guard.assertOutside();
       assertOpen();
-      return inTransaction(scope, (client, state) => current.run(state, () => fn(makeTx(client, state))));
+      return inTransaction(scope, (client, state) => guard.run(state, () => fn(makeTx(client, state))));
     },
 
     async close(): Promise<void> {
-      await auditFlushing;
-      await flushAudit();
+      await audit.flush();
       await writers.idle();
       if (closed) return;
       closed = true;
@@ -377,85 +329,6 @@ export async function openPostgresStore(
 function scopeKey(scope: TransactionScope | undefined): string {
   if (scope === undefined) return '';
   return 'subject' in scope ? `s${scope.subject}` : `a${scope.area}`;
-}
-
-/**
- * Keeps the connections that hold or wait for a write lock to one per scope and to `limit` in all,
- * so that transactions waiting on a lock never take every pooled connection from the reads (and
- * from the transaction holding that lock, which may read through the store). An unscoped
- * transaction ('') waits until no other runs, and none starts while it waits.
- */
-class WriterGate {
-  readonly #limit: number;
-  readonly #queues = new Map<string, { mutex: Mutex; pending: number }>();
-  readonly #waiting: { readonly exclusive: boolean; readonly enter: () => void }[] = [];
-  #running = 0;
-  #exclusive = false;
-
-  constructor(limit: number) {
-    this.#limit = Math.max(1, limit);
-  }
-
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    let queue = this.#queues.get(key);
-    if (queue === undefined) {
-      queue = { mutex: new Mutex(), pending: 0 };
-      this.#queues.set(key, queue);
-    }
-    const q = queue;
-    q.pending++;
-    return q.mutex
-      .run(async () => {
-        await this.#enter(key === '');
-        try {
-          return await task();
-        } finally {
-          this.#leave(key === '');
-        }
-      })
-      .finally(() => {
-        if (--q.pending === 0) this.#queues.delete(key);
-      });
-  }
-
-  /** Resolves once nothing runs or waits. */
-  async idle(): Promise<void> {
-    while (this.#queues.size > 0) {
-      await Promise.all([...this.#queues.values()].map((q) => q.mutex.run(() => undefined)));
-    }
-  }
-
-  #fits(exclusive: boolean): boolean {
-    return exclusive ? this.#running === 0 : !this.#exclusive && this.#running < this.#limit;
-  }
-
-  #enter(exclusive: boolean): Promise<void> {
-    if (this.#waiting.length === 0 && this.#fits(exclusive)) {
-      this.#take(exclusive);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.#waiting.push({ exclusive, enter: resolve }));
-  }
-
-  #take(exclusive: boolean): void {
-    this.#running++;
-    if (exclusive) this.#exclusive = true;
-  }
-
-  #leave(exclusive: boolean): void {
-    this.#running--;
-    if (exclusive) this.#exclusive = false;
-    // Wake waiters in order while they fit (first in, first out: none overtakes an earlier one).
-    for (
-      let next = this.#waiting[0];
-      next !== undefined && this.#fits(next.exclusive);
-      next = this.#waiting[0]
-    ) {
-      this.#waiting.shift();
-      this.#take(next.exclusive);
-      next.enter();
-    }
-  }
 }
 
 /**
