@@ -54,11 +54,11 @@ export function beginStatement(schema: string, scope: TransactionScope | undefin
   return `BEGIN; ${timedLocks([`pg_advisory_xact_lock_shared(${WRITE_LOCK}, ${store})`, own])}`;
 }
 
-/** The outbox's and the audit log's locks, in that order. */
-export function sequenceStatement(schema: string): string {
+/** The outbox's and the audit log's locks, in that order (for timedLocks). */
+export function sequenceLockCalls(schema: string): string[] {
   const store = lockKey(schema);
-  return timedLocks([
+  return [
     `pg_advisory_xact_lock(${OUTBOX_LOCK}, ${store})`,
     `pg_advisory_xact_lock(${AUDIT_LOCK}, ${store})`,
-  ]);
+  ];
 }

@@ -15,7 +15,7 @@ import {
 import { facade, newTxState, type Savepoint, TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
 import { changeChannel, listenForChanges } from './change-notices.ts';
 import { LockWaits, processLockWaits } from './lock-waits.ts';
-import { AREA_LOCKS, beginStatement, lockKey, sequenceStatement } from './locks.ts';
+import { AREA_LOCKS, beginStatement, lockKey, sequenceLockCalls, timedLocks } from './locks.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
 import { postgresQueries } from './queries.ts';
 import { PostgresRateCounter } from './rate-counter.ts';
@@ -123,7 +123,7 @@ export async function openPostgresStore(
     throw error;
   }
   const storeKey = lockKey(schema);
-  const sequence = sequenceStatement(schema);
+  const sequenceLocks = sequenceLockCalls(schema);
 
   const writers = new WriterGate(poolSize - 2);
   const waits = new LockWaits();
@@ -208,42 +208,62 @@ export async function openPostgresStore(
     throw error;
   });
 
+  // A pooled client's queries, made once: the pool hands the same clients out again and again.
+  const clientQueries = new WeakMap<Client, StoreTx>();
+  const txQueriesOf = (client: Client): StoreTx => {
+    let queries = clientQueries.get(client);
+    if (queries === undefined) {
+      queries = postgresQueries(sqlOn(client), { writeLock: schema });
+      clientQueries.set(client, queries);
+    }
+    return queries;
+  };
   const makeTx = (client: Client, state: PgTxState): StoreTx => {
     // fn may start several calls at once; one client runs one statement at a time, and each write's
     // savepoint must not interleave with another's, so the calls of one tx queue here.
     const serial = new Mutex();
-    const plain: Savepoint = {
-      begin: async () => void (await client.query('SAVEPOINT store_write')),
-      release: async () => void (await client.query('RELEASE store_write')),
-      rollbackTo: async () => void (await client.query('ROLLBACK TO store_write; RELEASE store_write')),
+    // Each round trip costs the provider a socket write and PostgreSQL a wake-up, so the statements
+    // around a write are folded into as few as can be: a write's savepoint is released only when
+    // the next one begins (the same simple query), or by COMMIT; the locks a write needs first go
+    // in that query too.
+    let unreleased = false;
+    const begin = async (locks: readonly string[]): Promise<void> => {
+      const statements = [...(unreleased ? ['RELEASE store_write'] : []), 'SAVEPOINT store_write'];
+      unreleased = false;
+      if (locks.length === 0) {
+        await client.query(statements.join('; '));
+        return;
+      }
+      const results = await client.query(`${statements.join('; ')}; ${timedLocks(locks)}`);
+      const timed = (results as unknown as pg.QueryResult[]).at(-1);
+      if (timed !== undefined) {
+        waits.add(timed);
+        processLockWaits.add(timed);
+      }
     };
     // The outbox's and audit log's locks before the first change or audit event (operations
     // announce and audit last, so they are held from there to the COMMIT only); an area's lock
     // before a write to clients, keys or settings in a transaction of another scope.
-    const savepoint = (method: string): Savepoint => {
-      const area = WRITER_SCOPES[method as keyof StoreWriter];
-      const sequenced = method === 'appendChange' || method === 'appendAudit';
-      if (!sequenced && area === undefined) return plain;
-      return {
-        ...plain,
-        begin: async () => {
-          if (sequenced && !state.sequenced) {
-            const locked = await client.query(sequence);
-            waits.add(locked);
-            processLockWaits.add(locked);
-            state.sequenced = true;
-          }
-          await client.query(
-            area !== undefined && 'area' in area
-              ? `SAVEPOINT store_write; SELECT pg_advisory_xact_lock(${AREA_LOCKS[area.area]}, ${storeKey})`
-              : 'SAVEPOINT store_write',
-          );
-        },
-      };
-    };
+    const savepoint = (method: string): Savepoint => ({
+      begin: () => {
+        const area = WRITER_SCOPES[method as keyof StoreWriter];
+        const locks: string[] = [];
+        if ((method === 'appendChange' || method === 'appendAudit') && !state.sequenced) {
+          locks.push(...sequenceLocks);
+          state.sequenced = true;
+        }
+        if (area !== undefined && 'area' in area)
+          locks.push(`pg_advisory_xact_lock(${AREA_LOCKS[area.area]}, ${storeKey})`);
+        return begin(locks);
+      },
+      release: () => {
+        unreleased = true;
+      },
+      rollbackTo: async () => void (await client.query('ROLLBACK TO store_write; RELEASE store_write')),
+    });
     return txFacade({
       state,
-      queries: postgresQueries(sqlOn(client), { writeLock: schema }),
+      queries: txQueriesOf(client),
       savepoint,
       serial: <R>(call: () => R) => serial.run(call) as Promise<Awaited<R>>,
       wrote: (method) => {
