@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -11,6 +11,7 @@ import { importProfile } from '../src/operations/import-profile.ts';
 import { seedDemo } from '../src/operations/seed-demo.ts';
 import { openProvider } from '../src/provider.ts';
 import type { RunningServer } from '../src/server.ts';
+import { processLockWaits } from '../src/store/postgres/lock-waits.ts';
 import { freePort } from '../test/support/provider.ts';
 import {
   BENCH_CLIENT,
@@ -138,6 +139,12 @@ export function serveUntilStopped(
       process.exit(0);
     }
   };
+  // PPX_BENCH_LOCK_WAITS_FILE (bench:stores): how long this process's PostgreSQL transactions have
+  // waited for the store's locks so far, written there a few times a second for the parent to read.
+  const waitsFile = process.env['PPX_BENCH_LOCK_WAITS_FILE'];
+  if (waitsFile) {
+    setInterval(() => writeFileSync(waitsFile, JSON.stringify(processLockWaits.snapshot())), 100).unref();
+  }
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.stdin.on('end', () => void stop());

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,54 @@ export interface Target {
    * connections are spread evenly over `url` and these, and the figures are of them all together.
    */
   readonly also?: readonly { readonly url: string; readonly pid?: number | undefined }[];
+  /** The database server's processes, whose CPU per request is reported beside the target's. */
+  readonly databasePids?: () => readonly number[];
+  /**
+   * Files the target's processes write their lock waits to (PPX_BENCH_LOCK_WAITS_FILE: {locks,
+   * waitedMs} so far), reported as a share of the time requests took.
+   */
+  readonly lockWaitFiles?: readonly string[];
+}
+
+/** The pids of every PostgreSQL server process on this machine (Linux /proc; [] elsewhere). */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return [];
+  }
+  return pids;
+}
+
+/** CPU microseconds of several processes, by pid (a process gone or new is left out of the sum). */
+function cpuByPid(pids: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const micros = cpuMicros(pid);
+    if (micros !== undefined) out.set(pid, micros);
+  }
+  return out;
+}
+
+/** Milliseconds the target's processes waited for locks so far (0 when none reports). */
+function lockWaitedMs(target: Target): number {
+  let sum = 0;
+  for (const file of target.lockWaitFiles ?? []) {
+    try {
+      sum += Number((JSON.parse(readFileSync(file, 'utf8')) as { waitedMs?: number }).waitedMs ?? 0);
+    } catch {
+      // not written yet
+    }
+  }
+  return sum;
 }
 
 /**
@@ -170,6 +218,10 @@ export interface Row {
   responseBytes: number;
   /** CPU microseconds the serving process spent per request (NaN when not measured). */
   cpuPerRequest: number;
+  /** CPU microseconds the database server spent per request (NaN without `databasePids`). */
+  databaseCpuPerRequest: number;
+  /** Time the target's transactions waited for locks, over the time its requests took (NaN: none). */
+  lockWaitShare: number;
 }
 
 function load(
@@ -266,19 +318,35 @@ export async function measure(
         `${label}: round ${round + 1}/${args.rounds}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`,
       );
       const cpuBefore = targetCpu(t);
+      const dbBefore = cpuByPid(t.databasePids?.() ?? []);
+      const waitedBefore = lockWaitedMs(t);
+      await new Promise((resolve) => setTimeout(resolve, 150)); // a fresh lock-wait file first
       const r = await load(args, work, t, args.duration, t.name);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const waited = lockWaitedMs(t) - waitedBefore;
+      const dbAfter = cpuByPid(t.databasePids?.() ?? []);
       const cpuAfter = targetCpu(t);
       const cpu =
         cpuBefore !== undefined && cpuAfter !== undefined
           ? (cpuAfter - cpuBefore) / Math.max(1, r['2xx'])
           : Number.NaN;
+      let dbMicros = 0;
+      for (const [pid, after] of dbAfter) dbMicros += after - (dbBefore.get(pid) ?? 0);
+      const databaseCpu = t.databasePids === undefined ? Number.NaN : dbMicros / Math.max(1, r['2xx']);
+      // Request time: every request's latency, summed (the mean times the count).
+      const requestMs = r.latency.mean * r.requests.total;
+      const lockShare = t.lockWaitFiles === undefined ? Number.NaN : waited / Math.max(1, requestMs);
       if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r['2xx'] === 0) {
         console.error(JSON.stringify(r.statusCodeStats));
         throw new Error(
           `${t.name}: ${r['2xx']} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
         );
       }
-      rows.set(t.name, rowOf(t, r, sizes.get(t.name)!, cpu));
+      rows.set(t.name, {
+        ...rowOf(t, r, sizes.get(t.name)!, cpu),
+        databaseCpuPerRequest: databaseCpu,
+        lockWaitShare: lockShare,
+      });
       await work.verify(t); // still the full answer after the load
     }
     rounds.push({ order: order.map((t) => t.name), rows: targets.map((t) => rows.get(t.name)!) });
@@ -306,6 +374,8 @@ function rowOf(target: Target, r: Result, responseBytes: number, cpuPerRequest: 
     timeouts: r.timeouts,
     responseBytes,
     cpuPerRequest,
+    databaseCpuPerRequest: Number.NaN,
+    lockWaitShare: Number.NaN,
   };
 }
 

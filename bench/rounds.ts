@@ -29,6 +29,8 @@ export interface TargetSummary {
   readonly reqPerSec: Spread;
   readonly p99: Spread;
   readonly cpuPerRequest: Spread;
+  readonly databaseCpuPerRequest: Spread;
+  readonly lockWaitShare: Spread;
   readonly non2xx: number;
   readonly responseBytes: number;
 }
@@ -49,6 +51,10 @@ export function summarize(rounds: readonly Round[]): Summary {
       reqPerSec: spread(rows.map((r) => r.reqPerSec)),
       p99: spread(rows.map((r) => r.p99)),
       cpuPerRequest: spread(rows.map((r) => r.cpuPerRequest).filter((x) => Number.isFinite(x))),
+      databaseCpuPerRequest: spread(
+        rows.map((r) => r.databaseCpuPerRequest).filter((x) => Number.isFinite(x)),
+      ),
+      lockWaitShare: spread(rows.map((r) => r.lockWaitShare).filter((x) => Number.isFinite(x))),
       non2xx: rows.reduce((n, r) => n + r.non2xx, 0),
       responseBytes: rows[0]!.responseBytes,
     };

@@ -8,6 +8,7 @@ import {
   benchArgs,
   machine,
   measure,
+  postgresPids,
   runMain,
   settings,
   type Target,
@@ -45,6 +46,14 @@ const SETUPS: Record<string, Setup> = {
   'postgres-2': { name: 'postgres-2', store: 'postgres', instances: 2 },
 };
 
+const waitsDir = mkdtempSync(join(tmpdir(), 'ppx-bench-waits-'));
+process.on('exit', () => rmSync(waitsDir, { recursive: true, force: true }));
+let waitCount = 0;
+/** A fresh file for a child's lock waits (PPX_BENCH_LOCK_WAITS_FILE). */
+function waitsPath(name: string): string {
+  return join(waitsDir, `${name}-${++waitCount}.json`);
+}
+
 /** The provider target of a setup: its first instance, and the second's URL when it has one. */
 async function providerTarget(
   surface: Surface,
@@ -54,24 +63,39 @@ async function providerTarget(
 ): Promise<Target> {
   const argv = [join(here, 'provider-server.ts'), '--audience', surface];
   if (databaseUrl) argv.push('--database-url', databaseUrl);
-  const first = startChild('provider', argv);
+  const firstWaits = waitsPath('provider');
+  const first = startChild('provider', argv, {
+    env: { ...process.env, PPX_BENCH_LOCK_WAITS_FILE: firstWaits },
+  });
   children.push(first);
   const info = await first.ready;
   const path = surface === 'http' ? BENCH_PATH : '/mcp';
   const headers =
     surface === 'http' ? { ...json, authorization: `Bearer ${info['token']}` } : mcp.headers(info['token']);
-  const target: Target = { name: 'provider', url: info['url'] + path, headers, pid: first.proc.pid };
+  const onPostgres =
+    databaseUrl === undefined ? {} : { databasePids: postgresPids, lockWaitFiles: [firstWaits] };
+  const target: Target = {
+    name: 'provider',
+    url: info['url'] + path,
+    headers,
+    pid: first.proc.pid,
+    ...onPostgres,
+  };
   if (setup.instances === 1 || !databaseUrl) return target;
-  const second = startChild('instance', [
-    join(here, 'instance-server.ts'),
-    '--database-url',
-    databaseUrl,
-    '--base-url',
-    info['baseUrl']!,
-  ]);
+  const secondWaits = waitsPath('instance');
+  const second = startChild(
+    'instance',
+    [join(here, 'instance-server.ts'), '--database-url', databaseUrl, '--base-url', info['baseUrl']!],
+    { env: { ...process.env, PPX_BENCH_LOCK_WAITS_FILE: secondWaits } },
+  );
   children.push(second);
   const secondInfo = await second.ready;
-  return { ...target, name: 'provider ×2', also: [{ url: secondInfo['url'] + path, pid: second.proc.pid }] };
+  return {
+    ...target,
+    name: 'provider ×2',
+    also: [{ url: secondInfo['url'] + path, pid: second.proc.pid }],
+    lockWaitFiles: [firstWaits, secondWaits],
+  };
 }
 
 async function runSetup(
@@ -177,7 +201,8 @@ async function main(): Promise<void> {
       `${s.ratio.median.toFixed(2)} (${s.ratio.min.toFixed(2)}–${s.ratio.max.toFixed(2)})`,
       p!.p99.median.toFixed(0),
       b!.p99.median.toFixed(0),
-      `${cpu(p!.cpuPerRequest.median)} / ${cpu(b!.cpuPerRequest.median)}`,
+      `${cpu(p!.cpuPerRequest.median)} / ${cpu(p!.databaseCpuPerRequest.median)} / ${cpu(b!.cpuPerRequest.median)}`,
+      Number.isFinite(p!.lockWaitShare.median) ? `${(p!.lockWaitShare.median * 100).toFixed(2)} %` : 'n/a',
     ];
   });
   console.log(
@@ -191,11 +216,27 @@ async function main(): Promise<void> {
         'ratio (min–max)',
         'provider p99 ms',
         'baseline p99 ms',
-        'CPU µs/req provider / baseline',
+        'CPU µs/req provider / PostgreSQL / baseline',
+        'lock wait / request time',
       ],
       rows,
     ),
   );
+  // Each store against SQLite in the same run, each first divided by its own baseline's rate in
+  // the same rounds (so that drift between setups cancels), and as measured.
+  const sqlite = results.find((r) => r.setup.store === 'sqlite');
+  if (sqlite !== undefined) {
+    const rateOf = (rounds: readonly Round[]) => summarize(rounds).targets[0]!.reqPerSec.median;
+    const relative = (rounds: readonly Round[]) => summarize(rounds).ratio.median;
+    const lines = results
+      .filter((r) => r.setup.store !== 'sqlite' && r.surface === sqlite.surface)
+      .map(
+        (r) =>
+          `${r.surface} ${r.setup.name} / sqlite: ${(rateOf(r.rounds) / rateOf(sqlite.rounds)).toFixed(2)} as measured, ` +
+          `${(relative(r.rounds) / relative(sqlite.rounds)).toFixed(2)} each over its baseline`,
+      );
+    for (const line of lines) console.log(line);
+  }
   writeResults('bench:stores', 'stores.json', {
     ...machine(),
     ...settings(args),

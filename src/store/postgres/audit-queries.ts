@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import { AUDIT_MAX_EXAMINED } from '../sqlite/audit-queries.ts';
 import type { StoreTx } from '../store.ts';
-import { WRITE_LOCK } from './locks.ts';
+import { AUDIT_LOCK } from './locks.ts';
 import { clampLimit, decodeCursor, encodeCursor, instant, integer } from './rows.ts';
 import type { Row, Sql } from './sql.ts';
 
@@ -25,10 +25,10 @@ type Clause = readonly [string, unknown];
  * claim-key lists stored once, one index per filter. A listing reads one subject's events in `seq`
  * order from its cursor, either way, examining at most AUDIT_MAX_EXAMINED rows beyond its page when
  * a filter is not covered by the index; `since` and `until` become `seq` bounds by a binary search
- * over the log's clock `ts`. Appends must be serialized (the store's write lock): `ts` is computed
- * from the newest event, and `seq` order must be commit order.
+ * over the log's clock `ts`. Appends are serialized by the audit log's own lock (AUDIT_LOCK): `ts` is
+ * computed from the newest event, and `seq` order must be commit order.
  */
-export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
+export function auditQueries(sql: Sql, writeLock: string, durably = false): AuditQueries {
   const newest = () => sql.get('SELECT seq, ts FROM audit_events ORDER BY seq DESC LIMIT 1');
   const clock = async () => {
     const row = await sql.get('SELECT max_lag FROM audit_clock WHERE one = 1');
@@ -53,9 +53,18 @@ export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
   return {
     async appendAudit(events) {
       if (events.length === 0) return;
-      // One statement (migration 0004): the clock, the key lists and the rows, under the write lock.
+      // One statement (migrations 0004, 0008): the key lists, the clock and the rows, under the audit log's
+      // lock. On its own (`durably`, migration 0007) the lock is held for the insert only, and the
+      // call returns once the commit is flushed; inside a transaction it goes with that COMMIT.
+      // Each distinct key list once, by its digest (migration 0008); the events name the digest.
+      const keySets = new Map<string, string>();
       const batch = events.map((event) => {
-        const keys = event.claim_keys.length === 0 ? null : JSON.stringify(event.claim_keys);
+        let digest: string | null = null;
+        if (event.claim_keys.length > 0) {
+          const keys = JSON.stringify(event.claim_keys);
+          digest = createHash('sha256').update(keys).digest('base64url');
+          keySets.set(digest, keys);
+        }
         return {
           event_id: event.event_id,
           subject_id: event.subject_id,
@@ -67,11 +76,18 @@ export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
           detail: event.detail ?? null,
           at: event.at,
           at_ms: instant(event.at),
-          digest: keys === null ? null : createHash('sha256').update(keys).digest('base64url'),
-          keys,
+          digest,
         };
       });
-      await sql.run('SELECT ppx_append_audit(?, ?, ?::json)', WRITE_LOCK, writeLock, JSON.stringify(batch));
+      await sql.run(
+        durably
+          ? 'CALL ppx_append_audit_batch_durably(?, ?, ?::jsonb, ?::jsonb)'
+          : 'SELECT ppx_append_audit_batch(?, ?, ?::jsonb, ?::jsonb)',
+        AUDIT_LOCK,
+        writeLock,
+        JSON.stringify(batch),
+        JSON.stringify([...keySets].map(([digest, keys]) => ({ digest, keys }))),
+      );
     },
 
     async listAudit(filter) {
