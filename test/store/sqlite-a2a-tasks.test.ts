@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { A2aTaskQueries } from '../../src/store/sqlite/a2a-task-queries.ts';
+import { a2aTaskQueries } from '../../src/store/sqlite/a2a-task-queries.ts';
 import { listMigrations, migrate } from '../../src/store/sqlite/migrate.ts';
-import { StatementCache } from '../../src/store/sqlite/rows.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { StatementCache } from '../../src/store/sqlite/statement-cache.ts';
 import { at, grant, profileRecord } from './fixtures.ts';
 
 // Migration 0012 (A2A tasks) on a database of the stage before it, the table's own guards, and
@@ -135,7 +135,7 @@ describe('migration 0012 (A2A tasks)', () => {
     try {
       migrate(db);
       const sql = new RecordingCache(db);
-      const queries = new A2aTaskQueries(sql);
+      const queries = a2aTaskQueries(sql);
       const put = (id: string, minute: number) =>
         queries.putA2aTask({
           task_id: id,

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
-import { AUDIT_MAX_EXAMINED, AuditQueries } from '../../src/store/sqlite/audit-queries.ts';
+import { AUDIT_MAX_EXAMINED } from '../../src/store/audit-rows.ts';
+import { auditQueries } from '../../src/store/sqlite/audit-queries.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
-import { StatementCache } from '../../src/store/sqlite/rows.ts';
+import { StatementCache } from '../../src/store/sqlite/statement-cache.ts';
 import type { AuditFilter } from '../../src/store/store.ts';
 import { at, auditEvent } from './fixtures.ts';
 
@@ -45,7 +46,7 @@ describe('the audit log at 100,000 events', () => {
   const db = new DatabaseSync(':memory:');
   migrate(db);
   const sql = new RecordingCache(db);
-  const queries = new AuditQueries(sql);
+  const queries = auditQueries(sql);
   const all = Array.from({ length: COUNT }, (_, i) => eventAt(i));
   db.exec('BEGIN');
   for (let i = 0; i < COUNT; i += 1000) queries.appendAudit(all.slice(i, i + 1000));

@@ -19,7 +19,8 @@ export type LayerRule =
   | 'policy/resolve imports store, operations, auth, a surface or I/O'
   | 'model imports ours outside model, or I/O'
   | 'operations import a surface, the composition root or the cli'
-  | 'store or auth imports a layer above it';
+  | 'store or auth imports a layer above it'
+  | 'a store driver imports another driver, or the shared store a driver';
 
 export interface LayerViolation extends ImportEdge {
   readonly rule: LayerRule;
@@ -68,6 +69,17 @@ function packageOf(specifier: string): string {
   return bare.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
+/** The store drivers: each keeps its SQL and its concurrency, and shares the rest through src/store/. */
+const STORE_DRIVERS = new Set(['sqlite', 'postgres']);
+
+/** `sqlite` for `src/store/sqlite/…`, `core` for a file directly in `src/store/`, else undefined. */
+function storePartOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] !== 'src' || parts[1] !== 'store') return undefined;
+  if (parts.length === 3) return 'core';
+  return STORE_DRIVERS.has(parts[2]!) ? parts[2] : undefined;
+}
+
 /** The rule an edge breaks, or undefined. Relative specifiers resolve against the file's folder. */
 function ruleBroken(edge: ImportEdge): LayerRule | undefined {
   const from = placeOf(edge.file);
@@ -96,6 +108,13 @@ function ruleBroken(edge: ImportEdge): LayerRule | undefined {
     const allowed = from.name === 'store' ? ['model', 'store'] : ['model', 'store', 'auth'];
     if (relative && !(target?.kind === 'layer' && allowed.includes(target.name)))
       return 'store or auth imports a layer above it';
+    // Neither driver imports the other, and what both share (src/store/*.ts) imports neither.
+    const fromPart = storePartOf(edge.file);
+    const toPart = relative
+      ? storePartOf(posix.normalize(posix.join(posix.dirname(edge.file), edge.specifier)))
+      : undefined;
+    if (fromPart !== undefined && toPart !== undefined && STORE_DRIVERS.has(toPart) && fromPart !== toPart)
+      return 'a store driver imports another driver, or the shared store a driver';
     return undefined;
   }
   if (from.kind === 'layer' && (from.name === 'policy' || from.name === 'resolve')) {

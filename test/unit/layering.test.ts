@@ -186,6 +186,24 @@ describe('layering', () => {
         { file: 'src/auth/tokens.ts', specifier: './signing-keys.ts' },
       ],
     },
+    {
+      rule: 'a store driver imports another driver, or the shared store a driver',
+      bad: [
+        { file: 'src/store/postgres/rows.ts', specifier: '../sqlite/rows.ts' },
+        { file: 'src/store/postgres/audit-queries.ts', specifier: '../sqlite/audit-queries.ts' },
+        { file: 'src/store/sqlite/queries.ts', specifier: '../postgres/sql.ts' },
+        { file: 'src/store/tx-shell.ts', specifier: './sqlite/queries.ts' },
+        { file: 'src/store/rows.ts', specifier: './postgres/sql.ts' },
+      ],
+      good: [
+        { file: 'src/store/postgres/audit-queries.ts', specifier: '../audit-rows.ts' },
+        { file: 'src/store/sqlite/sqlite-store.ts', specifier: '../tx-shell.ts' },
+        { file: 'src/store/sqlite/sqlite-store.ts', specifier: './queries.ts' },
+        { file: 'src/store/postgres/postgres-store.ts', specifier: './queries.ts' },
+        { file: 'src/store/transfer/sqlite-side.ts', specifier: '../sqlite/sqlite-store.ts' },
+        { file: 'src/provider.ts', specifier: './store/sqlite/sqlite-store.ts' },
+      ],
+    },
   );
 
   for (const { rule, bad, good } of CASES) {

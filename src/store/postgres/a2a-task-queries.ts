@@ -1,25 +1,12 @@
-import type { A2aTaskRecord } from '../../model/a2a-task.ts';
-import { decodeTaskCursor, encodeTaskCursor, pageSize } from '../a2a-task-store.ts';
-import { IdConflictError, type StoreTx } from '../store.ts';
-import { instant, integer, text } from './rows.ts';
-import type { Row, Sql } from './sql.ts';
+import { pageSize } from '../a2a-task-store.ts';
+import type { A2aTaskArea } from '../query-areas.ts';
+import { TASK_COLUMNS, taskFromRow, taskListClauses, taskPageOf } from '../row-mappers.ts';
+import { placeholders, TASK_WRITTEN_COLUMNS, taskRow } from '../row-values.ts';
+import { instant, integer, valuesOf, whereOf } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
+import type { Sql } from './sql.ts';
 
-export type A2aTaskQueries = Pick<
-  StoreTx,
-  | 'getA2aTask'
-  | 'listA2aTasks'
-  | 'putA2aTask'
-  | 'deleteA2aTasksOf'
-  | 'deleteA2aTasksReading'
-  | 'trimA2aTasksOf'
-  | 'pruneA2aTasks'
->;
-
-const COLUMNS = 'task_id, owner, context_id, state, created_at, updated_at, updated_ms, body, counterpart';
-/** What an insert writes: the columns read, and the body's size (migration 0005), never read back. */
-const WRITTEN = `${COLUMNS}, body_bytes`;
-
-type Clause = readonly [string, ...unknown[]];
+export type A2aTaskQueries = A2aTaskArea;
 
 /**
  * A2A tasks (the SQLite side's a2a-task-queries.ts). Every read names the owner in its WHERE
@@ -30,7 +17,7 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
   return {
     async getA2aTask(taskId, owner) {
       const row = await sql.get(
-        `SELECT ${COLUMNS} FROM a2a_tasks WHERE task_id = ? AND owner = ?`,
+        `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE task_id = ? AND owner = ?`,
         taskId,
         owner,
       );
@@ -38,30 +25,17 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async listA2aTasks(owner, query) {
       const size = pageSize(query.pageSize);
-      const filters: Clause[] = [['owner = ?', owner]];
-      if (query.contextId !== undefined) filters.push(['context_id = ?', query.contextId]);
-      if (query.state !== undefined) filters.push(['state = ?', query.state]);
-      const paged = [...filters];
-      if (query.after !== undefined) {
-        const [ms, taskId] = decodeTaskCursor(query.after);
-        paged.push(['updated_ms <= ?', ms], ['(updated_ms < ? OR task_id > ?)', ms, taskId]);
-      }
+      const { filters, paged } = taskListClauses(owner, query);
       const rows = await sql.all(
-        `SELECT ${COLUMNS} FROM a2a_tasks WHERE ${where(paged)} ORDER BY updated_ms DESC, task_id LIMIT ?`,
-        ...values(paged),
+        `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE ${whereOf(paged)} ORDER BY updated_ms DESC, task_id LIMIT ?`,
+        ...valuesOf(paged),
         size + 1,
       );
       const totalRow = await sql.get(
-        `SELECT count(*) AS n FROM a2a_tasks WHERE ${where(filters)}`,
-        ...values(filters),
+        `SELECT count(*) AS n FROM a2a_tasks WHERE ${whereOf(filters)}`,
+        ...valuesOf(filters),
       );
-      const total = totalRow === undefined ? 0 : integer(totalRow, 'n');
-      const page = rows.slice(0, size);
-      const last = page.at(-1);
-      const tasks = page.map(taskFromRow);
-      return rows.length > size && last !== undefined
-        ? { tasks, next: encodeTaskCursor(integer(last, 'updated_ms'), text(last, 'task_id')), total }
-        : { tasks, total };
+      return taskPageOf(rows, size, totalRow === undefined ? 0 : integer(totalRow, 'n'));
     },
     async deleteA2aTasksOf(owner) {
       return sql.run('DELETE FROM a2a_tasks WHERE owner = ?', owner);
@@ -98,46 +72,14 @@ export function a2aTaskQueries(sql: Sql): A2aTaskQueries {
     },
     async putA2aTask(record) {
       const changed = await sql.run(
-        `INSERT INTO a2a_tasks (${WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO a2a_tasks (${TASK_WRITTEN_COLUMNS}) VALUES (${placeholders(TASK_WRITTEN_COLUMNS)})
          ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
            updated_at = excluded.updated_at, updated_ms = excluded.updated_ms, body = excluded.body,
            body_bytes = excluded.body_bytes, counterpart = excluded.counterpart
          WHERE a2a_tasks.owner = excluded.owner`,
-        record.task_id,
-        record.owner,
-        record.context_id,
-        record.state,
-        record.created_at,
-        record.updated_at,
-        instant(record.updated_at),
-        record.body,
-        record.counterpart ?? null,
-        Buffer.byteLength(record.body),
+        ...taskRow(record, instant(record.updated_at)),
       );
       if (changed === 0) throw new IdConflictError(record.task_id, 'A2A task');
     },
   };
 }
-
-function where(clauses: readonly Clause[]): string {
-  return clauses.map(([clause]) => clause).join(' AND ');
-}
-
-function values(clauses: readonly Clause[]): unknown[] {
-  return clauses.flatMap(([, ...vs]) => vs);
-}
-
-function taskFromRow(row: Row): A2aTaskRecord {
-  return {
-    task_id: text(row, 'task_id'),
-    owner: text(row, 'owner'),
-    context_id: text(row, 'context_id'),
-    state: text(row, 'state'),
-    created_at: text(row, 'created_at'),
-    updated_at: text(row, 'updated_at'),
-    body: text(row, 'body'),
-    ...(typeof row['counterpart'] === 'string' ? { counterpart: row['counterpart'] } : {}),
-  };
-}
-
-// The same cursor as the SQLite side's: (updated_ms, task_id) of a page's last task, base64url.

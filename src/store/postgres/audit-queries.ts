@@ -1,24 +1,19 @@
-import { createHash } from 'node:crypto';
-import type { AuditEvent } from '../../model/audit-event.ts';
-import { AUDIT_MAX_EXAMINED } from '../sqlite/audit-queries.ts';
-import type { StoreTx } from '../store.ts';
+import {
+  AUDIT_EVENT_COLUMNS,
+  AUDIT_MAX_EXAMINED,
+  auditPageOf,
+  auditWalk,
+  keyListDigest,
+  reachedBy,
+  walkClauses,
+  walkRange,
+} from '../audit-rows.ts';
+import type { AuditArea } from '../query-areas.ts';
+import { instant, integer, type Row, valuesOf, whereOf } from '../rows.ts';
 import { AUDIT_LOCK } from './locks.ts';
-import { clampLimit, decodeCursor, encodeCursor, instant, integer } from './rows.ts';
-import type { Row, Sql } from './sql.ts';
+import type { Sql } from './sql.ts';
 
-export type AuditQueries = Pick<StoreTx, 'appendAudit' | 'listAudit' | 'pruneAudit' | 'pruneAuditKeySets'>;
-
-/** The equality filters, in the order one is chosen to key the walk (the most selective first). */
-const EQUALITIES = [
-  { field: 'grant_id', column: 'grant_id' },
-  { field: 'actor_id', column: 'actor_id' },
-  { field: 'action', column: 'action' },
-] as const;
-
-const EVENT_COLUMNS =
-  'e.seq, e.event_id, e.subject_id, e.grant_id, e.actor_kind, e.actor_id, e.action, e.outcome, e.detail, e.key_set, e.at, k.keys';
-
-type Clause = readonly [string, unknown];
+export type AuditQueries = AuditArea;
 
 /**
  * The audit log (the SQLite side's audit-queries.ts, migration 0011 there): events as columns,
@@ -62,7 +57,7 @@ export function auditQueries(sql: Sql, writeLock: string, durably = false): Audi
         let digest: string | null = null;
         if (event.claim_keys.length > 0) {
           const keys = JSON.stringify(event.claim_keys);
-          digest = createHash('sha256').update(keys).digest('base64url');
+          digest = keyListDigest(keys);
           keySets.set(digest, keys);
         }
         return {
@@ -91,79 +86,38 @@ export function auditQueries(sql: Sql, writeLock: string, durably = false): Audi
     },
 
     async listAudit(filter) {
-      const isNewest = filter.order === 'newest';
-      const kind = isNewest ? 'audit-newest' : 'audit';
-      const limit = clampLimit(filter.limit);
-      let after = 0;
-      let before = Number.MAX_SAFE_INTEGER;
-      const secondary: Clause[] = [];
+      let first: number | undefined;
       if (filter.since !== undefined) {
-        const since = instant(filter.since);
-        // Every event at or after `since` has ts >= since (ts is never behind at_ms).
-        const first = await firstSeqWithTsAtLeast(since);
+        first = await firstSeqWithTsAtLeast(instant(filter.since));
         if (first === undefined) return { events: [] };
-        after = first - 1;
-        secondary.push(['e.at_ms >= ?', since]);
       }
-      if (filter.until !== undefined) {
-        const until = instant(filter.until);
-        // An event's at_ms is at least ts - max_lag, so none from here on is before `until`.
-        const end = await firstSeqWithTsAtLeast(until + (await clock()));
-        if (end !== undefined) before = end;
-        secondary.push(['e.at_ms < ?', until]);
-      }
-      if (filter.cursor !== undefined) {
-        const seq = decodeCursor(kind, filter.cursor);
-        if (isNewest) before = Math.min(before, seq);
-        else after = Math.max(after, seq);
-      }
-      const equalities = EQUALITIES.filter((e) => filter[e.field] !== undefined);
-      const [walked, ...others] = equalities;
-      for (const e of others) secondary.push([`e.${e.column} = ?`, filter[e.field]]);
-      const keyed: Clause[] = [['e.subject_id = ?', filter.subject_id]];
-      if (walked !== undefined) keyed.push([`e.${walked.column} = ?`, filter[walked.field]]);
-      const direction = isNewest ? 'DESC' : 'ASC';
-      const where = (clauses: readonly Clause[]) => clauses.map(([clause]) => clause).join(' AND ');
-      const values = (clauses: readonly Clause[]) => clauses.map(([, value]) => value);
-
-      // With filters the index does not cover, first find how far AUDIT_MAX_EXAMINED rows reach.
-      let windowEnd: number | undefined;
-      let beyondWindow = false;
-      if (secondary.length > 0) {
-        const range: Clause[] = [...keyed, ['e.seq > ?', after], ['e.seq < ?', before]];
-        const reach = await sql.all(
-          `SELECT e.seq FROM audit_events e WHERE ${where(range)}
-           ORDER BY e.seq ${direction} LIMIT 2 OFFSET ${AUDIT_MAX_EXAMINED - 1}`,
-          ...values(range),
+      const end =
+        filter.until === undefined
+          ? undefined
+          : await firstSeqWithTsAtLeast(instant(filter.until) + (await clock()));
+      const walk = auditWalk(filter, first, end);
+      if (walk.secondary.length > 0) {
+        const range = walkRange(walk);
+        reachedBy(
+          walk,
+          await sql.all(
+            `SELECT e.seq FROM audit_events e WHERE ${whereOf(range)}
+             ORDER BY e.seq ${walk.direction} LIMIT 2 OFFSET ${AUDIT_MAX_EXAMINED - 1}`,
+            ...valuesOf(range),
+          ),
         );
-        if (reach[0] !== undefined) {
-          windowEnd = integer(reach[0], 'seq');
-          beyondWindow = reach.length > 1;
-          if (isNewest) after = windowEnd - 1;
-          else before = windowEnd + 1;
-        }
       }
-      const clauses: Clause[] = [...keyed, ['e.seq > ?', after], ['e.seq < ?', before], ...secondary];
+      const clauses = walkClauses(walk);
       const rows = await sql.all(
         // The page first, then its key lists: joined before the LIMIT, the planner may hash-join
         // every event of the subject and sort them all (12 ms for 11,000 events, statistics or not).
-        `SELECT ${EVENT_COLUMNS} FROM (
-           SELECT * FROM audit_events e WHERE ${where(clauses)} ORDER BY e.seq ${direction} LIMIT ?
-         ) e LEFT JOIN audit_key_sets k ON k.set_id = e.key_set ORDER BY e.seq ${direction}`,
-        ...values(clauses),
-        limit + 1,
+        `SELECT ${AUDIT_EVENT_COLUMNS} FROM (
+           SELECT * FROM audit_events e WHERE ${whereOf(clauses)} ORDER BY e.seq ${walk.direction} LIMIT ?
+         ) e LEFT JOIN audit_key_sets k ON k.set_id = e.key_set ORDER BY e.seq ${walk.direction}`,
+        ...valuesOf(clauses),
+        walk.limit + 1,
       );
-      const keyLists = new Map<number, readonly string[]>();
-      const events = rows.slice(0, limit).map((row) => eventFromRow(row, keyLists));
-      const last = rows[limit - 1];
-      if (rows.length > limit && last !== undefined) {
-        return { events, next_cursor: encodeCursor(kind, integer(last, 'seq')) };
-      }
-      // The page is short because the walk stopped at its bound; more of the log lies beyond it.
-      if (windowEnd !== undefined && beyondWindow) {
-        return { events, next_cursor: encodeCursor(kind, windowEnd) };
-      }
-      return { events };
+      return auditPageOf(walk, rows);
     },
 
     async pruneAudit(before, limit) {
@@ -193,27 +147,5 @@ export function auditQueries(sql: Sql, writeLock: string, durably = false): Audi
       }
       return removed;
     },
-  };
-}
-
-function eventFromRow(row: Row, keyLists: Map<number, readonly string[]>): AuditEvent {
-  const keySet = row['key_set'];
-  let keys: readonly string[] = [];
-  if (typeof keySet === 'number') {
-    keys = keyLists.get(keySet) ?? (JSON.parse(String(row['keys'])) as string[]);
-    keyLists.set(keySet, keys);
-  }
-  const grantId = row['grant_id'];
-  const detail = row['detail'];
-  return {
-    event_id: String(row['event_id']),
-    at: String(row['at']),
-    subject_id: String(row['subject_id']),
-    actor: { kind: String(row['actor_kind']) as AuditEvent['actor']['kind'], id: String(row['actor_id']) },
-    ...(typeof grantId === 'string' ? { grant_id: grantId } : {}),
-    action: String(row['action']) as AuditEvent['action'],
-    claim_keys: [...keys],
-    outcome: String(row['outcome']) as AuditEvent['outcome'],
-    ...(typeof detail === 'string' ? { detail } : {}),
   };
 }

@@ -1,12 +1,9 @@
-import { CHANGE_KINDS, type ChangeEvent, type ChangeIds, type ChangeKind } from '../../model/change-event.ts';
-import type { StoreTx } from '../store.ts';
-import { integer, text, toJson } from './rows.ts';
-import type { Row, Sql } from './sql.ts';
+import type { ChangeArea } from '../query-areas.ts';
+import { CHANGE_COLUMNS, changeFromRow } from '../row-mappers.ts';
+import { integer, toJson } from '../rows.ts';
+import type { Sql } from './sql.ts';
 
-export type ChangeQueries = Pick<
-  StoreTx,
-  'listChanges' | 'latestChangeSeq' | 'appendChange' | 'markGrantExpiryAnnounced'
->;
+export type ChangeQueries = ChangeArea;
 
 /**
  * The change-event outbox (the SQLite side's change-queries.ts). A seq is the next value of the
@@ -20,12 +17,12 @@ export function changeQueries(sql: Sql): ChangeQueries {
       const rows =
         query.subjectId === undefined
           ? await sql.all(
-              'SELECT seq, at, subject_id, kind, ids, grants FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
+              `SELECT ${CHANGE_COLUMNS} FROM changes WHERE seq > ? ORDER BY seq LIMIT ?`,
               query.after,
               limit,
             )
           : await sql.all(
-              `SELECT seq, at, subject_id, kind, ids, grants FROM changes WHERE seq > ? AND subject_id = ?
+              `SELECT ${CHANGE_COLUMNS} FROM changes WHERE seq > ? AND subject_id = ?
                ORDER BY seq LIMIT ?`,
               query.after,
               query.subjectId,
@@ -42,7 +39,7 @@ export function changeQueries(sql: Sql): ChangeQueries {
         `WITH next AS (UPDATE change_seq SET seq = seq + 1 WHERE one = 1 RETURNING seq)
          INSERT INTO changes (seq, at, subject_id, kind, ids, grants)
          SELECT next.seq, ?, ?, ?, ?, ? FROM next
-         RETURNING seq, at, subject_id, kind, ids, grants`,
+         RETURNING ${CHANGE_COLUMNS}`,
         draft.at,
         draft.subject_id,
         draft.kind,
@@ -59,24 +56,5 @@ export function changeQueries(sql: Sql): ChangeQueries {
       );
       return inserted > 0;
     },
-  };
-}
-
-const KINDS: ReadonlySet<string> = new Set(CHANGE_KINDS);
-
-/** A stored kind, checked: a row this build does not know is a store failure, not a guess. */
-function changeKind(kind: string): ChangeKind {
-  if (!KINDS.has(kind)) throw new Error(`the outbox holds a change of unknown kind "${kind}"`);
-  return kind as ChangeKind;
-}
-
-function changeFromRow(row: Row): ChangeEvent {
-  return {
-    seq: integer(row, 'seq'),
-    at: text(row, 'at'),
-    subject_id: text(row, 'subject_id'),
-    kind: changeKind(text(row, 'kind')),
-    ids: JSON.parse(text(row, 'ids')) as ChangeIds,
-    grants: JSON.parse(text(row, 'grants')) as string[],
   };
 }

@@ -2,37 +2,13 @@ import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
-import { IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, text, toJson } from './rows.ts';
+import type { ConsentArea } from '../query-areas.ts';
+import { GRANT_REQUEST_COLUMNS, grantRequestRow, placeholders } from '../row-values.ts';
+import { body, bodyOf, text, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
 
-export type ConsentQueries = Pick<
-  StoreTx,
-  | 'getSubject'
-  | 'getSubjectByUsername'
-  | 'getSession'
-  | 'getGrantRequest'
-  | 'getTokenFamily'
-  | 'getRefreshToken'
-  | 'listTokenFamiliesByGrant'
-  | 'subjectForPairwise'
-  | 'listGrantRequestsByPackage'
-  | 'listPendingGrantRequestsBySubject'
-  | 'insertSubject'
-  | 'insertSession'
-  | 'deleteSession'
-  | 'rememberPairwiseSubject'
-  | 'insertGrantRequest'
-  | 'transitionGrantRequest'
-  | 'shortenGrantExpiry'
-  | 'insertTokenFamily'
-  | 'revokeTokenFamily'
-  | 'insertRefreshToken'
-  | 'pruneRefreshTokens'
-  | 'pruneGrantRequests'
-  | 'pruneUnusedClients'
-  | 'rotateRefreshToken'
->;
+export type ConsentQueries = ConsentArea;
 
 /** The fields of `patch` that are given (undefined ones are left alone), as a JSON object. */
 export function patchJson(patch: object): string {
@@ -142,16 +118,8 @@ export function consentQueries(sql: Sql): ConsentQueries {
     },
     async insertGrantRequest(request) {
       await sql.run(
-        `INSERT INTO grant_requests (grant_request_id, client_id, subject_id, status, expires_at,
-           package_id, package_index, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        request.grant_request_id,
-        request.client_id,
-        request.subject_id,
-        request.status,
-        request.expires_at,
-        request.package?.package_id ?? null,
-        request.package?.index ?? null,
-        toJson(request),
+        `INSERT INTO grant_requests (${GRANT_REQUEST_COLUMNS}) VALUES (${placeholders(GRANT_REQUEST_COLUMNS)})`,
+        ...grantRequestRow(request),
       );
     },
     async transitionGrantRequest(grantRequestId, expected, patch) {

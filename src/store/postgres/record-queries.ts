@@ -3,48 +3,19 @@ import type { ClientRecord } from '../../model/client.ts';
 import type { ContextModifier } from '../../model/context-modifier.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { SigningKeyRecord } from '../../model/signing-key.ts';
-import type { ProvenanceKind, ReviewStatus } from '../../model/vocabulary.ts';
 import { ContentCache } from '../content-cache.ts';
-import { type ClaimChange, IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, integer, profileFromRow, text, toJson } from './rows.ts';
-import type { Row, Sql } from './sql.ts';
+import type { RecordArea } from '../query-areas.ts';
+import { claimChangeFromRow, PROFILE_COLUMNS, profileFromRow } from '../row-mappers.ts';
+import { GRANT_COLUMNS, grantRow, placeholders } from '../row-values.ts';
+import { body, bodyOf, integer, text, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
+import type { Sql } from './sql.ts';
 
-const PROFILE_COLUMNS = 'profile_id, subject_id, created_at, updated_at, default_policy';
-
-export type RecordQueries = Pick<
-  StoreTx,
-  | 'getProfileBySubject'
-  | 'getProfile'
-  | 'getProfileContent'
-  | 'listClaims'
-  | 'listClaimChanges'
-  | 'listModifiers'
-  | 'getGrant'
-  | 'listGrantsBySubject'
-  | 'getClient'
-  | 'listClients'
-  | 'listSigningKeys'
-  | 'getSetting'
-  | 'countProfiles'
-  | 'insertProfile'
-  | 'touchProfile'
-  | 'putClaims'
-  | 'deleteClaims'
-  | 'putModifiers'
-  | 'deleteModifiers'
-  | 'deleteProfile'
-  | 'insertGrant'
-  | 'revokeGrant'
-  | 'putClient'
-  | 'insertSigningKey'
-  | 'putSettingIfAbsent'
-  | 'putSetting'
-  | 'deleteSetting'
->;
+export type RecordQueries = RecordArea;
 
 /**
  * Profiles, claims, modifiers, grants, clients, signing keys and settings (the SQLite side's
- * queries.ts) as SQL on one connection or the pool. No read cache yet: every read is a query.
+ * record-queries.ts) as SQL on one connection or the pool. No read cache yet: every read is a query.
  * A write may be several statements; the store runs it in a transaction or a savepoint.
  */
 export interface RecordQueryOptions {
@@ -252,18 +223,8 @@ export function recordQueries(sql: Sql, options: RecordQueryOptions = {}): Recor
     },
     async insertGrant(grant) {
       await sql.run(
-        `INSERT INTO grants (grant_id, subject_id, grantee_id, profile_id, status, granted_at, expires_at,
-           revoked_at, access_mode, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        grant.grant_id,
-        grant.subject_id,
-        grant.grantee_id,
-        grant.profile_id,
-        grant.status,
-        grant.granted_at,
-        grant.expires_at ?? null,
-        grant.revoked_at ?? null,
-        grant.access_mode,
-        toJson(grant),
+        `INSERT INTO grants (${GRANT_COLUMNS}) VALUES (${placeholders(GRANT_COLUMNS)})`,
+        ...grantRow(grant),
       );
     },
     async revokeGrant(grantId, at) {
@@ -319,19 +280,5 @@ export function recordQueries(sql: Sql, options: RecordQueryOptions = {}): Recor
     async deleteSetting(name) {
       return (await sql.run('DELETE FROM settings WHERE name = ?', name)) > 0;
     },
-  };
-}
-
-/** A claim_changes row as the shape it stands for ('' for no domains, no review). */
-function claimChangeFromRow(row: Row): ClaimChange {
-  const domains = text(row, 'domains');
-  const status = text(row, 'review_status');
-  return {
-    namespace: text(row, 'namespace'),
-    key: text(row, 'key'),
-    ...(domains !== '' ? { applicability: { domains: JSON.parse(domains) as string[] } } : {}),
-    source: { kind: text(row, 'source_kind') as ProvenanceKind },
-    ...(status !== '' ? { review: { review_status: status as ReviewStatus } } : {}),
-    changed_at: text(row, 'changed_at'),
   };
 }

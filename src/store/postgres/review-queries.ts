@@ -1,16 +1,11 @@
 import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
-import { IdConflictError, type StoreTx } from '../store.ts';
-import { body, bodyOf, toJson } from './rows.ts';
+import type { ReviewArea } from '../query-areas.ts';
+import { placeholders, REVIEW_COLUMNS, reviewRow } from '../row-values.ts';
+import { body, bodyOf, toJson } from '../rows.ts';
+import { IdConflictError } from '../store.ts';
 import type { Sql } from './sql.ts';
 
-export type ReviewQueries = Pick<
-  StoreTx,
-  | 'getCrossDomainReview'
-  | 'listCrossDomainReviewsByGrant'
-  | 'listCrossDomainReviewsBySubject'
-  | 'insertCrossDomainReview'
-  | 'decideCrossDomainReview'
->;
+export type ReviewQueries = ReviewArea;
 
 const ORDER = 'ORDER BY created_at, review_id';
 
@@ -38,18 +33,9 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           ),
     async insertCrossDomainReview(review) {
       const inserted = await sql.run(
-        `INSERT INTO cross_domain_reviews (review_id, grant_id, subject_id, source_domains, target_domain,
-           status, created_at, decided_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO cross_domain_reviews (${REVIEW_COLUMNS}) VALUES (${placeholders(REVIEW_COLUMNS)})
          ON CONFLICT (review_id) DO NOTHING`,
-        review.review_id,
-        review.grant_id,
-        review.subject_id,
-        toJson([...review.source_domains].sort()),
-        review.target_domain,
-        review.status,
-        review.created_at,
-        review.decided_at ?? null,
-        toJson(review),
+        ...reviewRow(review),
       );
       if (inserted === 0) throw new IdConflictError(review.review_id, 'cross-domain review');
     },

@@ -1,19 +1,12 @@
-import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../model/claim-history.ts';
 import type { ProposalRecord } from '../../model/proposal.ts';
-import type { StoreTx } from '../store.ts';
+import type { WritebackArea } from '../query-areas.ts';
+import { claimHistoryPageOf, claimHistoryWalk } from '../row-mappers.ts';
+import { PROPOSAL_COLUMNS, placeholders, proposalRow } from '../row-values.ts';
+import { body, bodyOf, instant, toJson, valuesOf, whereOf } from '../rows.ts';
 import { patchJson } from './consent-queries.ts';
-import { body, bodyOf, clampLimit, decodeCursor, encodeCursor, instant, integer, toJson } from './rows.ts';
 import type { Sql } from './sql.ts';
 
-export type WritebackQueries = Pick<
-  StoreTx,
-  | 'getProposal'
-  | 'listProposals'
-  | 'listClaimHistory'
-  | 'insertProposal'
-  | 'transitionProposal'
-  | 'appendClaimHistory'
->;
+export type WritebackQueries = WritebackArea;
 
 /**
  * Proposals and claim history (the SQLite side's writeback-queries.ts). transitionProposal is
@@ -42,15 +35,8 @@ export function writebackQueries(sql: Sql): WritebackQueries {
     },
     async insertProposal(proposal) {
       await sql.run(
-        `INSERT INTO proposals (proposal_id, profile_id, grant_id, client_id, status, created_at, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        proposal.proposal_id,
-        proposal.profile_id,
-        proposal.grant_id,
-        proposal.client_id,
-        proposal.status,
-        proposal.created_at,
-        toJson(proposal),
+        `INSERT INTO proposals (${PROPOSAL_COLUMNS}) VALUES (${placeholders(PROPOSAL_COLUMNS)})`,
+        ...proposalRow(proposal),
       );
     },
     async transitionProposal(proposalId, expected, patch) {
@@ -77,25 +63,15 @@ export function writebackQueries(sql: Sql): WritebackQueries {
       }
     },
     async listClaimHistory(filter) {
-      const clauses: [string, unknown][] = [['profile_id = ?', filter.profile_id]];
-      if (filter.claim_id !== undefined) clauses.push(['claim_id = ?', filter.claim_id]);
-      if (filter.since !== undefined) clauses.push(['at_ms >= ?', instant(filter.since)]);
-      if (filter.until !== undefined) clauses.push(['at_ms < ?', instant(filter.until)]);
-      if (filter.cursor !== undefined) clauses.push(['seq > ?', decodeCursor('history', filter.cursor)]);
-      const limit = clampLimit(filter.limit);
-      const rows = await sql.all(
-        `SELECT seq, body FROM claim_history WHERE ${clauses.map(([c]) => c).join(' AND ')} ORDER BY seq LIMIT ?`,
-        ...clauses.map(([, v]) => v),
-        limit + 1,
+      const { clauses, limit } = claimHistoryWalk(filter);
+      return claimHistoryPageOf(
+        await sql.all(
+          `SELECT seq, body FROM claim_history WHERE ${whereOf(clauses)} ORDER BY seq LIMIT ?`,
+          ...valuesOf(clauses),
+          limit + 1,
+        ),
+        limit,
       );
-      const page = rows.slice(0, limit);
-      const entries = page.map(
-        (row): ClaimHistoryEntry => ({ ...body<ClaimHistoryInput>(row), seq: integer(row, 'seq') }),
-      );
-      const last = page.at(-1);
-      return rows.length > limit && last !== undefined
-        ? { entries, next_cursor: encodeCursor('history', integer(last, 'seq')) }
-        : { entries };
     },
   };
 }

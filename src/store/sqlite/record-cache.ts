@@ -1,4 +1,4 @@
-import type { StatementCache } from './rows.ts';
+import type { StatementCache } from './statement-cache.ts';
 
 /**
  * Records read by primary key (grants, profiles with their content), kept while nothing was

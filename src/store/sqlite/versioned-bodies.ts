@@ -1,4 +1,4 @@
-import type { Row } from './rows.ts';
+import type { Row } from '../rows.ts';
 
 /**
  * Reads `version` and the bodies from one statement (a LEFT JOIN from the profile row), so the

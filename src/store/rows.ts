@@ -1,37 +1,17 @@
-import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { ProfileRecord } from '../../model/profile-record.ts';
+// Reading and writing rows, the same on every driver: a column read by name, JSON bodies, instants,
+// the opaque cursors of the lists paged by `seq`, page limits and WHERE clauses built from filters.
+// Nothing here knows a database; a cursor means the same on SQLite and PostgreSQL.
 
-export type Row = Record<string, SQLOutputValue>;
+/** A row as either driver gives it: the helpers below only read columns by name. */
+export type Row = Readonly<Record<string, unknown>>;
 
-/** Prepares each distinct SQL text once per connection; statements are reused on every call. */
-export class StatementCache {
-  readonly #db: DatabaseSync;
-  readonly #cache = new Map<string, StatementSync>();
-
-  constructor(db: DatabaseSync) {
-    this.#db = db;
-  }
-
-  get(sql: string): StatementSync {
-    let stmt = this.#cache.get(sql);
-    if (stmt === undefined) {
-      stmt = this.#db.prepare(sql);
-      this.#cache.set(sql, stmt);
-    }
-    return stmt;
-  }
-}
-
-/** A row as either store's driver gives it: the helpers below only read columns by name. */
-type AnyRow = Readonly<Record<string, unknown>>;
-
-export function text(row: AnyRow, column: string): string {
+export function text(row: Row, column: string): string {
   const value = row[column];
   if (typeof value !== 'string') throw new TypeError(`column ${column}: expected text, got ${typeof value}`);
   return value;
 }
 
-export function integer(row: AnyRow, column: string): number {
+export function integer(row: Row, column: string): number {
   const value = row[column];
   if (typeof value !== 'number')
     throw new TypeError(`column ${column}: expected integer, got ${typeof value}`);
@@ -39,25 +19,19 @@ export function integer(row: AnyRow, column: string): number {
 }
 
 /** Parses a JSON `body` column; the caller names the record type it wrote there. */
-export function body<T>(row: AnyRow): T {
+export function body<T>(row: Row): T {
   return JSON.parse(text(row, 'body')) as T;
+}
+
+/** The body of a row, or undefined when there is none (a lookup that found nothing). */
+export function bodyOf<T>(row: Row | undefined): T | undefined {
+  return row === undefined ? undefined : body<T>(row);
 }
 
 // JSON.stringify drops properties whose value is undefined, so an optional field that was
 // absent (or explicitly undefined) stays absent after the round trip instead of becoming null.
 export function toJson(value: unknown): string {
   return JSON.stringify(value);
-}
-
-export function profileFromRow(row: AnyRow): ProfileRecord {
-  const policy = row['default_policy'];
-  const base = {
-    profile_id: text(row, 'profile_id'),
-    subject_id: text(row, 'subject_id'),
-    created_at: text(row, 'created_at'),
-    updated_at: text(row, 'updated_at'),
-  };
-  return typeof policy === 'string' ? { ...base, default_policy: JSON.parse(policy) } : base;
 }
 
 /** Epoch milliseconds of an RFC 3339 timestamp; audit time filters compare instants, not text. */
@@ -94,27 +68,44 @@ export function clampLimit(limit: number): number {
   return Math.min(500, Math.max(1, n));
 }
 
+/** A WHERE clause with the values of its `?` placeholders, in order. */
+export type Clause<V = unknown> = readonly [string, ...V[]];
+
+/** The clauses joined by AND. */
+export function whereOf(clauses: readonly Clause<unknown>[]): string {
+  return clauses.map(([clause]) => clause).join(' AND ');
+}
+
+/** The placeholder values of the clauses, in order. */
+export function valuesOf<V>(clauses: readonly Clause<V>[]): V[] {
+  return clauses.flatMap(([, ...values]) => values);
+}
+
 /**
- * One page of a table read in `seq` order (the audit log, claim history): the rows matching every
- * filter whose value is given (`[clause, value]`, left out when the value is undefined), after the
- * cursor. One row past the page tells whether another page exists without a second query; the
- * SQL text varies only by which filters are present, so the statement cache stays small.
+ * The clauses of one page of a list read in `seq` order (claim history): every filter whose value
+ * is given (`[clause, value]`; left out when the value is undefined), then the cursor's `seq > ?`.
+ * The SQL text varies only by which filters are present, so prepared statements stay few.
  */
-export function seqPage(
-  sql: StatementCache,
-  table: 'audit_events' | 'claim_history',
+export function seqPageClauses<V>(
+  filters: readonly (readonly [string, V | undefined])[],
   kind: CursorKind,
-  filters: readonly (readonly [string, SQLInputValue | undefined])[],
   cursor: string | undefined,
-  requested: number,
-): { rows: Row[]; next_cursor?: string } {
-  const present = filters.filter(([, value]) => value !== undefined);
+): Clause<V | number>[] {
+  const present: Clause<V | number>[] = [];
+  for (const [clause, value] of filters) if (value !== undefined) present.push([clause, value]);
   if (cursor !== undefined) present.push(['seq > ?', decodeCursor(kind, cursor)]);
-  const limit = clampLimit(requested);
-  const where = present.map(([clause]) => clause).join(' AND ');
-  const rows = sql
-    .get(`SELECT seq, body FROM ${table} WHERE ${where} ORDER BY seq LIMIT ?`)
-    .all(...present.map(([, value]) => value as SQLInputValue), limit + 1);
+  return present;
+}
+
+/**
+ * One page out of `limit + 1` rows read in `seq` order: the row past the page tells whether
+ * another page exists without a second query, and the cursor is the last row's seq.
+ */
+export function seqPageOf<R extends Row>(
+  rows: readonly R[],
+  limit: number,
+  kind: CursorKind,
+): { rows: R[]; next_cursor?: string } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return rows.length > limit && last !== undefined

@@ -1,0 +1,102 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { migrate } from './migrate.ts';
+import { type SqliteQueries, sqliteQueries } from './queries.ts';
+
+/** A store's connections to its file, and the queries of each. */
+export interface Connections {
+  /** The one write connection: writes, transactions, and reads while no transaction is open on it. */
+  readonly writer: DatabaseSync;
+  /** A second, read-only connection; the writer itself on `:memory:`. */
+  readonly reader: DatabaseSync;
+  /** Writes and transactions, on the writer, without caches (they could outlive a rollback). */
+  readonly write: SqliteQueries;
+  /** Committed reads on the read connection, with caches. */
+  readonly read: SqliteQueries;
+  /** Committed reads on the writer between transactions, with caches of their own. */
+  readonly warm: SqliteQueries;
+  /** The queries a read outside a transaction uses now: `warm` unless a transaction is open. */
+  readonly committed: () => SqliteQueries;
+  /** Runs a transaction-control statement (BEGIN, SAVEPOINT, …) on the writer, prepared once. */
+  readonly control: (sql: string) => void;
+}
+
+function isMemory(path: string): boolean {
+  return path === ':memory:' || path === '' || path.includes('mode=memory');
+}
+
+function configure(db: DatabaseSync): void {
+  // WAL + synchronous=NORMAL: a committed transaction survives a process kill (only an OS crash or
+  // power loss can drop the last commits). busy_timeout covers other processes on the same file.
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  cacheSize(db);
+}
+
+/**
+ * 64 MiB of page cache per connection instead of SQLite's 2 MiB (issue 23, item 5): at 10M claims
+ * the B-trees a read and its audit append walk (the log and its five indexes, grants, claims) are
+ * four to five levels deep and the appends and checkpoints cycle more pages through the cache, so
+ * a small cache sends more page reads to the OS (a system call each). bench:scale, alternating
+ * runs with and without: the 10M read cost 1.3-1.7x the 1k one in CPU per request without, 0.8-0.9x
+ * with (docs/benchmarks.md, "Ten million claims"). A limit, not an allocation: a small store uses
+ * what it holds.
+ */
+function cacheSize(db: DatabaseSync): void {
+  db.exec('PRAGMA cache_size = -65536');
+}
+
+/** The write connection, configured and migrated, and the read connection (none on `:memory:`). */
+function open(path: string): { writer: DatabaseSync; reader: DatabaseSync } {
+  const writer = new DatabaseSync(path);
+  try {
+    configure(writer);
+    migrate(writer);
+    if (isMemory(path)) return { writer, reader: writer };
+    const reader = new DatabaseSync(path, { readOnly: true });
+    reader.exec('PRAGMA busy_timeout = 5000');
+    cacheSize(reader);
+    return { writer, reader };
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens the connections of a store at `path` and the queries on them. Reads outside a transaction
+ * go to the write connection whenever no transaction is open on it (node:sqlite is synchronous, so
+ * that holds for the whole read), and to the read connection otherwise. Both see exactly the
+ * committed data, but the write connection's page cache stays warm: every commit by another
+ * connection (the group-committed audit log commits all the time) makes the read connection drop
+ * its whole page cache at its next read, so that each point read went back to the file (issue 10:
+ * grant, profile and version reads were a quarter of a small read). Its own content cache, like
+ * the read connection's, only ever serves committed versions. A `:memory:` database exists only on
+ * its one connection: there every read shares the write queries, and there is no cache.
+ */
+export function openConnections(path: string): Connections {
+  const { writer, reader } = open(path);
+  const write = sqliteQueries(writer);
+  const read = reader === writer ? write : sqliteQueries(reader, { cacheContent: true });
+  const warm = reader === writer ? write : sqliteQueries(writer, { cacheContent: true });
+  // The transaction-control statements, prepared once: a group commit runs several per
+  // transaction (a savepoint each, and one per write), and exec parses its text every time.
+  const prepared = new Map<string, StatementSync>();
+  return {
+    writer,
+    reader,
+    write,
+    read,
+    warm,
+    committed: () => (writer.isTransaction ? read : warm),
+    control(sql) {
+      let statement = prepared.get(sql);
+      if (statement === undefined) {
+        statement = writer.prepare(sql);
+        prepared.set(sql, statement);
+      }
+      statement.run();
+    },
+  };
+}
