@@ -32,10 +32,15 @@ export const TASK_CAP_BYTES = 2 * 1024 * 1024;
  * (trimA2aTasksOf); a task id of another grant is refused (IdConflictError).
  */
 export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<void> {
-  await deps.store.transaction(async (tx) => {
-    await tx.putA2aTask(record);
-    await trimA2aTasksOf(tx, record.owner, record.task_id);
-  });
+  // A task is its grant's subject's data: its save waits only for that subject's writes.
+  const grant = await deps.store.getGrant(record.owner);
+  await deps.store.transaction(
+    async (tx) => {
+      await tx.putA2aTask(record);
+      await trimA2aTasksOf(tx, record.owner, record.task_id);
+    },
+    grant === undefined ? undefined : { subject: grant.subject_id },
+  );
 }
 
 /** Keeps a grant's tasks within TASK_CAP_COUNT and TASK_CAP_BYTES, its oldest going first; `keep` stays. */

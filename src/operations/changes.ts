@@ -142,12 +142,16 @@ export async function announceIfExpired(deps: Deps, grant: GrantRecord, now: Dat
   let seen = announcedExpiries.get(deps.store);
   if (seen?.has(grant.grant_id)) return;
   try {
-    await inTransaction(deps, async (tx) => {
-      if (!(await tx.store.markGrantExpiryAnnounced(grant.grant_id))) return;
-      await announce(tx, grant.subject_id, 'grant_expired', { grant_ids: [grant.grant_id] }, [
-        grant.grant_id,
-      ]);
-    });
+    await inTransaction(
+      deps,
+      async (tx) => {
+        if (!(await tx.store.markGrantExpiryAnnounced(grant.grant_id))) return;
+        await announce(tx, grant.subject_id, 'grant_expired', { grant_ids: [grant.grant_id] }, [
+          grant.grant_id,
+        ]);
+      },
+      { subject: grant.subject_id },
+    );
   } catch {
     return;
   }

@@ -96,18 +96,24 @@ export async function createGrant(
     profile_id: profile.profile_id,
     access_mode: d.access_mode,
   };
-  await inTransaction(deps, async (tx) => {
-    await tx.store.insertGrant(grant);
-    await rememberPairwise(tx.store, deps, grant);
-    await announce(tx, grant.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [grant.grant_id]);
-    await recordAudit(
-      tx,
-      { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
-      d.subject_id,
-      { action: 'grant_created', grantId: grant.grant_id },
-      now,
-    );
-  });
+  await inTransaction(
+    deps,
+    async (tx) => {
+      await tx.store.insertGrant(grant);
+      await rememberPairwise(tx.store, deps, grant);
+      await announce(tx, grant.subject_id, 'grant_created', { grant_ids: [grant.grant_id] }, [
+        grant.grant_id,
+      ]);
+      await recordAudit(
+        tx,
+        { kind: actor, id: actor === 'subject' ? d.subject_id : 'operator' },
+        d.subject_id,
+        { action: 'grant_created', grantId: grant.grant_id },
+        now,
+      );
+    },
+    { subject: grant.subject_id },
+  );
   return ok(grant);
 }
 
@@ -150,20 +156,24 @@ export async function revokeConsentGrant(
   if (caller.kind === 'grant' && grant.grant_id !== caller.grant.grant_id) return notFound;
   const now = deps.clock();
   // The grant, its refresh families and the audit event end in one commit.
-  const revoked = await inTransaction(deps, async (tx) => {
-    const by = caller.kind === 'grant' ? 'client_revoked' : undefined;
-    const done = await revokeGrantEverywhere(tx, grant.grant_id, now, by);
-    if (done) {
-      await recordCallerAudit(
-        tx,
-        caller,
-        grant.subject_id,
-        { action: 'revoke', grantId: grant.grant_id },
-        now,
-      );
-    }
-    return done;
-  });
+  const revoked = await inTransaction(
+    deps,
+    async (tx) => {
+      const by = caller.kind === 'grant' ? 'client_revoked' : undefined;
+      const done = await revokeGrantEverywhere(tx, grant.grant_id, now, by);
+      if (done) {
+        await recordCallerAudit(
+          tx,
+          caller,
+          grant.subject_id,
+          { action: 'revoke', grantId: grant.grant_id },
+          now,
+        );
+      }
+      return done;
+    },
+    { subject: grant.subject_id },
+  );
   if (!revoked) return notFound;
   return ok({ grant: publishGrant(revoked, subjectIdFor(deps, caller, grant.subject_id), now) });
 }

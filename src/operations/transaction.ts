@@ -1,4 +1,5 @@
 import type { Result } from '../model/errors.ts';
+import type { TransactionScope } from '../store/store.ts';
 import type { AnyDeps, TxDeps } from './deps.ts';
 
 /**
@@ -7,9 +8,13 @@ import type { AnyDeps, TxDeps } from './deps.ts';
  * recordAudit, announce…) and their change events commit together, or not at all when `fn`
  * throws. Called with a TxDeps (nested), `fn` simply runs in the outer transaction.
  */
-export function inTransaction<T>(deps: AnyDeps, fn: (tx: TxDeps) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  deps: AnyDeps,
+  fn: (tx: TxDeps) => Promise<T>,
+  scope?: TransactionScope,
+): Promise<T> {
   if (isTransaction(deps)) return fn(deps);
-  return deps.store.transaction((tx) => fn({ ...deps, store: tx }));
+  return deps.store.transaction((tx) => fn({ ...deps, store: tx }), scope);
 }
 
 /** Whether `deps` is already inside a transaction (its store has no `transaction` of its own). */
@@ -25,6 +30,7 @@ export function isTransaction(deps: AnyDeps): deps is TxDeps {
 export async function inTransactionUnlessFailed<T>(
   deps: AnyDeps,
   fn: (tx: TxDeps) => Promise<Result<T>>,
+  scope?: TransactionScope,
 ): Promise<Result<T>> {
   if (isTransaction(deps)) return fn(deps);
   try {
@@ -32,7 +38,7 @@ export async function inTransactionUnlessFailed<T>(
       const result = await fn({ ...deps, store: tx });
       if (!result.ok) throw new RolledBack(result);
       return result;
-    });
+    }, scope);
   } catch (e) {
     if (e instanceof RolledBack) return e.result;
     throw e;

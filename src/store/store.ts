@@ -282,6 +282,24 @@ export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWrite
 export interface StoreTx extends StoreReader, StoreWriter {}
 
 /**
+ * What a transaction writes, so that a store with several writers at once (PostgreSQL) serializes
+ * it only with the transactions it can conflict with (docs/store.md, "Concurrency, operation by
+ * operation"). It is the operation's promise, made before the transaction reads anything:
+ *
+ * - `{ subject }`: it writes only that person's data (profile, claims, grants, consent requests,
+ *   token families, proposals, reviews, A2A tasks of their grants, their audit events and change
+ *   events). Serialized with the other transactions of that subject and with unscoped ones.
+ * - `{ area }`: it writes only the registered clients, the signing keys or the settings.
+ * - none: it may write anything; serialized with every other write (the safe default).
+ *
+ * Every exactly-once step stays in the SQL's own compare-and-set whatever the scope. SQLite has
+ * one writer and ignores it.
+ */
+export type TransactionScope =
+  | { readonly subject: string }
+  | { readonly area: 'clients' | 'signing_keys' | 'settings' };
+
+/**
  * The store as operations see it outside a transaction (Deps.store): every read, the audit log,
  * and `transaction` as the one way to write. A change to a person's data and its change event
  * must commit together, so no writer is callable here; audit appends are not changes (they are
@@ -294,7 +312,7 @@ export interface ProviderStore extends StoreReader, Pick<StoreWriter, 'appendAud
    * serialized with respect to other writes; do no unrelated slow I/O inside. The change events
    * `fn` appended are published to the change feed after COMMIT; a rollback publishes nothing.
    */
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, scope?: TransactionScope): Promise<T>;
   /** Closes the store (ending every change subscription); later calls fail. */
   close(): Promise<void>;
 }

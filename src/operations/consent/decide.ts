@@ -62,24 +62,28 @@ export async function approveGrantRequest(
   // An OAuth request is answered with an authorization code (RFC 6749 §4.1.2), whose hash is
   // stored with the approval; a consent-v2 request is exchanged with its request token instead.
   const code = request.oauth ? authorizationCode(request.grant_request_id) : undefined;
-  return inTransaction(deps, async (tx): Promise<Result<DecisionResult>> => {
-    const oauth = request.oauth && code ? { ...request.oauth, code_hash: sha256(code) } : undefined;
-    const grantId = await approveWithin(tx, request, draft.value, now, oauth);
-    if (grantId === undefined) return fail('conflict', 'this request has already been decided');
-    await announce(
-      tx,
-      request.subject_id,
-      'consent_decided',
-      { grant_request_ids: [request.grant_request_id], grant_ids: [grantId] },
-      [grantId],
-    );
-    return ok({
-      grant_request_id: request.grant_request_id,
-      status: 'approved',
-      grant_id: grantId,
-      redirect_to: redirectTo(deps, request, 'approve', code),
-    });
-  }).catch((e: unknown) => {
+  return inTransaction(
+    deps,
+    async (tx): Promise<Result<DecisionResult>> => {
+      const oauth = request.oauth && code ? { ...request.oauth, code_hash: sha256(code) } : undefined;
+      const grantId = await approveWithin(tx, request, draft.value, now, oauth);
+      if (grantId === undefined) return fail('conflict', 'this request has already been decided');
+      await announce(
+        tx,
+        request.subject_id,
+        'consent_decided',
+        { grant_request_ids: [request.grant_request_id], grant_ids: [grantId] },
+        [grantId],
+      );
+      return ok({
+        grant_request_id: request.grant_request_id,
+        status: 'approved',
+        grant_id: grantId,
+        redirect_to: redirectTo(deps, request, 'approve', code),
+      });
+    },
+    { subject: request.subject_id },
+  ).catch((e: unknown) => {
     if (e instanceof DecisionFailed)
       return fail('invalid_request', `the grant could not be created: ${e.message}`);
     throw e;
@@ -140,25 +144,29 @@ export async function rejectGrantRequest(
   if (found.value.package) return partOfPackage();
   const now = deps.clock();
   // The rejection and its audit event commit together.
-  const rejected = await inTransaction(deps, async (tx) => {
-    const done = await tx.store.transitionGrantRequest(input.grant_request_id, 'pending', {
-      status: 'rejected',
-      decided_at: now.toISOString(),
-    });
-    if (!done) return undefined;
-    await announce(tx, done.subject_id, 'consent_decided', { grant_request_ids: [done.grant_request_id] });
-    await recordAudit(
-      tx,
-      { kind: 'subject', id: done.subject_id },
-      done.subject_id,
-      {
-        action: 'consent_rejected',
-        detail: `consent request ${done.grant_request_id} of ${done.client_id} rejected`,
-      },
-      now,
-    );
-    return done;
-  });
+  const rejected = await inTransaction(
+    deps,
+    async (tx) => {
+      const done = await tx.store.transitionGrantRequest(input.grant_request_id, 'pending', {
+        status: 'rejected',
+        decided_at: now.toISOString(),
+      });
+      if (!done) return undefined;
+      await announce(tx, done.subject_id, 'consent_decided', { grant_request_ids: [done.grant_request_id] });
+      await recordAudit(
+        tx,
+        { kind: 'subject', id: done.subject_id },
+        done.subject_id,
+        {
+          action: 'consent_rejected',
+          detail: `consent request ${done.grant_request_id} of ${done.client_id} rejected`,
+        },
+        now,
+      );
+      return done;
+    },
+    { subject: found.value.subject_id },
+  );
   if (!rejected) return fail('conflict', 'this request has already been decided');
   return ok({
     grant_request_id: rejected.grant_request_id,

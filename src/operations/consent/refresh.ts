@@ -52,7 +52,12 @@ export async function refreshGrantTokens(
 
   if (token.status === 'rotated') return endForReuse(deps, family, grants, now);
   const ended = endedAccess(family, grants, now);
-  if (ended !== undefined) return ended;
+  if (ended !== undefined) {
+    // The token was read before the grants: when another presentation of it ended the family in
+    // between, this one is a reuse too, and is told so (400), not that the access is gone (410).
+    if ((await deps.store.getRefreshToken(hash))?.status === 'rotated') return reuseRefused();
+    return ended;
+  }
   if (Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
   const active = grants.filter((g) => grantStatusAt(g, now) === 'active');
 
@@ -61,21 +66,25 @@ export async function refreshGrantTokens(
   // The rotation and its audit event commit together: one commit per refresh. Losing the
   // compare-and-set to a token spent meanwhile is a reuse like any other, decided in the same
   // transaction (its reads see the winner's commit on either store).
-  const rotation = await inTransaction(deps, async (tx) => {
-    if (await tx.store.rotateRefreshToken(hash, next.record)) {
-      await recordAudit(
-        tx,
-        { kind: 'grantee', id: family.client_id },
-        first.subject_id,
-        { action: 'token_refreshed', grantId: first.grant_id },
-        now,
-      );
-      return 'rotated' as const;
-    }
-    if ((await tx.store.getRefreshToken(hash))?.status !== 'rotated') return 'ended' as const;
-    await endFamilyForReuse(tx, family, grants, now);
-    return 'reused' as const;
-  });
+  const rotation = await inTransaction(
+    deps,
+    async (tx) => {
+      if (await tx.store.rotateRefreshToken(hash, next.record)) {
+        await recordAudit(
+          tx,
+          { kind: 'grantee', id: family.client_id },
+          first.subject_id,
+          { action: 'token_refreshed', grantId: first.grant_id },
+          now,
+        );
+        return 'rotated' as const;
+      }
+      if ((await tx.store.getRefreshToken(hash))?.status !== 'rotated') return 'ended' as const;
+      await endFamilyForReuse(tx, family, grants, now);
+      return 'reused' as const;
+    },
+    { subject: family.subject_id },
+  );
   if (rotation === 'reused') return reuseRefused();
   if (rotation === 'ended') return invalidGrant();
   // A refreshed token keeps the audience the family was issued for.
@@ -101,7 +110,9 @@ async function endForReuse(
   grants: readonly GrantRecord[],
   now: Date,
 ): Promise<Result<never>> {
-  await inTransaction(deps, (tx) => endFamilyForReuse(tx, family, grants, now));
+  await inTransaction(deps, (tx) => endFamilyForReuse(tx, family, grants, now), {
+    subject: family.subject_id,
+  });
   return reuseRefused();
 }
 

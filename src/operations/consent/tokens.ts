@@ -84,8 +84,10 @@ export async function markExchanged(
 ): Promise<GrantRecord | undefined> {
   if (request.status !== 'approved' || request.grant_id === undefined) return undefined;
   if (Date.parse(request.expires_at) <= now.getTime()) return undefined;
-  const exchanged = await inTransaction(deps, (tx) =>
-    tx.store.transitionGrantRequest(request.grant_request_id, 'approved', { status: 'exchanged' }),
+  const exchanged = await inTransaction(
+    deps,
+    (tx) => tx.store.transitionGrantRequest(request.grant_request_id, 'approved', { status: 'exchanged' }),
+    { subject: request.subject_id },
   );
   if (!exchanged) return undefined;
   const grant = await deps.store.getGrant(request.grant_id);
@@ -136,35 +138,39 @@ export async function issueFamily(
   const refresh = grants.every((g) => g.access_mode === 'single_use')
     ? undefined
     : newRefreshToken(family.family_id, endsAt, now);
-  await inTransaction(deps, async (tx) => {
-    await tx.store.insertTokenFamily(family);
-    for (const g of grants) {
-      if (g.access_mode === 'single_use') {
-        const shortened = await tx.store.shortenGrantExpiry(g.grant_id, tokenEnd);
-        if (shortened && shortened.expires_at !== g.expires_at) {
-          await announce(
-            tx,
-            g.subject_id,
-            'grant_narrowed',
-            { grant_ids: [g.grant_id], family_ids: [family.family_id] },
-            [g.grant_id],
-          );
+  await inTransaction(
+    deps,
+    async (tx) => {
+      await tx.store.insertTokenFamily(family);
+      for (const g of grants) {
+        if (g.access_mode === 'single_use') {
+          const shortened = await tx.store.shortenGrantExpiry(g.grant_id, tokenEnd);
+          if (shortened && shortened.expires_at !== g.expires_at) {
+            await announce(
+              tx,
+              g.subject_id,
+              'grant_narrowed',
+              { grant_ids: [g.grant_id], family_ids: [family.family_id] },
+              [g.grant_id],
+            );
+          }
         }
+        await recordAudit(
+          tx,
+          { kind: 'grantee', id: clientId },
+          g.subject_id,
+          {
+            action: 'token_issued',
+            grantId: g.grant_id,
+            ...(packageId !== undefined ? { detail: `grant package ${packageId}` } : {}),
+          },
+          now,
+        );
       }
-      await recordAudit(
-        tx,
-        { kind: 'grantee', id: clientId },
-        g.subject_id,
-        {
-          action: 'token_issued',
-          grantId: g.grant_id,
-          ...(packageId !== undefined ? { detail: `grant package ${packageId}` } : {}),
-        },
-        now,
-      );
-    }
-    if (refresh !== undefined) await tx.store.insertRefreshToken(refresh.record);
-  });
+      if (refresh !== undefined) await tx.store.insertRefreshToken(refresh.record);
+    },
+    { subject: family.subject_id },
+  );
   return refresh === undefined
     ? { ...access, ...named }
     : { ...access, ...named, refresh_token: refresh.token };

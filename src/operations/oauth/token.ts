@@ -63,21 +63,25 @@ export async function exchangeCode(
   if (request.client_id !== client.client_id) return invalidGrant();
   if (request.status === 'exchanged' && request.grant_id !== undefined) {
     const grantId = request.grant_id;
-    await inTransaction(deps, async (tx) => {
-      await revokeGrantEverywhere(tx, grantId, now, 'token_reuse');
-      await recordAudit(
-        tx,
-        { kind: 'grantee', id: client.client_id },
-        request.subject_id,
-        {
-          action: 'revoke',
-          grantId,
-          outcome: 'denied',
-          detail: 'an authorization code was presented again after its exchange; the grant was revoked',
-        },
-        now,
-      );
-    });
+    await inTransaction(
+      deps,
+      async (tx) => {
+        await revokeGrantEverywhere(tx, grantId, now, 'token_reuse');
+        await recordAudit(
+          tx,
+          { kind: 'grantee', id: client.client_id },
+          request.subject_id,
+          {
+            action: 'revoke',
+            grantId,
+            outcome: 'denied',
+            detail: 'an authorization code was presented again after its exchange; the grant was revoked',
+          },
+          now,
+        );
+      },
+      { subject: request.subject_id },
+    );
     return invalidGrant();
   }
   // A wrong verifier, redirect_uri or resource does not spend the code: only the client that

@@ -64,33 +64,37 @@ export async function confirmUpdates(
   const profileId = profile.profile_id;
 
   try {
-    const result = await inTransaction(deps, async (tx) => {
-      const written: Claim[] = [];
-      const outcomes: DecisionOutcome[] = [];
-      const decided: ProposalRecord[] = [];
-      for (const decision of input.decisions) {
-        const stored = await tx.store.listClaims(profileId);
-        const out = await decide(tx, caller, scope, profileId, subjectId, stored, decision, now);
-        if (out.claim) written.push(out.claim);
-        if (out.proposal) decided.push(out.proposal);
-        outcomes.push(out.outcome);
-      }
-      if (written.length > 0) {
-        await announceClaims(
-          tx,
-          subjectId,
-          'claims_written',
-          {
-            claim_ids: written.map((c) => c.claim_id),
-            namespaces: written.map((c) => c.namespace),
-            proposal_ids: decided.filter((p) => p.status !== 'rejected').map((p) => p.proposal_id),
-          },
-          now,
-        );
-      }
-      await announceProposalsDecided(tx, subjectId, decided);
-      return { written, outcomes };
-    });
+    const result = await inTransaction(
+      deps,
+      async (tx) => {
+        const written: Claim[] = [];
+        const outcomes: DecisionOutcome[] = [];
+        const decided: ProposalRecord[] = [];
+        for (const decision of input.decisions) {
+          const stored = await tx.store.listClaims(profileId);
+          const out = await decide(tx, caller, scope, profileId, subjectId, stored, decision, now);
+          if (out.claim) written.push(out.claim);
+          if (out.proposal) decided.push(out.proposal);
+          outcomes.push(out.outcome);
+        }
+        if (written.length > 0) {
+          await announceClaims(
+            tx,
+            subjectId,
+            'claims_written',
+            {
+              claim_ids: written.map((c) => c.claim_id),
+              namespaces: written.map((c) => c.namespace),
+              proposal_ids: decided.filter((p) => p.status !== 'rejected').map((p) => p.proposal_id),
+            },
+            now,
+          );
+        }
+        await announceProposalsDecided(tx, subjectId, decided);
+        return { written, outcomes };
+      },
+      { subject: subjectId },
+    );
     return ok(
       envelope(deps, caller, subjectId, now, result.written, {
         writeback: 'none',

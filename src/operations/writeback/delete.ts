@@ -97,70 +97,74 @@ async function remove(
   const at = now.toISOString();
   const profileId = profile.profile_id;
   const prov = { actor: actorOf(caller) };
-  return inTransaction(deps, async (tx): Promise<Result<DeletionResult>> => {
-    const before = await tx.store.listClaims(profileId);
-    const sel = select(before);
-    if (sel.missing !== undefined && sel.claims.length === 0) return fail('not_found', sel.missing);
-    const ids = sel.claims.map((c) => c.claim_id);
-    const modifierIds = sel.modifiers.map((m) => m.modifier_id);
-    // Pending proposals in what is deleted would bring it back if confirmed later: close them.
-    const pending = await tx.store.listProposals(profileId, 'pending');
-    const closing = pending.filter((p) =>
-      sel.whole
-        ? false
-        : sel.namespace !== undefined
-          ? p.claim.namespace === sel.namespace
-          : p.target_claim_id !== undefined && ids.includes(p.target_claim_id),
-    );
-    for (const p of closing) {
-      await tx.store.transitionProposal(p.proposal_id, 'pending', {
-        status: 'rejected',
-        decided_at: at,
-        decided_by: prov.actor,
+  return inTransaction(
+    deps,
+    async (tx): Promise<Result<DeletionResult>> => {
+      const before = await tx.store.listClaims(profileId);
+      const sel = select(before);
+      if (sel.missing !== undefined && sel.claims.length === 0) return fail('not_found', sel.missing);
+      const ids = sel.claims.map((c) => c.claim_id);
+      const modifierIds = sel.modifiers.map((m) => m.modifier_id);
+      // Pending proposals in what is deleted would bring it back if confirmed later: close them.
+      const pending = await tx.store.listProposals(profileId, 'pending');
+      const closing = pending.filter((p) =>
+        sel.whole
+          ? false
+          : sel.namespace !== undefined
+            ? p.claim.namespace === sel.namespace
+            : p.target_claim_id !== undefined && ids.includes(p.target_claim_id),
+      );
+      for (const p of closing) {
+        await tx.store.transitionProposal(p.proposal_id, 'pending', {
+          status: 'rejected',
+          decided_at: at,
+          decided_by: prov.actor,
+        });
+      }
+      await tx.store.appendClaimHistory(
+        sel.claims.map((c) => historyEntry(profileId, c.claim_id, null, 'deleted', prov, now)),
+      );
+      // A2A tasks hold what a grantee was shown (docs/a2a.md): deleted claims must not live on
+      // there, and a grant that could not see them must not notice their going.
+      await forgetA2aTasksOf(
+        tx,
+        profile.subject_id,
+        sel.whole ? 'all' : { claims: sel.claims, modifiers: sel.modifiers, before },
+      );
+      if (sel.whole) {
+        await tx.store.deleteProfile(profileId);
+        await tx.store.deleteSetting(sensitiveKeysSetting(profileId));
+      } else {
+        await tx.store.deleteClaims(profileId, ids);
+        await tx.store.deleteModifiers(profileId, modifierIds);
+        await tx.store.touchProfile(profileId, at);
+      }
+      const namespaces = sel.namespace !== undefined ? [sel.namespace] : sel.claims.map((c) => c.namespace);
+      if (sel.whole) {
+        await announceClaims(tx, profile.subject_id, 'profile_deleted', { claim_ids: ids, namespaces }, now);
+      } else if (ids.length > 0 || modifierIds.length > 0) {
+        await announceClaims(tx, profile.subject_id, 'claims_deleted', { claim_ids: ids, namespaces }, now);
+      }
+      await announceProposalsDecided(tx, profile.subject_id, closing);
+      await recordCallerAudit(
+        tx,
+        caller,
+        profile.subject_id,
+        {
+          action: sel.whole ? 'profile_deleted' : 'claim_deleted',
+          claimKeys: sel.claims.map(qualifiedKey),
+          ...(sel.namespace !== undefined ? { detail: `namespace ${sel.namespace}` } : {}),
+        },
+        now,
+      );
+      return ok({
+        profile_id: profileId,
+        deleted_claim_ids: ids,
+        deleted_modifier_ids: modifierIds,
+        closed_proposal_ids: closing.map((p) => p.proposal_id),
+        profile_deleted: sel.whole === true,
       });
-    }
-    await tx.store.appendClaimHistory(
-      sel.claims.map((c) => historyEntry(profileId, c.claim_id, null, 'deleted', prov, now)),
-    );
-    // A2A tasks hold what a grantee was shown (docs/a2a.md): deleted claims must not live on
-    // there, and a grant that could not see them must not notice their going.
-    await forgetA2aTasksOf(
-      tx,
-      profile.subject_id,
-      sel.whole ? 'all' : { claims: sel.claims, modifiers: sel.modifiers, before },
-    );
-    if (sel.whole) {
-      await tx.store.deleteProfile(profileId);
-      await tx.store.deleteSetting(sensitiveKeysSetting(profileId));
-    } else {
-      await tx.store.deleteClaims(profileId, ids);
-      await tx.store.deleteModifiers(profileId, modifierIds);
-      await tx.store.touchProfile(profileId, at);
-    }
-    const namespaces = sel.namespace !== undefined ? [sel.namespace] : sel.claims.map((c) => c.namespace);
-    if (sel.whole) {
-      await announceClaims(tx, profile.subject_id, 'profile_deleted', { claim_ids: ids, namespaces }, now);
-    } else if (ids.length > 0 || modifierIds.length > 0) {
-      await announceClaims(tx, profile.subject_id, 'claims_deleted', { claim_ids: ids, namespaces }, now);
-    }
-    await announceProposalsDecided(tx, profile.subject_id, closing);
-    await recordCallerAudit(
-      tx,
-      caller,
-      profile.subject_id,
-      {
-        action: sel.whole ? 'profile_deleted' : 'claim_deleted',
-        claimKeys: sel.claims.map(qualifiedKey),
-        ...(sel.namespace !== undefined ? { detail: `namespace ${sel.namespace}` } : {}),
-      },
-      now,
-    );
-    return ok({
-      profile_id: profileId,
-      deleted_claim_ids: ids,
-      deleted_modifier_ids: modifierIds,
-      closed_proposal_ids: closing.map((p) => p.proposal_id),
-      profile_deleted: sel.whole === true,
-    });
-  });
+    },
+    { subject: profile.subject_id },
+  );
 }

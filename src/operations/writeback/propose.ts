@@ -68,15 +68,19 @@ export async function proposeUpdates(
   const profile = await deps.store.getProfile(grant.profile_id);
   if (!profile) return fail('not_found', 'the profile behind this grant no longer exists');
 
-  const outcome = await inTransaction(deps, async (tx) => {
-    // A proposal finds only what its grant can see (the read path's visibility, cross-domain
-    // rules included): for a claim hidden from the grant it behaves as if no claim existed.
-    const visible = visibleClaims(scope.value, await tx.store.listClaims(profile.profile_id));
-    const sensitive = await sensitiveKeys(tx.store, profile.profile_id);
-    const planned = claims.map((proposed) => plan(grant, proposed, visible, sensitive));
-    if (planned.some((p) => p.decision.kind === 'refuse')) return undefined;
-    return writeProposals(tx, grant, profile.profile_id, planned, input.purpose, now);
-  });
+  const outcome = await inTransaction(
+    deps,
+    async (tx) => {
+      // A proposal finds only what its grant can see (the read path's visibility, cross-domain
+      // rules included): for a claim hidden from the grant it behaves as if no claim existed.
+      const visible = visibleClaims(scope.value, await tx.store.listClaims(profile.profile_id));
+      const sensitive = await sensitiveKeys(tx.store, profile.profile_id);
+      const planned = claims.map((proposed) => plan(grant, proposed, visible, sensitive));
+      if (planned.some((p) => p.decision.kind === 'refuse')) return undefined;
+      return writeProposals(tx, grant, profile.profile_id, planned, input.purpose, now);
+    },
+    { subject: grant.subject_id },
+  );
   if (outcome === undefined) {
     await denied('propose_updates: writeback_forbidden');
     return fail('writeback_forbidden', 'the grant does not allow this grantee to write to the profile', {
@@ -235,42 +239,46 @@ async function proposeAsSubject(
   const own = await subjectProfile(deps, caller.subjectId);
   if (!own.ok) return own;
   const profile = own.value;
-  const written = await inTransaction(deps, async (tx) => {
-    const stored = await tx.store.listClaims(profile.profile_id);
-    const writes = claims.map((proposed) => {
-      const target = findTarget(stored, proposed, proposed.claim_id);
-      const prov = { actor: actorOf(caller) };
-      // The same value again is a confirmation: the stored provenance stays (issue 22 item 7).
-      if (target && onlyConfirms(target, proposed)) {
-        return { claim: confirmedClaim(target, now), change: 'confirmed' as const, prov };
+  const written = await inTransaction(
+    deps,
+    async (tx) => {
+      const stored = await tx.store.listClaims(profile.profile_id);
+      const writes = claims.map((proposed) => {
+        const target = findTarget(stored, proposed, proposed.claim_id);
+        const prov = { actor: actorOf(caller) };
+        // The same value again is a confirmation: the stored provenance stays (issue 22 item 7).
+        if (target && onlyConfirms(target, proposed)) {
+          return { claim: confirmedClaim(target, now), change: 'confirmed' as const, prov };
+        }
+        const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
+        return { claim, change: target ? ('updated' as const) : ('created' as const), prov };
+      });
+      await writeClaims(tx.store, profile.profile_id, writes, now);
+      const keysOf = (confirmed: boolean) =>
+        writes.filter((w) => (w.change === 'confirmed') === confirmed).map((w) => qualifiedKey(w.claim));
+      for (const [action, keys] of [
+        ['proposal_applied', keysOf(false)],
+        ['claim_confirmed', keysOf(true)],
+      ] as const) {
+        if (keys.length === 0) continue;
+        await recordCallerAudit(
+          tx,
+          caller,
+          caller.subjectId,
+          { action, claimKeys: keys, detail: 'by the subject' },
+          now,
+        );
       }
-      const claim: Claim = { ...proposed, claim_id: target?.claim_id ?? newId('claim') };
-      return { claim, change: target ? ('updated' as const) : ('created' as const), prov };
-    });
-    await writeClaims(tx.store, profile.profile_id, writes, now);
-    const keysOf = (confirmed: boolean) =>
-      writes.filter((w) => (w.change === 'confirmed') === confirmed).map((w) => qualifiedKey(w.claim));
-    for (const [action, keys] of [
-      ['proposal_applied', keysOf(false)],
-      ['claim_confirmed', keysOf(true)],
-    ] as const) {
-      if (keys.length === 0) continue;
-      await recordCallerAudit(
+      await announceClaims(
         tx,
-        caller,
         caller.subjectId,
-        { action, claimKeys: keys, detail: 'by the subject' },
+        'claims_written',
+        { claim_ids: writes.map((w) => w.claim.claim_id), namespaces: writes.map((w) => w.claim.namespace) },
         now,
       );
-    }
-    await announceClaims(
-      tx,
-      caller.subjectId,
-      'claims_written',
-      { claim_ids: writes.map((w) => w.claim.claim_id), namespaces: writes.map((w) => w.claim.namespace) },
-      now,
-    );
-    return writes.map((w) => w.claim);
-  });
+      return writes.map((w) => w.claim);
+    },
+    { subject: caller.subjectId },
+  );
   return ok(envelope(deps, caller, caller.subjectId, now, written, { writeback: 'none', proposals: [] }));
 }

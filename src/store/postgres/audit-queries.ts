@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import { AUDIT_MAX_EXAMINED } from '../sqlite/audit-queries.ts';
 import type { StoreTx } from '../store.ts';
-import { WRITE_LOCK } from './locks.ts';
+import { AUDIT_LOCK } from './locks.ts';
 import { clampLimit, decodeCursor, encodeCursor, instant, integer } from './rows.ts';
 import type { Row, Sql } from './sql.ts';
 
@@ -25,10 +25,10 @@ type Clause = readonly [string, unknown];
  * claim-key lists stored once, one index per filter. A listing reads one subject's events in `seq`
  * order from its cursor, either way, examining at most AUDIT_MAX_EXAMINED rows beyond its page when
  * a filter is not covered by the index; `since` and `until` become `seq` bounds by a binary search
- * over the log's clock `ts`. Appends must be serialized (the store's write lock): `ts` is computed
- * from the newest event, and `seq` order must be commit order.
+ * over the log's clock `ts`. Appends are serialized by the audit log's own lock (AUDIT_LOCK): `ts` is
+ * computed from the newest event, and `seq` order must be commit order.
  */
-export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
+export function auditQueries(sql: Sql, writeLock: string, durably = false): AuditQueries {
   const newest = () => sql.get('SELECT seq, ts FROM audit_events ORDER BY seq DESC LIMIT 1');
   const clock = async () => {
     const row = await sql.get('SELECT max_lag FROM audit_clock WHERE one = 1');
@@ -53,7 +53,9 @@ export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
   return {
     async appendAudit(events) {
       if (events.length === 0) return;
-      // One statement (migration 0004): the clock, the key lists and the rows, under the write lock.
+      // One statement (migration 0004): the clock, the key lists and the rows, under the audit log's
+      // lock. On its own (`durably`, migration 0007) the lock is held for the insert only, and the
+      // call returns once the commit is flushed; inside a transaction it goes with that COMMIT.
       const batch = events.map((event) => {
         const keys = event.claim_keys.length === 0 ? null : JSON.stringify(event.claim_keys);
         return {
@@ -71,7 +73,12 @@ export function auditQueries(sql: Sql, writeLock: string): AuditQueries {
           keys,
         };
       });
-      await sql.run('SELECT ppx_append_audit(?, ?, ?::json)', WRITE_LOCK, writeLock, JSON.stringify(batch));
+      await sql.run(
+        durably ? 'CALL ppx_append_audit_durably(?, ?, ?::json)' : 'SELECT ppx_append_audit(?, ?, ?::json)',
+        AUDIT_LOCK,
+        writeLock,
+        JSON.stringify(batch),
+      );
     },
 
     async listAudit(filter) {

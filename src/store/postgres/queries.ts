@@ -15,15 +15,17 @@ import { writebackQueries } from './writeback-queries.ts';
  * for the pool's committed reads.
  */
 export interface QueryOptions extends RecordQueryOptions {
-  /** The key of the store's write lock (its schema), which appending to the audit log takes. */
+  /** The key of the store's locks (its schema), which appending to the audit log takes. */
   readonly writeLock: string;
+  /** On the pool: each statement commits on its own, so an audit append commits durably itself. */
+  readonly autocommit?: boolean;
 }
 
 export function postgresQueries(sql: Sql, options: QueryOptions): StoreTx {
   return {
     ...recordQueries(sql, options),
     ...consentQueries(sql),
-    ...auditQueries(sql, options.writeLock),
+    ...auditQueries(sql, options.writeLock, options.autocommit === true),
     ...reviewQueries(sql),
     ...writebackQueries(sql),
     ...changeQueries(sql),

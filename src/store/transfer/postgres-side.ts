@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { WRITE_LOCK } from '../postgres/locks.ts';
+import { AUDIT_LOCK, lockKey, OUTBOX_LOCK, WRITE_LOCK } from '../postgres/locks.ts';
 import { quoteIdent } from '../postgres/migrate.ts';
 import { openPostgresStore } from '../postgres/postgres-store.ts';
 import { pgTypes } from '../postgres/sql.ts';
@@ -39,8 +39,13 @@ export async function postgresSide(url: string, label: string, schema?: string):
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       } else {
         await client.query('BEGIN');
-        // The store's own write lock (postgres-store.ts): no instance writes while the move runs.
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [WRITE_LOCK, schemaName]);
+        // The store's own locks (postgres/locks.ts): no instance writes, appends to the outbox or
+        // to the audit log while the move runs.
+        const key = lockKey(schemaName);
+        await client.query(
+          'SELECT pg_advisory_xact_lock($1, $4), pg_advisory_xact_lock($2, $4), pg_advisory_xact_lock($3, $4)',
+          [WRITE_LOCK, OUTBOX_LOCK, AUDIT_LOCK, key],
+        );
       }
       // A whole store may take longer than any one statement of the provider's.
       await client.query('SET LOCAL statement_timeout = 0');
