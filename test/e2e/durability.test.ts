@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
@@ -10,19 +7,22 @@ import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-t
 import { openProvider } from '../../src/provider.ts';
 import { api, freePort } from '../support/provider.ts';
 import { killHard, serveProcess } from '../support/serve-process.ts';
+import { testDatabase } from '../support/test-database.ts';
+
+// On either store (PPX_TEST_STORE): `ppx serve` on the SQLite file or in the PostgreSQL schema,
+// killed, and started again on the same database.
 
 describe('nothing the server accepted is lost when it is killed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-durable-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const database = testDatabase();
+  after(() => database.drop());
 
   it('a revocation and the audit trail survive SIGKILL and a restart', async () => {
-    const db = join(dir, 'ppx.db');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    let server = await serveProcess(db, port, base);
+    let server = await serveProcess(database.cliArgs, port, base);
 
     // The CLI and the server share the store, as an operator's `ppx mint` would.
-    const config = loadConfig({ dbPath: db, baseUrl: base }, {});
+    const config = loadConfig({ ...database.config, baseUrl: base }, {});
     assert.ok(config.ok);
     const deps = await openProvider(config.value);
     const grant = await createGrant(
@@ -50,7 +50,7 @@ describe('nothing the server accepted is lost when it is killed', () => {
     assert.equal(revoked.status, 200);
     await killHard(server);
 
-    server = await serveProcess(db, port, base);
+    server = await serveProcess(database.cliArgs, port, base);
     try {
       const after = await api(base, '/v1/profile/effective', { token, body: {} });
       assert.equal(after.status, 401);

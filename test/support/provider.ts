@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
@@ -11,13 +8,14 @@ import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-t
 import { seedDemo } from '../../src/operations/seed-demo.ts';
 import { providerOn } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { RateCounter } from '../../src/store/rate-limits.ts';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { dropSchemas } from './postgres.ts';
+import { postgresDatabase, type TestDatabase, testDatabase } from './test-database.ts';
 
-/** A real provider on a real port with its own SQLite file, seeded with the demo profile. */
+/**
+ * A real provider on a real port with a database of its own (test-database.ts: a SQLite file, or
+ * with PPX_TEST_STORE=postgres a PostgreSQL schema), seeded with the demo profile.
+ */
 export interface TestProvider {
   readonly url: string;
   readonly deps: Deps;
@@ -27,8 +25,11 @@ export interface TestProvider {
    * on their own, without the change events an operation would announce.
    */
   readonly store: Store;
-  /** The provider's SQLite file, for tests that must set up what no API can (times of change). */
-  readonly dbPath: string;
+  /**
+   * Where the store lives, for what only another process shows (the CLI on the same database)
+   * and for the few set-ups no store method writes (times of change: support/change-times.ts).
+   */
+  readonly database: TestDatabase;
   readonly subjectId: string;
   /** An owner token for the demo subject. */
   readonly subjectToken: string;
@@ -64,22 +65,15 @@ export async function startTestProvider(
     postgres?: { readonly url: string; readonly schema: string };
   } = {},
 ): Promise<TestProvider> {
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-test-'));
   const port = await freePort();
+  // A schema given is shared and stays; a database of its own is dropped at close.
+  const database = options.postgres ? postgresDatabase(options.postgres) : testDatabase();
   const config = loadConfig(
-    { dbPath: join(dir, 'ppx.db'), port: String(port), rateLimit: String(options.rateLimit ?? 0) },
+    { ...database.config, port: String(port), rateLimit: String(options.rateLimit ?? 0) },
     options.env ?? {},
   );
   if (!config.ok) throw new Error(config.error.description);
-  // PPX_TEST_E2E_DATABASE_URL (opt-in, for runs by hand): the provider's store is PostgreSQL there,
-  // in a schema of its own, dropped at close. Tests that reopen the SQLite file do not apply.
-  const pgUrl = options.postgres === undefined ? process.env['PPX_TEST_E2E_DATABASE_URL'] : undefined;
-  const schema = `e2e_${port}_${Date.now().toString(36)}`;
-  const store = options.postgres
-    ? await openPostgresStore(options.postgres.url, { schema: options.postgres.schema, poolSize: 4 })
-    : pgUrl === undefined
-      ? await openSqliteStore(config.value.dbPath)
-      : await openPostgresStore(pgUrl, { schema, poolSize: 4 });
+  const store = await database.open();
   const deps = await providerOn(
     store,
     config.value,
@@ -93,7 +87,7 @@ export async function startTestProvider(
     url: server.url,
     deps,
     store,
-    dbPath: config.value.dbPath,
+    database,
     subjectId: DEMO_SUBJECT,
     subjectToken,
     async grant(draft = {}) {
@@ -117,14 +111,9 @@ export async function startTestProvider(
     async close() {
       await server.close();
       await deps.store.close();
-      if (pgUrl !== undefined) await dropSchema(pgUrl, schema);
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
-}
-
-function dropSchema(url: string, schema: string): Promise<void> {
-  return dropSchemas([schema], url);
 }
 
 export interface ApiResponse {

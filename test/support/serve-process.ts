@@ -1,15 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 // `ppx serve` as a process of its own, for the tests that kill it (SIGKILL) and look at what the
-// database kept.
+// database kept: a SQLite file, or any database its CLI flags name (TestDatabase#cliArgs).
 
 const BIN = new URL('../../bin/ppx.js', import.meta.url).pathname;
 
-/** Starts `ppx serve` on `db` and resolves once it says it is listening. */
-export function serveProcess(db: string, port: number, base: string): Promise<ChildProcess> {
+/**
+ * Starts `ppx serve` on `database` (a SQLite file, or the flags naming a database) and resolves
+ * once it says it is listening.
+ */
+export function serveProcess(
+  database: string | readonly string[],
+  port: number,
+  base: string,
+): Promise<ChildProcess> {
+  const where = typeof database === 'string' ? ['--db', database] : database;
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--db', db, '--port', String(port), '--base-url', base, '--seed-demo'],
+    [BIN, 'serve', ...where, '--port', String(port), '--base-url', base, '--seed-demo'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {

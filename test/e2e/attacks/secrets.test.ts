@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../../../src/auth/passwords.ts';
 import { safeEqual, sha256 } from '../../../src/auth/secrets.ts';
@@ -15,12 +14,14 @@ import { ask, exchange, granted, refresh } from '../consent/helpers.ts';
 import { authorizeCode, basic, postForm, REDIRECT, register } from '../oauth/helpers.ts';
 import { cookieFrom, hiddenField, signInOverHttp } from '../web/helpers.ts';
 import { post, preSessionForm } from './helpers.ts';
+import { everyCell, rawBytes } from './stored.ts';
 
 // Secrets at rest and secret guessing. After a full flow on every surface (sign-up, sign-in,
 // consent-v2, the OAuth code flow with a confidential client, refresh), every table, column and
-// row of the SQLite file, and the raw bytes of the file and its WAL, are searched for every
-// plaintext secret the flow handled: none may be there, only their hashes (shown present, so the
-// search reads the right file). The comparisons of secrets are constant-time (unit and static
+// row of the store, and the raw bytes they are kept in (the SQLite file and its WAL, or the
+// PostgreSQL schema's pages: stored.ts), are searched for every plaintext secret the flow
+// handled: none may be there, only their hashes (shown present, so the search reads the right
+// database). The comparisons of secrets are constant-time (unit and static
 // checks), and guessing is rate limited: sign-in, the token endpoints, registration, each with a
 // 429, its code and Retry-After, for every spelling of the same caller.
 
@@ -134,35 +135,9 @@ describe('secrets are stored only as hashes', () => {
   });
   after(() => p.close());
 
-  /** Every value of every column of every table, as text (blobs as UTF-8 and hex). */
-  function everyCell(): { where: string; text: string }[] {
-    const db = new DatabaseSync(p.dbPath, { readOnly: true });
-    try {
-      const out: { where: string; text: string }[] = [];
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
-        name: string;
-      }[];
-      assert.ok(tables.length >= 10, `${tables.length} tables`);
-      for (const { name } of tables) {
-        for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
-          for (const [column, value] of Object.entries(row)) {
-            if (value === null || value === undefined) continue;
-            const text =
-              value instanceof Uint8Array
-                ? `${Buffer.from(value).toString('utf8')} ${Buffer.from(value).toString('hex')}`
-                : String(value);
-            out.push({ where: `${name}.${column}`, text });
-          }
-        }
-      }
-      return out;
-    } finally {
-      db.close();
-    }
-  }
-
-  it('no table, column or row holds a plaintext secret; the hashes are there', () => {
-    const cells = everyCell();
+  it('no table, column or row holds a plaintext secret; the hashes are there', async () => {
+    const { tables, cells } = await everyCell(p.database);
+    assert.ok(tables >= 10, `${tables} tables`);
     assert.ok(cells.length > 100, `${cells.length} cells read`);
     assert.ok(secrets.size >= 18, `${secrets.size} secrets`);
     for (const [what, secret] of secrets) {
@@ -185,16 +160,22 @@ describe('secrets are stored only as hashes', () => {
     }
   });
 
-  it('the raw bytes of the database and its WAL hold none of them either (no freed page, no journal)', () => {
-    const files = [p.dbPath, `${p.dbPath}-wal`, `${p.dbPath}-shm`].filter(existsSync);
-    assert.ok(files.length >= 1);
+  it('the raw bytes the rows are kept in hold none of them either (no freed page, no journal, no dead row)', async () => {
+    // SQLite: the file, its WAL and shm. PostgreSQL: every page of the schema's tables, TOAST and
+    // indexes, where an updated or deleted row stays until vacuumed.
+    const kept = await rawBytes(p.database);
+    assert.ok(kept.length >= 1);
     let bytes = 0;
-    for (const file of files) {
-      const raw = readFileSync(file);
+    for (const { where, bytes: raw } of kept) {
       bytes += raw.length;
-      for (const [what, secret] of secrets) assert.equal(raw.indexOf(secret), -1, `${what} in ${file}`);
+      for (const [what, secret] of secrets) assert.equal(raw.indexOf(secret), -1, `${what} in ${where}`);
     }
     assert.ok(bytes > 10_000, `${bytes} bytes searched`);
+    // The search reads the rows: a hash the table holds is in the bytes too.
+    assert.ok(
+      kept.some(({ bytes: raw }) => raw.indexOf(hashes.get('session hash')!) >= 0),
+      'the session hash is found',
+    );
   });
 
   it('passwords are scrypt hashes with a salt of their own; the log never holds a secret', async () => {

@@ -43,7 +43,11 @@ async function world(s: Scenario, withHidden: boolean, clock: () => Date, expire
   const profile = await p.deps.store.getProfileBySubject(p.subjectId);
   assert.ok(profile);
   // Every change time the same, long ago: then a hidden claim deleted below must move none.
-  setChangeTimes(p.dbPath, profile.profile_id, new Date(clock().getTime() + DAY + HOUR / 2).toISOString());
+  await setChangeTimes(
+    p.database,
+    profile.profile_id,
+    new Date(clock().getTime() + DAY + HOUR / 2).toISOString(),
+  );
   if (!withHidden) await s.remove(p);
   const { grant } = await p.grant({ ...s.grant, expires_at: expiresAt });
   const { grant: counterpart } = await p.grant({

@@ -10,13 +10,14 @@ import { demoProfile } from '../../../src/operations/demo-profile.ts';
 import { exportProfile } from '../../../src/operations/export-profile.ts';
 import { createGrant } from '../../../src/operations/grants.ts';
 import { importProfile } from '../../../src/operations/import-profile.ts';
-import { runCli, show } from '../../cli/helpers.ts';
+import { cleanEnv, runCli, show } from '../../cli/helpers.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // What the CLI commands write (import, subject add, mint, client add), called in-process on the
-// running provider's Deps as the commands call them; and a CLI process writing the same SQLite
-// file, whose events the server's subscribers get once the server writes next (docs/store.md).
+// running provider's Deps as the commands call them; and a CLI process writing the same database,
+// whose events the server's subscribers get: on SQLite once the server writes next (docs/store.md,
+// "The cross-process limit of SQLite"), on PostgreSQL through LISTEN/NOTIFY, in order either way.
 
 /** The demo profile for another subject, with ids of its own. */
 function otherProfile(p: TestProvider, subjectId: string, suffix: string): Profile {
@@ -129,10 +130,10 @@ describe('change events of CLI-level operations', () => {
     await w.expect({ kind: 'grant_narrowed', ids: { grant_ids: [id] }, grants: [id] });
   });
 
-  it('a CLI process writing the same file: its events reach the subscriber, in order, when the server writes next', async () => {
-    const file = join(p.dbPath, '..', 'cli-import.json');
+  it('a CLI process writing the same database: its events reach the subscriber, in order, when the server writes next', async () => {
+    const file = join(p.database.dir, 'cli-import.json');
     writeFileSync(file, JSON.stringify(otherProfile(p, 'did:example:from-cli', 'cli')));
-    const cli = await runCli(['import', file, '--db', p.dbPath], process.env);
+    const cli = await runCli(['import', file, ...p.database.cliArgs], cleanEnv());
     assert.equal(cli.code, 0, show(cli));
     const [fromCli] = await p.store.listChanges({ after: w.from, limit: 10 });
     assert.equal(fromCli?.kind, 'profile_imported');

@@ -1,35 +1,32 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
 import type { ChangeEvent } from '../../../src/model/change-event.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
 import { openProvider } from '../../../src/provider.ts';
-import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import { api, freePort } from '../../support/provider.ts';
 import { killHard, serveProcess } from '../../support/serve-process.ts';
+import { testDatabase } from '../../support/test-database.ts';
 import { proposed } from '../writeback/helpers.ts';
 
 // The outbox row is written in the write's own transaction, so a write the server acknowledged
 // has its change event in the database even if the process dies right after answering: kill
-// `ppx serve` with SIGKILL and every acknowledged write's event is in the file.
+// `ppx serve` with SIGKILL and every acknowledged write's event is in the database (the SQLite
+// file, or the PostgreSQL schema with PPX_TEST_STORE=postgres), read back through a store.
 
 describe('no acknowledged change event is lost when the server is killed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ppx-changes-durable-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const database = testDatabase();
+  after(() => database.drop());
 
   it('after SIGKILL the outbox holds a row for every acknowledged write', async () => {
-    const db = join(dir, 'ppx.db');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await serveProcess(db, port, base);
+    const server = await serveProcess(database.cliArgs, port, base);
     let killed = false;
     try {
-      const config = loadConfig({ dbPath: db, baseUrl: base }, {});
+      const config = loadConfig({ ...database.config, baseUrl: base }, {});
       assert.ok(config.ok);
       const cli = await openProvider(config.value);
       const owner = (await issueSubjectToken(cli, DEMO_SUBJECT)).access_token;
@@ -84,7 +81,7 @@ describe('no acknowledged change event is lost when the server is killed', () =>
       await killHard(server);
       killed = true;
 
-      const store = await openSqliteStore(db);
+      const store = await database.open();
       let rows: ChangeEvent[];
       try {
         rows = await store.listChanges({ after: 0, subjectId: DEMO_SUBJECT, limit: 1000 });

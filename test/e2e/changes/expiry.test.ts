@@ -51,9 +51,9 @@ describe('grant_expired, announced once', () => {
     );
     await w.quiet();
 
-    // Another process (its own memory, the same file) finds it expired too: the store's mark
+    // Another process (its own memory, the same database) finds it expired too: the store's mark
     // says it was announced already.
-    const config = loadConfig({ dbPath: p.dbPath }, {});
+    const config = loadConfig(p.database.config, {});
     assert.ok(config.ok);
     const cli = await openProvider(config.value, () => new Date(now));
     try {

@@ -78,7 +78,7 @@ describe('MCP package tokens: instance ids and freshness', () => {
 
   it('freshness: a write moves its own stream only', async () => {
     // Every stream last changed long ago (no API sets that: the store's table, directly).
-    setChangeTimes(p.dbPath, grant.profile_id, '2026-01-01T05:30:00.000Z');
+    await setChangeTimes(p.database, grant.profile_id, '2026-01-01T05:30:00.000Z');
     const stamps = async () =>
       Object.fromEntries(
         (

@@ -82,7 +82,7 @@ describe('times a grantee is told move only with the claims its grant can see', 
 
   /** Sets every change time back to OLD, runs `change`, and returns what the grantee is told before and after. */
   async function around(change: () => Promise<unknown>) {
-    setChangeTimes(p.dbPath, grant.profile_id, OLD);
+    await setChangeTimes(p.database, grant.profile_id, OLD);
     const before_ = await told();
     assert.deepEqual(
       { ...before_ },

@@ -4,23 +4,29 @@ import { loadConfig } from '../../../src/config.ts';
 import { signIn } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { openProvider } from '../../../src/provider.ts';
-import { type CliSandbox, sandbox, show } from '../../cli/helpers.ts';
+import { type CliResult, cleanEnv, runCli, show } from '../../cli/helpers.ts';
+import { type TestDatabase, testDatabase } from '../../support/test-database.ts';
 
-// `ppx subject add`, `ppx client add` and the demo login: what the consent page signs in with.
+// `ppx subject add`, `ppx client add` and the demo login: what the consent page signs in with. The
+// commands run as processes on the database under test (PPX_DB, or PPX_DATABASE_URL with
+// PPX_TEST_STORE=postgres), as an operator runs them beside the server.
 
 describe('CLI accounts for the web pages', () => {
-  let box: CliSandbox;
+  let database: TestDatabase;
+  let box: { env: NodeJS.ProcessEnv; run(args: string[]): Promise<CliResult> };
   before(async () => {
-    box = sandbox();
+    database = testDatabase();
+    const env: NodeJS.ProcessEnv = { ...cleanEnv(), ...database.env };
+    box = { env, run: (args) => runCli(args, env) };
     // An empty database, as `ppx serve` leaves one: these commands refuse to create it.
-    const config = loadConfig({ dbPath: box.db }, {});
+    const config = loadConfig(database.config, {});
     assert.ok(config.ok);
     await (await openProvider(config.value)).store.close();
   });
-  after(() => box.cleanup());
+  after(() => database.drop());
 
   async function canSignIn(username: string, password: string): Promise<string | undefined> {
-    const config = loadConfig({ dbPath: box.db }, {});
+    const config = loadConfig(database.config, {});
     assert.ok(config.ok);
     const deps = await openProvider(config.value);
     try {
@@ -118,7 +124,7 @@ describe('CLI accounts for the web pages', () => {
     assert.equal(r.code, 0, show(r));
     assert.match(r.stdout, /public client kiosk \("Kiosk"\) with no redirect URI/);
     assert.match(r.stdout, /\/v1\/consent\/token/);
-    const config = loadConfig({ dbPath: box.db }, {});
+    const config = loadConfig(database.config, {});
     assert.ok(config.ok);
     const deps = await openProvider(config.value);
     try {
