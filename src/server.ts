@@ -46,6 +46,9 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   if (options.accessLog) app.use(accessLog(options.accessLog));
   app.use(requestMetrics(deps.metrics));
   app.use(responseHeaders(deps.provider.baseUrl));
+  // A request sees every commit made before it began, on any instance (PostgreSQL's caches).
+  const fresh = deps.store.freshReads;
+  if (fresh !== undefined) app.use((_c, next) => fresh(next));
   mountHealth(app, deps, options.draining ?? (() => false));
   mountMetrics(app, deps);
   const bodyLimitBytes = options.bodyLimitBytes;

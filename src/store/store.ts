@@ -315,6 +315,12 @@ export interface ProviderStore extends StoreReader, Pick<StoreWriter, 'appendAud
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, scope?: TransactionScope): Promise<T>;
   /** Closes the store (ending every change subscription); later calls fail. */
   close(): Promise<void>;
+  /**
+   * Runs `fn` (a request) with its reads seeing every commit that completed before it began, from
+   * any instance, at the cost of one wait taken now instead of one per read (PostgreSQL's
+   * caches: postgres/record-cache.ts). Absent where every read sees them anyway (SQLite).
+   */
+  readonly freshReads?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -436,5 +442,6 @@ export function readOnlyView(store: Store): ProviderStore {
     appendAudit: store.appendAudit,
     transaction: store.transaction,
     close: store.close,
+    ...(store.freshReads === undefined ? {} : { freshReads: store.freshReads }),
   };
 }

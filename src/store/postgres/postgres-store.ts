@@ -324,6 +324,7 @@ export async function openPostgresStore(
     appendAudit,
     changes: feed,
     sharedRateCounter: new PostgresRateCounter(pool),
+    freshReads: (fn) => cache.fresh(fn),
     lockWaits: () => waits.snapshot(),
     listenerPid: () => listener.pid(),
 

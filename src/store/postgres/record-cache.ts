@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StoreReader } from '../store.ts';
 
 /**
@@ -19,6 +20,9 @@ import type { StoreReader } from '../store.ts';
  *
  * Entries are deep-frozen: every reader shares them, as on SQLite (sqlite/record-cache.ts).
  */
+/** How long a request's barrier covers its reads (a stream's later reads take their own). */
+const FRESH_MS = 1000;
+
 export class NoticedCache {
   /** Groups of entries, each dropped whole by one notice: 'g<grant>', 'p<profile>', 'S<subject>'… */
   readonly #groups = new Map<string, Map<string, unknown>>();
@@ -27,6 +31,8 @@ export class NoticedCache {
   #generation = 0;
   readonly #sync: () => Promise<void>;
   #inFlight: Promise<void> | undefined;
+  /** The request running (`fresh`), whose barrier covers its reads until `until`. */
+  readonly #synced = new AsyncLocalStorage<{ readonly until: number }>();
   #next: Promise<void> | undefined;
 
   /** `sync`: one round trip on the listening connection (change-notices.ts#ChangeListener.sync). */
@@ -68,16 +74,35 @@ export class NoticedCache {
     }
   }
 
-  /** The value of `key` in `group`, kept from an earlier read when nothing dropped it since. */
-  async read<T>(group: string, key: string, load: () => Promise<T>): Promise<T> {
-    if (!this.#live) return load();
-    // Every notice committed before the read began is handled before it looks (#barrier): a row
-    // changed on another instance just before this request is never answered from memory.
+  /**
+   * Runs `fn` (a request) after one barrier taken now: its reads then need none of their own,
+   * since every notice committed before the request began has been handled. For a second at most:
+   * a long stream's later reads take their own again.
+   */
+  async fresh<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.#live) return fn();
     const synced = await this.#barrier().then(
       () => true,
       () => false,
     );
-    if (!synced || !this.#live) return load();
+    return synced ? this.#synced.run({ until: performance.now() + FRESH_MS }, fn) : fn();
+  }
+
+  /** The value of `key` in `group`, kept from an earlier read when nothing dropped it since. */
+  async read<T>(group: string, key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.#live) return load();
+    // Every notice committed before the read (or its request, `fresh`) began is handled before it
+    // looks (#barrier): a row changed on another instance just before this request is never
+    // answered from memory.
+    const request = this.#synced.getStore();
+    if (request === undefined || performance.now() > request.until) {
+      const synced = await this.#barrier().then(
+        () => true,
+        () => false,
+      );
+      if (!synced) return load();
+    }
+    if (!this.#live) return load();
     const entries = this.#groups.get(group);
     if (entries?.has(key)) return entries.get(key) as T;
     const generation = this.#generation;
