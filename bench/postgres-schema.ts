@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { urlInSchema, withClient } from '../test/support/postgres.ts';
 
 // The PostgreSQL the benches run on (--database-url, PPX_BENCH_DATABASE_URL, the local server by
 // default), and a schema of its own for each run, dropped afterwards.
@@ -17,22 +18,21 @@ export interface BenchSchema {
 }
 
 export function benchSchema(prefix: string, databaseUrl: string): BenchSchema {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${name}`);
-  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  return namedSchema(`${prefix}_${randomBytes(5).toString('hex')}`, databaseUrl, { keep: false });
+}
+
+/**
+ * The schema `name` on the server at `databaseUrl`; `keep` (bench:scale --postgres-schema, a store
+ * grown once and measured again) leaves it in place at the end instead of dropping it.
+ */
+export function namedSchema(name: string, databaseUrl: string, options: { keep: boolean }): BenchSchema {
+  const onServer = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => withClient(databaseUrl, work);
   return {
     name,
-    url: url.href,
+    url: urlInSchema(name, databaseUrl),
     onServer,
-    drop: () => onServer(async (c) => void (await c.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`))),
+    drop: options.keep
+      ? async () => undefined
+      : () => onServer(async (c) => void (await c.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`))),
   };
 }

@@ -2,14 +2,13 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { SCALE_DEFAULTS, seedScale } from '../src/operations/scale-seed.ts';
 import { openProvider } from '../src/provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_CONTEXT } from './fixtures.ts';
 import { cpuMicros, machine, runMain, writeResults } from './harness.ts';
-import { BENCH_DATABASE_URL, type BenchSchema, benchSchema } from './postgres-schema.ts';
+import { BENCH_DATABASE_URL, type BenchSchema, benchSchema, namedSchema } from './postgres-schema.ts';
 
 // `npm run bench:scale [-- --store sqlite|postgres|both --sizes 5,50,500,5000,50000 --duration 10
 // --budget-minutes 30 --max-gb 30 --database-url postgres://… --sqlite-path PATH --postgres-schema NAME]`
@@ -88,21 +87,10 @@ function postgresStore(databaseUrl: string, kept?: string): BenchStore {
   };
 }
 
-/** A schema the run keeps: --postgres-schema NAME, as bench/postgres-schema.ts names a run's own. */
+/** A schema the run keeps: --postgres-schema NAME. */
 function keptSchema(databaseUrl: string, name: string): BenchSchema {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('--postgres-schema is a lower-case identifier');
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${name}`);
-  const onServer = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
-  return { name, url: url.href, onServer, drop: async () => undefined };
+  return namedSchema(name, databaseUrl, { keep: true });
 }
 
 /**

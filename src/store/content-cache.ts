@@ -1,3 +1,4 @@
+import { deepFreeze } from './deep-freeze.ts';
 /**
  * Parsed claims (or modifiers, or claim change times) of a profile, kept for as long as the
  * profile's `version` stays the same (migration 0002 bumps it on every change to claims or
@@ -35,10 +36,4 @@ export class ContentCache<T> {
     this.#entries.set(profileId, { version, items });
     return items;
   }
-}
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  if (!Array.isArray(value)) Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
 }

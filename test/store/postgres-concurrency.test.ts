@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import pg from 'pg';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../support/postgres.ts';
+import {
+  dropSchemas,
+  postgresUnreachable,
+  schemaName,
+  TEST_DATABASE_URL,
+  terminateBackend,
+  until,
+  withClient,
+} from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
 import { auditEvent, gate, grant, profileRecord, subjectId } from './fixtures.ts';
 
@@ -32,9 +39,7 @@ async function twoInstances(body: (a: PostgresStore, b: PostgresStore) => Promis
 
 /** Resolves once some session waits for an advisory lock (a transaction queued on a held one). */
 async function someoneWaits(): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
+  await withClient(TEST_DATABASE_URL, async (admin) => {
     for (;;) {
       const { rows } = await admin.query(
         "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
@@ -42,24 +47,7 @@ async function someoneWaits(): Promise<void> {
       if (rows[0].n > 0) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Ends a backend and waits until it is gone. */
-async function terminate(pid: number): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+  });
 }
 
 describe('postgres store: who waits for whom, across instances', {
@@ -70,15 +58,18 @@ describe('postgres store: who waits for whom, across instances', {
     twoInstances(async (a, b) => {
       const [alice, bob] = [subjectId(), subjectId()];
       const held = gate();
+      const inside = gate();
       const order: string[] = [];
       const first = a.transaction(
         async (tx) => {
           await tx.insertProfile(profileRecord({ subject_id: alice }));
+          inside.open();
           await held.wait;
           order.push('alice 1 done');
         },
         { subject: alice },
       );
+      await inside.wait; // Alice's transaction holds her lock from here
       // Bob's write, on the other instance, commits while Alice's transaction is open.
       await b.transaction((tx) => tx.insertProfile(profileRecord({ subject_id: bob })), { subject: bob });
       assert.ok(await b.getProfileBySubject(bob));
@@ -103,10 +94,13 @@ describe('postgres store: who waits for whom, across instances', {
       const subject = subjectId();
       await a.insertProfile(profileRecord({ subject_id: subject }));
       const held = gate();
+      const inside = gate();
       const everything = a.transaction(async (tx) => {
         await tx.putSetting('held', 'yes');
+        inside.open();
         await held.wait;
       });
+      await inside.wait; // the store's write lock is held, alone, from here
       const event = auditEvent({ subject_id: subject });
       await b.appendAudit([event]);
       assert.deepEqual((await b.listAudit({ subject_id: subject, limit: 5 })).events, [event]);
@@ -120,13 +114,16 @@ describe('postgres store: who waits for whom, across instances', {
   it('a client, a setting and a subject are three scopes: each waits only for its own', () =>
     twoInstances(async (a, b) => {
       const held = gate();
+      const inside = gate();
       const settings = a.transaction(
         async (tx) => {
           await tx.putSetting('x', '1');
+          inside.open();
           await held.wait;
         },
         { area: 'settings' },
       );
+      await inside.wait; // the settings' lock is held from here
       const subject = subjectId();
       await b.transaction((tx) => tx.insertProfile(profileRecord({ subject_id: subject })), { subject });
       await b.transaction(async () => undefined, { area: 'clients' });
@@ -154,7 +151,7 @@ describe('postgres store: who waits for whom, across instances', {
       assert.equal((await b.getGrant(g.grant_id))?.status, 'active');
       // Revoked, then b's listening connection ended before its next read.
       await a.revokeGrant(g.grant_id, '2026-06-01T12:00:00.000Z');
-      await terminate(b.listenerPid()!);
+      await terminateBackend(b.listenerPid()!);
       assert.equal((await b.getGrant(g.grant_id))?.status, 'revoked');
 
       // Ended before the next change: b notices, reads the database meanwhile, and misses nothing.
@@ -162,7 +159,7 @@ describe('postgres store: who waits for whom, across instances', {
       await a.insertGrant(h);
       assert.equal((await b.getGrant(h.grant_id))?.status, 'active');
       await until(() => b.listenerPid() !== undefined);
-      await terminate(b.listenerPid()!);
+      await terminateBackend(b.listenerPid()!);
       await until(() => b.listenerPid() === undefined);
       await a.revokeGrant(h.grant_id, '2026-06-01T12:00:00.000Z');
       assert.equal((await b.getGrant(h.grant_id))?.status, 'revoked');
@@ -175,12 +172,77 @@ describe('postgres store: who waits for whom, across instances', {
       assert.equal((await b.getGrant(k.grant_id))?.status, 'revoked');
     }));
 
-  it('reports how long its transactions waited for locks', () =>
-    twoInstances(async (a) => {
+  it('reports how long its transactions waited for locks: none alone, some behind a held one', () =>
+    twoInstances(async (a, b) => {
       const subject = subjectId();
-      await a.transaction((tx) => tx.insertProfile(profileRecord({ subject_id: subject })), { subject });
-      const waits = a.lockWaits();
-      assert.ok(waits.locks >= 1);
-      assert.ok(waits.waitedMs >= 0);
+      await b.transaction((tx) => tx.insertProfile(profileRecord({ subject_id: subject })), { subject });
+      const alone = b.lockWaits();
+      assert.equal(alone.locks, 1);
+      const held = gate();
+      const inside = gate();
+      const first = a.transaction(
+        async (tx) => {
+          await tx.touchProfile(
+            (await tx.getProfileBySubject(subject))!.profile_id,
+            '2026-06-01T12:00:00.000Z',
+          );
+          inside.open();
+          await held.wait;
+        },
+        { subject },
+      );
+      // Only once the first holds the subject's lock, so that the second must wait for it.
+      await inside.wait;
+      const second = b.transaction(async () => undefined, { subject });
+      await someoneWaits();
+      // Held a little while b's transaction waits (a wait PostgreSQL measures, never asserted on time).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      held.open();
+      await Promise.all([first, second]);
+      const after = b.lockWaits();
+      assert.equal(after.locks, 2);
+      assert.ok(after.waitedMs > alone.waitedMs, `waited ${after.waitedMs} ms in all`);
+    }));
+
+  it('keeps the outbox gap-free and in commit order when subjects write side by side on two instances', () =>
+    twoInstances(async (a, b) => {
+      const seen: number[] = [];
+      const subscription = a.changes.subscribe({}, { fromSeq: await a.latestChangeSeq() });
+      const subjects = Array.from({ length: 12 }, () => subjectId());
+      const events = await Promise.all(
+        subjects.map((subject, i) =>
+          (i % 2 === 0 ? a : b).transaction(
+            async (tx) => {
+              await tx.insertProfile(profileRecord({ subject_id: subject }));
+              return tx.appendChange({
+                subject_id: subject,
+                kind: 'profile_created',
+                ids: {},
+                grants: [],
+                at: '2026-06-01T12:00:00.000Z',
+              });
+            },
+            { subject },
+          ),
+        ),
+      );
+      const seqs = events.map((e) => e.seq).sort((x, y) => x - y);
+      const first = seqs[0]!;
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => first + i),
+        'consecutive',
+      );
+      // Instance a hears all twelve, its own and b's, once each and in seq order.
+      for await (const event of subscription) {
+        seen.push(event.seq);
+        if (seen.length === seqs.length) break;
+      }
+      subscription.close();
+      assert.deepEqual(seen, seqs);
+      assert.deepEqual(
+        (await b.listChanges({ after: first - 1, limit: 20 })).map((e) => e.seq),
+        seqs,
+      );
     }));
 });

@@ -52,3 +52,13 @@ export async function dropSchemas(schemas: readonly string[], url = TEST_DATABAS
     for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   });
 }
+
+/** Ends the backend `pid` and waits (up to 5 s) until it is gone. */
+export async function terminateBackend(pid: number, url = TEST_DATABASE_URL): Promise<void> {
+  await withClient(url, (client) => client.query('SELECT pg_terminate_backend($1, 5000)', [pid]));
+}
+
+/** Resolves once `check` holds, looking every 5 ms (a state the code under test reaches by itself). */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { deepFreeze } from '../deep-freeze.ts';
 import type { StoreReader } from '../store.ts';
 
 /**
@@ -179,11 +180,3 @@ export const CACHED_READERS: {
   listClaimChanges: (profileId) => [`p${profileId}`, 'changes'],
   getProfileBySubject: (subjectId) => [`S${subjectId}`, ''],
 };
-
-function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  // Arrays stay unfrozen (V8's fast JSON.stringify path refuses frozen arrays; content-cache.ts).
-  if (!Array.isArray(value)) Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
-  return value;
-}

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../deep-freeze.ts';
 import type { StatementCache } from './statement-cache.ts';
 
 /**
@@ -38,12 +39,4 @@ export class RecordCache {
   clear(): void {
     this.#entries.clear();
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  // Arrays stay unfrozen (V8's fast JSON.stringify path refuses frozen arrays; content-cache.ts).
-  if (!Array.isArray(value)) Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
-  return value;
 }

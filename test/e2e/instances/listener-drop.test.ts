@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import type { PostgresStore } from '../../../src/store/postgres/postgres-store.ts';
-import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../../support/postgres.ts';
+import {
+  dropSchemas,
+  postgresUnreachable,
+  schemaName,
+  TEST_DATABASE_URL,
+  terminateBackend,
+  until,
+} from '../../support/postgres.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 
@@ -14,20 +20,6 @@ import { skipWhen } from '../../support/skip.ts';
 
 const reason = await postgresUnreachable();
 const schemas: string[] = [];
-
-async function terminate(pid: number): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 describe('an instance whose listening connection drops', skipWhen(reason), () => {
   let a: TestProvider;
@@ -58,7 +50,7 @@ describe('an instance whose listening connection drops', skipWhen(reason), () =>
     assert.equal((await read(b, g.token)).status, 200);
     assert.equal((await read(b, g.token)).status, 200, 'the grant is kept in memory now');
     assert.equal((await revoke(g.grant.grant_id)).status, 200);
-    await terminate(bStore.listenerPid()!);
+    await terminateBackend(bStore.listenerPid()!);
     const next = await read(b, g.token);
     assert.equal(next.status, 401, next.text);
   });
@@ -67,7 +59,7 @@ describe('an instance whose listening connection drops', skipWhen(reason), () =>
     await until(() => bStore.listenerPid() !== undefined);
     const g = await a.grant();
     assert.equal((await read(b, g.token)).status, 200);
-    await terminate(bStore.listenerPid()!);
+    await terminateBackend(bStore.listenerPid()!);
     await until(() => bStore.listenerPid() === undefined);
     assert.equal((await revoke(g.grant.grant_id)).status, 200);
     assert.equal((await read(b, g.token)).status, 401);
