@@ -289,6 +289,10 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  * - `{ subject }`: it writes only that person's data (profile, claims, grants, consent requests,
  *   token families, proposals, reviews, A2A tasks of their grants, their audit events and change
  *   events). Serialized with the other transactions of that subject and with unscoped ones.
+ * - `{ family }`: it writes only that token family's refresh tokens, by compare-and-set (a
+ *   rotation), and its audit events. Serialized with that family's other rotations and with
+ *   unscoped transactions; a subject's transactions (which may end the family) do not wait for it,
+ *   since the compare-and-set reads the family's status in its own statement.
  * - `{ area }`: it writes only the registered clients, the signing keys or the settings.
  * - none: it may write anything; serialized with every other write (the safe default).
  *
@@ -297,6 +301,7 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  */
 export type TransactionScope =
   | { readonly subject: string }
+  | { readonly family: string }
   | { readonly area: 'clients' | 'signing_keys' | 'settings' };
 
 /**

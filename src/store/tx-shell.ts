@@ -120,9 +120,10 @@ export interface TxShell<Q> {
   /**
    * How one call is run; default: at once (SQLite). PostgreSQL queues the calls of one tx, since
    * one client runs one statement at a time and savepoints of calls started together must not
-   * interleave.
+   * interleave. `kind` says whether the call reads or writes (PostgreSQL opens its transaction
+   * lazily: a write's first statement carries the BEGIN, a read must send it first).
    */
-  readonly serial?: <R>(call: () => R) => Promise<Awaited<R>>;
+  readonly serial?: <R>(call: () => R, kind: 'read' | 'write') => Promise<Awaited<R>>;
   /** A further check before each call (SQLite: that SQLite has not rolled the transaction back). */
   readonly check?: () => void;
 }
@@ -137,7 +138,7 @@ export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
   const { state, queries, check, wrote } = shell;
   const savepointOf =
     typeof shell.savepoint === 'function' ? shell.savepoint : () => shell.savepoint as Savepoint;
-  const serial = shell.serial ?? (async <R>(call: () => R) => call() as Awaited<R>);
+  const serial = shell.serial ?? (async <R>(call: () => R, _kind: 'read' | 'write') => call() as Awaited<R>);
   const assertActive = (): void => {
     if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
     check?.();
@@ -155,14 +156,14 @@ export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
       }
       wrote(name, result);
       return result;
-    }),
+    }, 'write'),
   );
   return {
     ...facade<StoreReader, Q>(STORE_READERS, (_name, call) =>
       serial(() => {
         assertActive();
         return call(queries);
-      }),
+      }, 'read'),
     ),
     ...writes,
     async appendChange(draft: ChangeDraft): Promise<ChangeEvent> {

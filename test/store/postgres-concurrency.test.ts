@@ -73,11 +73,13 @@ describe('postgres store: who waits for whom, across instances', {
       // Bob's write, on the other instance, commits while Alice's transaction is open.
       await b.transaction((tx) => tx.insertProfile(profileRecord({ subject_id: bob })), { subject: bob });
       assert.ok(await b.getProfileBySubject(bob));
-      // Alice's second transaction waits for her first (seen waiting on her lock), then runs.
+      // Alice's second transaction waits for her first (seen waiting on her lock, which its first
+      // call takes), then reads.
       const second = b.transaction(
         async (tx) => {
-          order.push('alice 2 starts');
-          return tx.getProfileBySubject(alice);
+          const read = await tx.getProfileBySubject(alice);
+          order.push('alice 2 read');
+          return read;
         },
         { subject: alice },
       );
@@ -85,7 +87,7 @@ describe('postgres store: who waits for whom, across instances', {
       held.open();
       await first;
       const seen = await second;
-      assert.deepEqual(order, ['alice 1 done', 'alice 2 starts']);
+      assert.deepEqual(order, ['alice 1 done', 'alice 2 read']);
       assert.equal(seen?.subject_id, alice, 'the second saw what the first committed');
     }));
 
@@ -193,7 +195,8 @@ describe('postgres store: who waits for whom, across instances', {
       );
       // Only once the first holds the subject's lock, so that the second must wait for it.
       await inside.wait;
-      const second = b.transaction(async () => undefined, { subject });
+      // Its locks go with its first call (a transaction that makes none takes none).
+      const second = b.transaction((tx) => tx.getProfileBySubject(subject), { subject });
       await someoneWaits();
       // Held a little while b's transaction waits (a wait PostgreSQL measures, never asserted on time).
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
-import type { TokenFamilyRecord } from '../../model/token-family.ts';
+import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit.ts';
 import { endFamily } from '../changes.ts';
@@ -35,13 +35,14 @@ import {
 export async function refreshGrantTokens(
   deps: Deps,
   input: z.infer<typeof RefreshInput>,
+  read?: PresentedToken,
 ): Promise<Result<TokenResponse>> {
   const now = deps.clock();
   const hash = sha256(input.refresh_token);
-  const token = await deps.store.getRefreshToken(hash);
-  if (!token) return invalidGrant();
-  const family = await deps.store.getTokenFamily(token.family_id);
-  if (!family || family.client_id !== input.client_id) return invalidGrant();
+  const presented = read ?? (await readPresented(deps, hash));
+  if (!presented) return invalidGrant();
+  const { token, family } = presented;
+  if (family.client_id !== input.client_id) return invalidGrant();
   const client = await deps.store.getClient(input.client_id);
   if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
   const grants = (await Promise.all(family.grant_ids.map((id) => deps.store.getGrant(id)))).filter(
@@ -63,30 +64,29 @@ export async function refreshGrantTokens(
 
   const endsAt = latestExpiry(active);
   const next = newRefreshToken(family.family_id, endsAt, now);
-  // The rotation and its audit event commit together: one commit per refresh. Losing the
-  // compare-and-set to a token spent meanwhile is a reuse like any other, decided in the same
-  // transaction (its reads see the winner's commit on either store).
+  // The rotation and its audit event commit together: one commit per refresh, serialized only
+  // with the family's other rotations (store.ts#TransactionScope). Losing the compare-and-set to
+  // a token spent meanwhile is a reuse like any other: the family then ends in a transaction of
+  // the subject's, as when the spent token is seen above (the failed compare-and-set wrote nothing).
   const rotation = await inTransaction(
     deps,
     async (tx) => {
-      if (await tx.store.rotateRefreshToken(hash, next.record)) {
-        await recordAudit(
-          tx,
-          { kind: 'grantee', id: family.client_id },
-          first.subject_id,
-          { action: 'token_refreshed', grantId: first.grant_id },
-          now,
-        );
-        return 'rotated' as const;
-      }
-      if ((await tx.store.getRefreshToken(hash))?.status !== 'rotated') return 'ended' as const;
-      await endFamilyForReuse(tx, family, grants, now);
-      return 'reused' as const;
+      if (!(await tx.store.rotateRefreshToken(hash, next.record))) return 'lost' as const;
+      await recordAudit(
+        tx,
+        { kind: 'grantee', id: family.client_id },
+        first.subject_id,
+        { action: 'token_refreshed', grantId: first.grant_id },
+        now,
+      );
+      return 'rotated' as const;
     },
-    { subject: family.subject_id },
+    { family: family.family_id },
   );
-  if (rotation === 'reused') return reuseRefused();
-  if (rotation === 'ended') return invalidGrant();
+  if (rotation === 'lost') {
+    if ((await deps.store.getRefreshToken(hash))?.status !== 'rotated') return invalidGrant();
+    return endForReuse(deps, family, grants, now);
+  }
   // A refreshed token keeps the audience the family was issued for.
   const ttl = accessTtl(deps, endsAt, now);
   const access =
@@ -101,6 +101,23 @@ export async function refreshGrantTokens(
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   return ok({ ...access, ...covers, refresh_token: next.token });
+}
+
+/** A presented refresh token and its family, as read before the rotation. */
+export interface PresentedToken {
+  readonly token: RefreshTokenRecord;
+  readonly family: TokenFamilyRecord;
+}
+
+/**
+ * The refresh token of `hash` and its family, or undefined when either is unknown. A caller that
+ * checks the family first (the OAuth token endpoint: its resource and scope) hands what it read to
+ * refreshGrantTokens, which then does not read them again: two round trips fewer on PostgreSQL.
+ */
+export async function readPresented(deps: Deps, hash: string): Promise<PresentedToken | undefined> {
+  const token = await deps.store.getRefreshToken(hash);
+  const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
+  return token && family ? { token, family } : undefined;
 }
 
 /** A spent token presented again: the family, every grant it covers and the audit event end in one commit. */

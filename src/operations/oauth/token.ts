@@ -5,7 +5,7 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { recordAudit } from '../audit.ts';
 import { childId } from '../child-ids.ts';
-import { refreshGrantTokens } from '../consent/refresh.ts';
+import { readPresented, refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
@@ -113,9 +113,9 @@ export async function refreshTokens(
   },
 ): Promise<Result<OAuthTokenResponse>> {
   if (input.refresh_token === undefined || input.refresh_token.length > 500) return invalidGrant();
-  const token = await deps.store.getRefreshToken(sha256(input.refresh_token));
-  const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
-  if (!family || family.client_id !== client.client_id) return invalidGrant();
+  const presented = await readPresented(deps, sha256(input.refresh_token));
+  if (!presented || presented.family.client_id !== client.client_id) return invalidGrant();
+  const { family } = presented;
   const resource = family.resource ?? resourceUrl(deps.provider, 'api');
   if (input.resource !== undefined && input.resource !== resource) {
     return fail('invalid_target', 'a refresh token keeps the resource it was issued for');
@@ -135,11 +135,15 @@ export async function refreshTokens(
       return fail('invalid_scope', `a refresh cannot widen the grant: ${wider.join(' ')} was not granted`);
     }
   }
-  const refreshed = await refreshGrantTokens(deps, {
-    client_id: client.client_id,
-    refresh_token: input.refresh_token,
-    ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
-  });
+  const refreshed = await refreshGrantTokens(
+    deps,
+    {
+      client_id: client.client_id,
+      refresh_token: input.refresh_token,
+      ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
+    },
+    presented,
+  );
   // RFC 6749 §5.2 has no 410: an ended access is invalid_grant, in the words that say who ended it.
   if (!refreshed.ok && refreshed.error.code === 'grant_gone') {
     return fail('invalid_grant', refreshed.error.description);

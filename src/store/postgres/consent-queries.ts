@@ -213,17 +213,26 @@ export function consentQueries(sql: Sql): ConsentQueries {
         limit,
       );
     },
+    // One statement, one round trip: the compare-and-set and the insert of its successor (which
+    // happens only when the compare-and-set changed a row). A failing insert (a reused hash)
+    // throws, and the UPDATE is undone with it.
     async rotateRefreshToken(oldHash, next) {
-      const changed = await sql.run(
-        `UPDATE refresh_tokens SET status = 'rotated', body = ppx_json_patch(body, '{"status":"rotated"}')
-         WHERE token_hash = ? AND status = 'current' AND EXISTS (
-           SELECT 1 FROM token_families f WHERE f.family_id = refresh_tokens.family_id AND f.status = 'active')`,
+      const inserted = await sql.run(
+        `WITH spent AS (
+           UPDATE refresh_tokens SET status = 'rotated', body = ppx_json_patch(body, '{"status":"rotated"}')
+           WHERE token_hash = ? AND status = 'current' AND EXISTS (
+             SELECT 1 FROM token_families f WHERE f.family_id = refresh_tokens.family_id AND f.status = 'active')
+           RETURNING 1)
+         INSERT INTO refresh_tokens (token_hash, family_id, status, expires_at, body)
+         SELECT ?::text, ?::text, ?::text, ?::text, ?::text FROM spent`,
         oldHash,
+        next.token_hash,
+        next.family_id,
+        next.status,
+        next.expires_at,
+        toJson(next),
       );
-      if (changed === 0) return false;
-      // A failing insert (a reused hash) throws; the caller's transaction then undoes the UPDATE too.
-      await insertRefreshToken(next);
-      return true;
+      return inserted > 0;
     },
   };
 }

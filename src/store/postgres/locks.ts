@@ -6,7 +6,7 @@ import type { TransactionScope } from '../store.ts';
 // 32-bit hash of the schema (and of the subject, for a subject's lock), so stores in different
 // schemas of one database (the tests run one per schema) do not wait on each other. A collision of
 // two hashes only makes two writers wait on each other; it never lets two writers of one key in at
-// once. The order in which a transaction takes them is fixed (WRITE_LOCK, then its subject or area,
+// once. The order in which a transaction takes them is fixed (WRITE_LOCK, then its subject, family or area,
 // then OUTBOX_LOCK, then AUDIT_LOCK), so they cannot deadlock among themselves.
 
 /**
@@ -18,6 +18,8 @@ export const WRITE_LOCK = 0x70707801;
 export const MIGRATION_LOCK = 0x70707802;
 /** One subject's writes: a transaction scoped `{ subject }` takes it for that subject. */
 export const SUBJECT_LOCK = 0x70707803;
+/** One token family's rotations: a transaction scoped `{ family }` takes it for that family. */
+export const FAMILY_LOCK = 0x70707809;
 /** The areas that are not a person's: registered clients, signing keys, settings. */
 export const AREA_LOCKS = { clients: 0x70707804, signing_keys: 0x70707805, settings: 0x70707806 } as const;
 /** The change outbox's seq: from a transaction's first change event to its (asynchronous) COMMIT. */
@@ -50,7 +52,9 @@ export function beginStatement(schema: string, scope: TransactionScope | undefin
   const own =
     'subject' in scope
       ? `pg_advisory_xact_lock(${SUBJECT_LOCK}, ${lockKey(schema, scope.subject)})`
-      : `pg_advisory_xact_lock(${AREA_LOCKS[scope.area]}, ${store})`;
+      : 'family' in scope
+        ? `pg_advisory_xact_lock(${FAMILY_LOCK}, ${lockKey(schema, scope.family)})`
+        : `pg_advisory_xact_lock(${AREA_LOCKS[scope.area]}, ${store})`;
   return `BEGIN; ${timedLocks([`pg_advisory_xact_lock_shared(${WRITE_LOCK}, ${store})`, own])}`;
 }
 

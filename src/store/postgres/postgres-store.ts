@@ -46,6 +46,11 @@ interface PgTxState extends TxState {
   sequenced: boolean;
   /** Whether it wrote a table an instance keeps in memory (record-cache.ts). */
   wroteCached: boolean;
+  /**
+   * BEGIN and the scope's locks, until they are sent: with the first write's savepoint (one round
+   * trip for both), or before the first read. A transaction that made no call sends nothing.
+   */
+  pendingBegin: string | undefined;
 }
 
 type Client = pg.PoolClient;
@@ -148,32 +153,25 @@ export async function openPostgresStore(
   ) =>
     writers.run(scopeKey(scope), async () => {
       assertOpen();
-      const state: PgTxState = { ...newTxState(), sequenced: false, wroteCached: false };
+      const state: PgTxState = {
+        ...newTxState(),
+        sequenced: false,
+        wroteCached: false,
+        pendingBegin: beginStatement(schema, scope),
+      };
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        // One round trip for BEGIN and the locks (a simple query may hold several statements).
-        const begun = await client.query(beginStatement(schema, scope));
-        waits.add(begun);
-        processLockWaits.add(begun);
         let result: T;
         try {
           result = await work(client, state);
-          const last = state.changes.at(-1);
-          // Other instances learn of the commit from its notification (change-notices.ts).
-          if (last !== undefined) await client.query('SELECT pg_notify($1, $2)', [channel, String(last.seq)]);
-          if (state.sequenced) {
-            // The outbox's and audit log's locks go with this COMMIT, before its WAL is flushed;
-            // the flush is waited for below, outside every lock, before anyone learns of the commit.
-            await client.query('SET LOCAL synchronous_commit = off; COMMIT');
-            await client.query("SELECT pg_logical_emit_message(true, 'ppx', '')");
-          } else {
-            await client.query('COMMIT');
-          }
+          if (state.pendingBegin === undefined) await client.query(commitStatement(client, channel, state));
         } catch (error) {
-          await client.query('ROLLBACK').catch((e: unknown) => {
-            broken = e instanceof Error ? e : new Error(String(e));
-          });
+          if (state.pendingBegin === undefined) {
+            await client.query('ROLLBACK').catch((e: unknown) => {
+              broken = e instanceof Error ? e : new Error(String(e));
+            });
+          }
           throw error;
         } finally {
           state.active = false;
@@ -227,19 +225,22 @@ export async function openPostgresStore(
     // the next one begins (the same simple query), or by COMMIT; the locks a write needs first go
     // in that query too.
     let unreleased = false;
+    // Sends `statements`, after the transaction's BEGIN and locks when they are not sent yet, and
+    // counts the lock waits the statements that took locks reported.
+    const send = async (statements: readonly string[]): Promise<void> => {
+      const text = [...(state.pendingBegin !== undefined ? [state.pendingBegin] : []), ...statements].join(
+        '; ',
+      );
+      state.pendingBegin = undefined;
+      if (text === '') return;
+      const results = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+      waits.add(results);
+      processLockWaits.add(results);
+    };
     const begin = async (locks: readonly string[]): Promise<void> => {
       const statements = [...(unreleased ? ['RELEASE store_write'] : []), 'SAVEPOINT store_write'];
       unreleased = false;
-      if (locks.length === 0) {
-        await client.query(statements.join('; '));
-        return;
-      }
-      const results = await client.query(`${statements.join('; ')}; ${timedLocks(locks)}`);
-      const timed = (results as unknown as pg.QueryResult[]).at(-1);
-      if (timed !== undefined) {
-        waits.add(timed);
-        processLockWaits.add(timed);
-      }
+      await send(locks.length === 0 ? statements : [...statements, timedLocks(locks)]);
     };
     // The outbox's and audit log's locks before the first change or audit event (operations
     // announce and audit last, so they are held from there to the COMMIT only); an area's lock
@@ -265,7 +266,12 @@ export async function openPostgresStore(
       state,
       queries: txQueriesOf(client),
       savepoint,
-      serial: <R>(call: () => R) => serial.run(call) as Promise<Awaited<R>>,
+      serial: <R>(call: () => R, kind: 'read' | 'write') =>
+        serial.run(async () => {
+          // A read sees what the transaction's locks guard only once they are held.
+          if (kind === 'read' && state.pendingBegin !== undefined) await send([]);
+          return call();
+        }) as Promise<Awaited<R>>,
       wrote: (method) => {
         if (CACHED_WRITERS.has(method)) state.wroteCached = true;
       },
@@ -346,10 +352,28 @@ export async function openPostgresStore(
   } satisfies PostgresStore;
 }
 
+/**
+ * The statements that end a transaction, as one simple query (one round trip): the notification
+ * of its last change event (other instances learn of the commit from it: change-notices.ts), then
+ * COMMIT. A transaction that holds the outbox's and audit log's locks commits asynchronously, so
+ * that they go with the COMMIT before its WAL is flushed; the flush is then waited for outside
+ * every lock, before anyone learns of the commit, by a transactional message in the query's next
+ * (implicit, synchronous) transaction, which commits only once the WAL before it is flushed.
+ */
+function commitStatement(client: pg.ClientBase, channel: string, state: PgTxState): string {
+  const last = state.changes.at(-1);
+  const notify =
+    last === undefined ? '' : `SELECT pg_notify(${client.escapeLiteral(channel)}, '${last.seq}'); `;
+  return state.sequenced
+    ? `${notify}SET LOCAL synchronous_commit = off; COMMIT; SELECT pg_logical_emit_message(true, 'ppx', '')`
+    : `${notify}COMMIT`;
+}
+
 /** The in-process queue a transaction of `scope` waits in. */
 function scopeKey(scope: TransactionScope | undefined): string {
   if (scope === undefined) return '';
-  return 'subject' in scope ? `s${scope.subject}` : `a${scope.area}`;
+  if ('subject' in scope) return `s${scope.subject}`;
+  return 'family' in scope ? `f${scope.family}` : `a${scope.area}`;
 }
 
 /**
