@@ -1,6 +1,7 @@
 import type { AuditAction, AuditEvent } from '../model/audit-event.ts';
 import { fail, ok, type Result } from '../model/errors.ts';
 import { newTimeOrderedId } from '../model/ids.ts';
+import { share } from '../resolve/identity-memo.ts';
 import type { AuditFilter, AuditPage } from '../store/store.ts';
 import { actorOf, type Caller } from './caller.ts';
 import type { AnyDeps, Deps } from './deps.ts';
@@ -72,7 +73,9 @@ export interface AuditQuery {
 
 /**
  * The audit log a caller may see: the subject sees every event about their profile; a grantee
- * sees only the events of its own grant (and never the subject's internal id).
+ * sees only the events of its own grant (and never the subject's internal id). The events of a
+ * page that name one set of claim keys share one frozen list (store/audit-rows.ts), marked shared
+ * here so that a surface serializes it once per page (surfaces/shared/json-text.ts).
  */
 export async function listAuditEvents(
   deps: Deps,
@@ -96,7 +99,9 @@ export async function listAuditEvents(
     return fail('invalid_request', 'cursor must be a next_cursor value from an earlier page');
   }
   try {
-    return await listPage(deps, caller, query, base);
+    const page = await listPage(deps, caller, query, base);
+    if (page.ok) for (const e of page.value.events) share(e.claim_keys);
+    return page;
   } catch (e) {
     // The store refuses a cursor it did not issue; that is the caller's mistake, not ours.
     if (e instanceof RangeError)

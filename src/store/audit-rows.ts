@@ -26,18 +26,34 @@ export const AUDIT_EQUALITIES = [
 
 export type AuditEquality = (typeof AUDIT_EQUALITIES)[number];
 
-/** The columns eventFromRow reads: `e` the event, `k` its key list (a LEFT JOIN). */
+/**
+ * The columns eventFromRow reads from `e`, the event. Its key list is looked up once per page and
+ * list (`keySetsOf`, then the driver's query of `audit_key_sets`), not joined to every row: a page
+ * of 50 reads of one 200-key scope would carry the same ~6 KB of text 50 times.
+ */
 export const AUDIT_EVENT_COLUMNS =
-  'e.seq, e.event_id, e.subject_id, e.grant_id, e.actor_kind, e.actor_id, e.action, e.outcome, e.detail, e.key_set, e.at, k.keys';
+  'e.seq, e.event_id, e.subject_id, e.grant_id, e.actor_kind, e.actor_id, e.action, e.outcome, e.detail, e.key_set, e.at';
 
-/** An event row; `keyLists` shares one parsed list between the events of a page that have it. */
-export function eventFromRow(row: Row, keyLists: Map<number, readonly string[]>): AuditEvent {
-  const keySet = row['key_set'];
-  let keys: readonly string[] = [];
-  if (typeof keySet === 'number') {
-    keys = keyLists.get(keySet) ?? (JSON.parse(String(row['keys'])) as string[]);
-    keyLists.set(keySet, keys);
+/** The distinct key lists the events of a page name (of `rows`, up to the walk's limit). */
+export function keySetsOf(walk: AuditWalk, rows: readonly Row[]): number[] {
+  const ids = new Set<number>();
+  for (const row of rows.slice(0, walk.limit)) {
+    const keySet = row['key_set'];
+    if (typeof keySet === 'number') ids.add(keySet);
   }
+  return [...ids];
+}
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/**
+ * An event row. `keyLists` holds the page's lists, parsed once and frozen: the events that name
+ * one list share one array (a page of 50 reads of one 200-key scope holds one list, and a surface
+ * serializes it once).
+ */
+export function eventFromRow(row: Row, keyLists: ReadonlyMap<number, readonly string[]>): AuditEvent {
+  const keySet = row['key_set'];
+  const keys = (typeof keySet === 'number' ? keyLists.get(keySet) : undefined) ?? NO_KEYS;
   const grantId = row['grant_id'];
   const detail = row['detail'];
   return {
@@ -47,7 +63,7 @@ export function eventFromRow(row: Row, keyLists: Map<number, readonly string[]>)
     actor: { kind: String(row['actor_kind']) as AuditEvent['actor']['kind'], id: String(row['actor_id']) },
     ...(typeof grantId === 'string' ? { grant_id: grantId } : {}),
     action: String(row['action']) as AuditEvent['action'],
-    claim_keys: [...keys],
+    claim_keys: keys as string[],
     outcome: String(row['outcome']) as AuditEvent['outcome'],
     ...(typeof detail === 'string' ? { detail } : {}),
   };
@@ -161,10 +177,16 @@ export function reachedBy(walk: AuditWalk, reach: readonly Row[]): void {
   else walk.before = walk.windowEnd + 1;
 }
 
-/** The page of `rows` (up to limit + 1 rows of walkClauses, in the walk's order). */
-export function auditPageOf(walk: AuditWalk, rows: readonly Row[]): AuditPage {
+/**
+ * The page of `rows` (up to limit + 1 rows of walkClauses, in the walk's order), with the key
+ * lists they name (`keyLists`: `set_id` and `keys` rows of audit_key_sets, for keySetsOf's ids).
+ */
+export function auditPageOf(walk: AuditWalk, rows: readonly Row[], keyListRows: readonly Row[]): AuditPage {
   const kind = walk.newest ? 'audit-newest' : 'audit';
   const keyLists = new Map<number, readonly string[]>();
+  for (const row of keyListRows) {
+    keyLists.set(integer(row, 'set_id'), Object.freeze(JSON.parse(String(row['keys'])) as string[]));
+  }
   const events = rows.slice(0, walk.limit).map((row) => eventFromRow(row, keyLists));
   const last = rows[walk.limit - 1];
   if (rows.length > walk.limit && last !== undefined) {

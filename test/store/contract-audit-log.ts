@@ -52,7 +52,7 @@ export function auditLogContract(open: () => Promise<Store>): void {
     );
 
     it(
-      'stores a list of claim keys once, and gives every event its own keys back',
+      'stores a list of claim keys once, and gives it back frozen, one array for the events of a page that name it',
       withStore(open, async (store) => {
         const subject = subjectId();
         const keys = Array.from({ length: 50 }, (_, i) => `key_${i}`);
@@ -66,7 +66,8 @@ export function auditLogContract(open: () => Promise<Store>): void {
         for (const event of events) await store.appendAudit([event]);
         const page = await store.listAudit({ subject_id: subject, limit: 50 });
         assert.deepEqual(page.events, events);
-        page.events[0]?.claim_keys.push('mutated');
+        assert.equal(page.events[0]?.claim_keys, page.events[4]?.claim_keys);
+        assert.throws(() => page.events[0]?.claim_keys.push('mutated'), TypeError);
         assert.deepEqual(
           (await store.listAudit({ subject_id: subject, limit: 1 })).events[0]?.claim_keys,
           keys,

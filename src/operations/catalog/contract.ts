@@ -55,6 +55,12 @@ export interface HttpBinding<Out = unknown> {
    */
   readonly noStore?: true;
   /**
+   * How many levels of the answer its JSON is made by hand, so that the shared values below them
+   * are serialized once and copied as bytes (surfaces/shared/json-text.ts#jsonBytes; default: one
+   * level, as text): 3 for an audit page, whose events share their claim-key lists.
+   */
+  readonly answerDepth?: number;
+  /**
    * The one failure this route answers whenever the body cannot be read or fails its schema, and
    * in place of any failure the operation returns with the same code: the caller never learns
    * which check or which field failed (WIRE-NOTES §2.3). A body too large or not JSON at all is

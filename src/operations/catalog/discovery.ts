@@ -67,5 +67,6 @@ export const listAuditEventsOperation = defineOperation({
   errors: ['invalid_request'],
   run: (deps, caller, input) => listAuditEvents(deps, caller, input),
   agui: { writes: false },
-  http: { method: 'GET', path: '/v1/audit/events', tag: 'audit', input: 'query' },
+  // A page's events share their claim-key lists (listAuditEvents), each serialized once.
+  http: { method: 'GET', path: '/v1/audit/events', tag: 'audit', input: 'query', answerDepth: 3 },
 });

@@ -7,6 +7,7 @@ import {
   auditWalk,
   keyListDigest,
   keyListJson,
+  keySetsOf,
   reachedBy,
   walkClauses,
   walkRange,
@@ -167,11 +168,20 @@ export function auditQueries(sql: StatementCache): AuditQueries {
       const clauses = walkClauses(walk);
       const rows = sql
         .get(
-          `SELECT ${AUDIT_EVENT_COLUMNS} ${from} LEFT JOIN audit_key_sets k ON k.set_id = e.key_set
+          `SELECT ${AUDIT_EVENT_COLUMNS} ${from}
            WHERE ${whereOf(clauses)} ORDER BY e.seq ${walk.direction} LIMIT ?`,
         )
         .all(...values(clauses), walk.limit + 1);
-      return auditPageOf(walk, rows);
+      const ids = keySetsOf(walk, rows);
+      const lists =
+        ids.length === 0
+          ? []
+          : sql
+              .get(
+                `SELECT set_id, keys FROM audit_key_sets WHERE set_id IN (${ids.map(() => '?').join(', ')})`,
+              )
+              .all(...ids);
+      return auditPageOf(walk, rows, lists);
     },
 
     /**

@@ -10,7 +10,7 @@ import { noteCaller } from '../shared/access-log.ts';
 import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
 import type { ErrorResponseOptions } from '../shared/errors.ts';
-import { jsonText } from '../shared/json-text.ts';
+import { jsonBytes, jsonText } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
@@ -89,7 +89,9 @@ async function handle(
   if (route.auth === 'bearer' || http.noStore) plain['Cache-Control'] = 'no-store';
   const status = http.acceptedWhen?.(result.value) ? 202 : (http.successStatus ?? 200);
   // A read's document is shared within its second: its JSON is made once (shared/json-text.ts).
-  return answerWithSharedHeaders(deps.provider.baseUrl, jsonText(result.value), status, plain);
+  const body =
+    http.answerDepth === undefined ? jsonText(result.value) : jsonBytes(result.value, http.answerDepth);
+  return answerWithSharedHeaders(deps.provider.baseUrl, body, status, plain);
 }
 
 /** The operation's input, parsed with its own schema from where the route binds it. */

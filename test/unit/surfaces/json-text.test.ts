@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { share } from '../../../src/resolve/identity-memo.ts';
-import { jsonText } from '../../../src/surfaces/shared/json-text.ts';
+import { jsonBytes, jsonText } from '../../../src/surfaces/shared/json-text.ts';
 import { prng } from '../../support/random.ts';
 
 // jsonText must be JSON.stringify, only cheaper for shared values: compared on random data with
@@ -41,5 +41,24 @@ describe('jsonText', () => {
     assert.equal(jsonText(shared), JSON.stringify(shared));
     assert.equal(jsonText('x'), '"x"');
     assert.equal(jsonText(null), 'null');
+  });
+});
+
+describe('jsonBytes', () => {
+  it('is the UTF-8 of JSON.stringify for random data, at every depth, three times over', () => {
+    const rand = prng(7);
+    for (let i = 0; i < 3000; i++) {
+      const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
+      const depth = Math.floor(rand() * 6);
+      const expected = Buffer.from(JSON.stringify(value), 'utf8');
+      // The third answer copies the bytes kept for shared values.
+      for (let n = 0; n < 3; n++)
+        assert.ok(jsonBytes(value, depth).equals(expected), `case ${i}, depth ${depth}`);
+    }
+  });
+
+  it('writes null for an undefined top level and for undefined or function elements', () => {
+    assert.equal(jsonBytes(undefined, 2).toString(), 'null');
+    assert.equal(jsonBytes([undefined, () => 1], 2).toString(), '[null,null]');
   });
 });
