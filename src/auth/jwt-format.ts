@@ -8,7 +8,7 @@
 const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** Longer than any token this provider mints (about 700 characters) by a wide margin. */
-export const MAX_TOKEN_LENGTH = 4096;
+const MAX_TOKEN_LENGTH = 4096;
 
 /**
  * The canonical spelling of a token shaped like a compact JWS (each segment decoded, then

@@ -4,7 +4,7 @@ import { safeEqual } from './secrets.ts';
 // PKCE (RFC 7636), S256 only: `plain` and a missing challenge are refused upstream (OAuth 2.1).
 
 /** RFC 7636 §4.1: 43–128 characters of [A-Z a-z 0-9 - . _ ~]. */
-export const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 /** A S256 challenge is the base64url SHA-256 of the verifier: 43 characters. */
 export const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 

@@ -12,7 +12,7 @@ export const SCALE_HELP = `ppx seed --scale N [--claims-per-subject 200] [--gran
   N generated subjects (did:example:scale-0000000…), each with its claims, grants to a pool of
   50 apps, and a history of reads in the audit log; seeded in one process, with a progress bar.`;
 
-export const SCALE_OPTIONS = {
+const SCALE_OPTIONS = {
   scale: { type: 'string' },
   'claims-per-subject': { type: 'string' },
   'grants-per-subject': { type: 'string' },

@@ -4,7 +4,7 @@
  * Edit distance counting insertions, deletions, substitutions and swaps of two neighbours as
  * one edit each (optimal string alignment): `--prot` is one edit from `--port`, as it is one slip.
  */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );

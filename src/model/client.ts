@@ -45,7 +45,7 @@ export function clientStanding(client: ClientRecord, redirectUri: string | undef
 }
 
 /** Records without `source` were written by the operator before the field existed. */
-export function isOperatorRegistered(client: ClientRecord): boolean {
+function isOperatorRegistered(client: ClientRecord): boolean {
   return client.source === undefined || client.source === 'operator';
 }
 
@@ -109,7 +109,7 @@ export function askingAppWords(app: ShownApp): string {
 }
 
 /** The longest client name a page shows, in characters; a longer one is cut with "…". */
-export const SHOWN_NAME_LIMIT = 80;
+const SHOWN_NAME_LIMIT = 80;
 
 /**
  * A client's name as the pages show it. Anyone may register a name, so what could make it draw

@@ -8,7 +8,7 @@
  * U+202A–202E (embeddings, overrides, PDF), U+2066–2069 (isolates, PDI), U+200E/200F (LRM,
  * RLM) and U+061C (ALM).
  */
-export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
 
 /** `text` without bidi controls; plain text keeps its letters, scripts and order as written. */
 export function withoutBidiControls(text: string): string {

@@ -79,7 +79,7 @@ export const CONTEXT_DIMENSIONS = [
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 /** RFC 3339 §5.6 date-time, `T` and `Z` in either case, with a real calendar date. */
-export function isDateTime(value: string): boolean {
+function isDateTime(value: string): boolean {
   const m = RFC3339.exec(value);
   if (!m) return false;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [

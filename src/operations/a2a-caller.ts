@@ -10,7 +10,7 @@ import { resourceUrl } from './resources.ts';
 // person's grant, never as the person), and so is a grant package's: a remote agent names no
 // grant in its messages, so the token must say which one it acts under.
 
-export function a2aResource(deps: Deps): string {
+function a2aResource(deps: Deps): string {
   return resourceUrl(deps.provider, 'a2a');
 }
 

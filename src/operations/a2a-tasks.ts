@@ -44,7 +44,7 @@ export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<vo
 }
 
 /** Keeps a grant's tasks within TASK_CAP_COUNT and TASK_CAP_BYTES, its oldest going first; `keep` stays. */
-export function trimA2aTasksOf(
+function trimA2aTasksOf(
   store: Pick<StoreTx, 'trimA2aTasksOf'>,
   owner: string,
   keep: string,

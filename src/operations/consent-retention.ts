@@ -12,7 +12,7 @@ import { inTransaction } from './transaction.ts';
 
 const HOUR_MS = 3_600_000;
 /** How long an expired consent request is kept. */
-export const EXPIRED_REQUEST_HOURS = 24;
+const EXPIRED_REQUEST_HOURS = 24;
 /** Rows removed per transaction: small enough that requests get in between (one write lock each). */
 const PRUNE_CHUNK = 1000;
 

@@ -27,7 +27,7 @@ import { loadVisibleProfile, type VisibleProfile } from './read-claims.ts';
 // lifecycle rules all apply before a kind sees anything.
 
 /** How long a view stays valid, at most; never past a grant it was computed under. */
-export const VIEW_TTL_MS = 3_600_000;
+const VIEW_TTL_MS = 3_600_000;
 
 type GrantCaller = Extract<Caller, { kind: 'grant' }>;
 
@@ -200,7 +200,7 @@ function inputsOf(
 }
 
 /** One hour from now, and never after any grant the view was computed under expires. */
-export function viewExpiry(now: Date, grants: readonly (GrantRecord | undefined)[]): Date {
+function viewExpiry(now: Date, grants: readonly (GrantRecord | undefined)[]): Date {
   let end = now.getTime() + VIEW_TTL_MS;
   for (const g of grants) {
     if (g?.expires_at !== undefined) end = Math.min(end, Date.parse(g.expires_at));

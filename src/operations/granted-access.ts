@@ -14,14 +14,14 @@ import type { TokenCaller } from './mcp-caller.ts';
 // shows on the very next one. It lists grants and pairwise handles, never records: no claim, no
 // value, no internal id, nothing the token does not name.
 
-export const GrantedStream = z.strictObject({
+const GrantedStream = z.strictObject({
   /** A claim namespace (the read profile's stream). */
   namespace: z.string(),
   /** The pairwise handles of the profiles (instances) the grant covers in it. */
   instance_ids: z.array(z.string()),
 });
 
-export const GrantedAccess = z.strictObject({
+const GrantedAccess = z.strictObject({
   grant_id: z.string(),
   /** The source: this provider. */
   source: z.strictObject({ provider_id: z.string() }),
@@ -35,7 +35,7 @@ export const GrantedAccess = z.strictObject({
   status: GrantStatus,
   expires_at: DateTime.optional(),
 });
-export type GrantedAccess = z.infer<typeof GrantedAccess>;
+type GrantedAccess = z.infer<typeof GrantedAccess>;
 
 export const GrantedAccessList = z.strictObject({ grants: z.array(GrantedAccess) });
 export type GrantedAccessList = z.infer<typeof GrantedAccessList>;

@@ -178,13 +178,6 @@ export async function revokeConsentGrant(
   return ok({ grant: publishGrant(revoked, subjectIdFor(deps, caller, grant.subject_id), now) });
 }
 
-/** A grantee gives up the grant it acts under (the MCP tool takes no grant id). */
-export async function revokeOwnGrant(deps: Deps, caller: Caller): Promise<Result<{ grant: ConsentGrant }>> {
-  if (caller.kind !== 'grant')
-    return fail('invalid_request', 'only a grant token acts under a grant it can give up');
-  return revokeConsentGrant(deps, caller, { grant_id: caller.grant.grant_id });
-}
-
 /**
  * The client of a new grant will see the subject under a pairwise id (docs/policy.md); record it,
  * so that the client can name the subject by it when it asks for consent again.

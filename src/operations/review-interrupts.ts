@@ -27,7 +27,7 @@ export interface ConsentInterrupt {
   readonly expires_at: string;
 }
 
-export function interruptId(grantRequestId: string): string {
+function interruptId(grantRequestId: string): string {
   return PREFIX + grantRequestId;
 }
 

@@ -32,7 +32,7 @@ export interface PendingCrossDomainReview extends CrossDomainReview {
   readonly kind: 'cross_domain_review';
 }
 
-export type PendingReview = PendingProposal | PendingCrossDomainReview;
+type PendingReview = PendingProposal | PendingCrossDomainReview;
 
 export interface ReviewState {
   /**

@@ -14,7 +14,7 @@ import { loadReviewState, type ReviewState } from './review-state.ts';
 // these updates into events; nothing here knows AG-UI.
 
 /** An RFC 6902 operation, as compare() makes them (fast-json-patch's `_get` is internal to it). */
-export type PatchOperation = Exclude<Operation, { op: '_get' }>;
+type PatchOperation = Exclude<Operation, { op: '_get' }>;
 
 export type ReviewUpdate =
   | { readonly kind: 'snapshot'; readonly state: ReviewState }

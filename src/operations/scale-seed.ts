@@ -44,11 +44,11 @@ export function scaleSubjectId(i: number): string {
   return `did:example:scale-${String(i).padStart(7, '0')}`;
 }
 
-export function scaleProfileId(i: number): string {
+function scaleProfileId(i: number): string {
   return `ppx:profile:scale-${String(i).padStart(7, '0')}`;
 }
 
-export const SCALE_APP_PREFIX = 'scale-app-';
+const SCALE_APP_PREFIX = 'scale-app-';
 
 export async function seedScale(
   deps: Deps,

@@ -18,7 +18,7 @@ export function inTransaction<T>(
 }
 
 /** Whether `deps` is already inside a transaction (its store has no `transaction` of its own). */
-export function isTransaction(deps: AnyDeps): deps is TxDeps {
+function isTransaction(deps: AnyDeps): deps is TxDeps {
   return !('transaction' in deps.store);
 }
 

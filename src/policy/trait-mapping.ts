@@ -30,13 +30,13 @@ export interface TraitMapping {
   readonly why: string;
 }
 
-export const MAPPING_VERSION = 'v1';
+const MAPPING_VERSION = 'v1';
 /** Mapped confidence = source confidence (after decay) × this factor. */
-export const CONFIDENCE_FACTOR = 0.8;
+const CONFIDENCE_FACTOR = 0.8;
 /** Mapped value = 0.5 + SHRINK × (signal − 0.5), rounded to one decimal. */
-export const SHRINK = 0.8;
+const SHRINK = 0.8;
 /** A `breadth` map needs at least this many entries to say anything about variety. */
-export const MIN_BREADTH_ENTRIES = 3;
+const MIN_BREADTH_ENTRIES = 3;
 
 function mapping(source: string, target: string, transform: MappingTransform, why: string): TraitMapping {
   return { id: `ppx-trait-map/${MAPPING_VERSION}/${source}->${target}`, source, target, transform, why };
@@ -84,7 +84,7 @@ export const TRAIT_MAPPINGS: readonly TraitMapping[] = [
 
 const BY_SOURCE = new Map(TRAIT_MAPPINGS.map((m) => [m.source, m]));
 
-export function mappingFor(qualified: string): TraitMapping | undefined {
+function mappingFor(qualified: string): TraitMapping | undefined {
   return BY_SOURCE.get(qualified);
 }
 

@@ -67,7 +67,7 @@ export function homeDomains(claim: ClaimShape): readonly string[] | 'any' {
   return domains && domains.length > 0 ? domains : 'any';
 }
 
-export function isCrossDomain(claim: ClaimShape, useDomains: readonly string[]): boolean {
+function isCrossDomain(claim: ClaimShape, useDomains: readonly string[]): boolean {
   const home = homeDomains(claim);
   return home !== 'any' && !home.some((d) => useDomains.includes(d));
 }

@@ -30,7 +30,7 @@ export interface A2aTaskPage {
 }
 
 /** What one owner may keep (operations/a2a-tasks.ts#TASK_CAP_COUNT, TASK_CAP_BYTES). */
-export interface A2aTaskCap {
+interface A2aTaskCap {
   readonly tasks: number;
   readonly bytes: number;
 }

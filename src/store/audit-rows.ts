@@ -18,7 +18,7 @@ import type { AuditFilter, AuditPage } from './store.ts';
 export const AUDIT_MAX_EXAMINED = 2000;
 
 /** The equality filters, in the order one is chosen to key the walk (the most selective first). */
-export const AUDIT_EQUALITIES = [
+const AUDIT_EQUALITIES = [
   { field: 'grant_id', column: 'grant_id' },
   { field: 'actor_id', column: 'actor_id' },
   { field: 'action', column: 'action' },
@@ -51,7 +51,7 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
  * one list share one array (a page of 50 reads of one 200-key scope holds one list, and a surface
  * serializes it once).
  */
-export function eventFromRow(row: Row, keyLists: ReadonlyMap<number, readonly string[]>): AuditEvent {
+function eventFromRow(row: Row, keyLists: ReadonlyMap<number, readonly string[]>): AuditEvent {
   const keySet = row['key_set'];
   const keys = (typeof keySet === 'number' ? keyLists.get(keySet) : undefined) ?? NO_KEYS;
   const grantId = row['grant_id'];

@@ -4,7 +4,7 @@ import type { ChangeDraft, ChangeEvent } from '../model/change-event.ts';
 // StoreWriter in store.ts extend these interfaces; the conventions stated there hold here too.
 // Delivery after commit is the change feed's job (change-feed.ts), not these methods'.
 
-export interface ChangeQuery {
+interface ChangeQuery {
   /** Only events with a seq above this (0 for every event). */
   readonly after: number;
   /** Only events about this subject. */

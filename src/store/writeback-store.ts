@@ -5,7 +5,7 @@ import type { ProposalRecord, ProposalStatus } from '../model/proposal.ts';
 // StoreReader and StoreWriter in store.ts extend these interfaces; the conventions stated there
 // (missing is undefined, ids never reused, stable order) hold here too.
 
-export type ProposalPatch = Partial<
+type ProposalPatch = Partial<
   Pick<ProposalRecord, 'status' | 'decided_at' | 'decided_by' | 'applied_claim_id' | 'edited'>
 >;
 

@@ -13,7 +13,7 @@ export interface BaseUrlChoice {
 }
 
 /** `explicit` names where the configured base URL came from (a flag or PPX_BASE_URL), if it did. */
-export function chooseBaseUrl(
+function chooseBaseUrl(
   configured: string,
   explicit: '--base-url' | 'PPX_BASE_URL' | undefined,
   served: string | undefined,

@@ -16,7 +16,7 @@ export interface MintKind {
 }
 
 /** What parsing and the checks that need no store found: a problem (a usage error) or the work. */
-export type Started =
+type Started =
   | { readonly ok: false; readonly problem: string; readonly unknownFlag?: string }
   | {
       readonly ok: true;
@@ -26,7 +26,7 @@ export type Started =
     };
 
 /** The work on the open provider: an exit code, or a usage problem only the store could show. */
-export type Run = (deps: Deps) => Promise<number | string>;
+type Run = (deps: Deps) => Promise<number | string>;
 
 /** What `prepare` returns: a usage problem, or the work to run on the open provider. */
 export type Prepared = string | Run;

@@ -24,7 +24,7 @@ import type { TokenCaller } from '../mcp-caller.ts';
  */
 export type CallerNeed = 'public' | 'caller' | 'token';
 
-export type CallerOf<C extends CallerNeed> = C extends 'public'
+type CallerOf<C extends CallerNeed> = C extends 'public'
   ? undefined
   : C extends 'caller'
     ? Caller
@@ -34,10 +34,10 @@ export type CallerOf<C extends CallerNeed> = C extends 'public'
  * What a grant must allow for a grantee to call the operation, whatever its input holds: every
  * surface checks it after the token and before the input (WIRE-NOTES §2.7).
  */
-export type GrantRequirement = OperationRequirement;
+type GrantRequirement = OperationRequirement;
 
 /** Where the HTTP binding reads the input from. */
-export type HttpInput = 'body' | 'query' | 'path' | 'none';
+type HttpInput = 'body' | 'query' | 'path' | 'none';
 
 export interface HttpBinding<Out = unknown> {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -84,7 +84,7 @@ export interface ToolAnnotations {
 }
 
 /** Which official PPX schema an output follows: the output itself, or one of its members. */
-export interface Follows {
+interface Follows {
   readonly object: PpxObjectName;
   /** The member that holds it (a list's items, or one object); absent: the output is one. */
   readonly at?: string;
@@ -123,7 +123,7 @@ export interface A2aBinding {
  * How the person's review run (AG-UI) offers the operation as a tool: the person acting on
  * their own profile from their app, through the same handler as the HTTP API.
  */
-export interface AguiBinding {
+interface AguiBinding {
   /** True when a call can change the person's state (its STATE_DELTA follows the result). */
   readonly writes: boolean;
 }
@@ -132,7 +132,7 @@ export interface AguiBinding {
  * What a handler may return for an output schema: the schema's type, read-only all the way down
  * (results share arrays between requests and never write to them: resolve/identity-memo.ts).
  */
-export type OutputOf<T> = T extends readonly (infer E)[]
+type OutputOf<T> = T extends readonly (infer E)[]
   ? readonly OutputOf<E>[]
   : T extends object
     ? { readonly [K in keyof T]: OutputOf<T[K]> }

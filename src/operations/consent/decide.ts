@@ -204,7 +204,7 @@ export async function pendingRequestFor(
  * (RFC 6749 §4.1.2, RFC 9207). A back-channel client (no redirect URI, WIRE-NOTES §2.1): the
  * provider's own page; the client learns the outcome at the exchange.
  */
-export function redirectTo(
+function redirectTo(
   deps: Deps,
   request: GrantRequestRecord,
   decision: 'approve' | 'reject',

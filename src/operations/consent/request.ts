@@ -164,7 +164,7 @@ async function subjectNamed(deps: AnyDeps, clientId: string, named: string): Pro
   return (await deps.store.subjectForPairwise(clientId, named)) ?? named;
 }
 
-export function consentUrl(deps: AnyDeps, grantRequestId: string): string {
+function consentUrl(deps: AnyDeps, grantRequestId: string): string {
   return `${deps.provider.baseUrl}/consent/${encodeURIComponent(grantRequestId)}`;
 }
 

@@ -14,7 +14,7 @@ import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 
 /** Refresh tokens live this long at most, and never past their grant's expiry. */
-export const REFRESH_TTL_SECONDS = 30 * 86_400;
+const REFRESH_TTL_SECONDS = 30 * 86_400;
 
 export interface TokenResponse {
   readonly access_token: string;

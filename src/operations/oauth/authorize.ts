@@ -25,7 +25,7 @@ import { PACKAGE_PREFIX } from './token.ts';
 // same consent page; approval answers it with an authorization code (consent/decide.ts).
 
 /** An OAuth error for the client (RFC 6749 §4.1.2.1), or for the person when no redirect is safe. */
-export interface OAuthProblem {
+interface OAuthProblem {
   readonly error: string;
   readonly description: string;
 }
@@ -53,15 +53,15 @@ export interface AuthorizationRequest {
   readonly asks: readonly DetailAsk[];
 }
 
-export type Ask = Omit<z.input<typeof ConsentRequestInput>, 'subject_id'>;
+type Ask = Omit<z.input<typeof ConsentRequestInput>, 'subject_id'>;
 
-export interface DetailAsk {
+interface DetailAsk {
   readonly detail_id: string;
   readonly ask: Ask;
 }
 
 /** The most elements one authorization may carry. */
-export const MAX_DETAILS = 10;
+const MAX_DETAILS = 10;
 
 const Names = z.array(z.string().min(1).max(200)).min(1).max(100);
 

@@ -15,7 +15,7 @@ export const SCOPE_OPERATIONS: Readonly<Record<string, Operation>> = {
   'ppx:confirm_update': 'confirm_update',
   'ppx:export': 'export',
 };
-export const SUPPORTED_SCOPES = Object.keys(SCOPE_OPERATIONS);
+const SUPPORTED_SCOPES = Object.keys(SCOPE_OPERATIONS);
 
 /** RFC 6749 §3.3: the scope used when a request names neither scope nor authorization_details. */
 export const DEFAULT_SCOPE = 'ppx:read ppx:query';

@@ -20,13 +20,13 @@ import { checkOne } from './validate.ts';
 
 const Id = z.string().min(1).max(300);
 
-export const ConfirmDecision = z.union([
+const ConfirmDecision = z.union([
   z.strictObject({ proposal_id: Id, action: z.enum(['confirm', 'reject']) }),
   z.strictObject({ proposal_id: Id, action: z.literal('edit'), claim: z.record(z.string(), z.unknown()) }),
   /** Confirms a stored claim as it is (no proposal): sets lifecycle.last_confirmed_at. */
   z.strictObject({ claim_id: Id, action: z.literal('confirm') }),
 ]);
-export type ConfirmDecision = z.infer<typeof ConfirmDecision>;
+type ConfirmDecision = z.infer<typeof ConfirmDecision>;
 
 export const ConfirmInput = z.strictObject({ decisions: z.array(ConfirmDecision).min(1).max(50) });
 export type ConfirmInput = z.infer<typeof ConfirmInput>;

@@ -27,7 +27,7 @@ import { sensitiveKeys } from './sensitive-keys.ts';
 import { type ProposedClaim, problemsFailure, proposalProblems } from './validate.ts';
 
 /** The most claims one propose_updates call may carry. */
-export const MAX_PROPOSED_CLAIMS = 50;
+const MAX_PROPOSED_CLAIMS = 50;
 
 export const ProposeInput = z.strictObject({
   claims: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_PROPOSED_CLAIMS),

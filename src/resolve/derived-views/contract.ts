@@ -65,7 +65,7 @@ export function toBasisKey(key: string): string {
 }
 
 /** The value of a claim registered as `normalized_0_1` with a number in [0, 1]; else undefined. */
-export function normalizedValue(claim: Claim): number | undefined {
+function normalizedValue(claim: Claim): number | undefined {
   const def = keyDefinition(claim.namespace, claim.key);
   if (def?.units !== 'normalized_0_1') return undefined;
   const v = claim.value;

@@ -18,4 +18,4 @@ export function derivedViewKindNames(): string[] {
   return DERIVED_VIEW_KINDS.map((k) => k.kind);
 }
 
-export type { DerivedViewKind, ViewInput, ViewOutput, ViewRequest } from './contract.ts';
+export type { DerivedViewKind, ViewRequest } from './contract.ts';

@@ -86,6 +86,6 @@ function compute(input: ViewInput): ViewOutput {
   return { signals, basis, explanations, warnings };
 }
 
-export function closenessWords(x: number): string {
+function closenessWords(x: number): string {
   return x >= 0.8 ? 'close to the target' : x >= 0.5 ? 'partly matches the target' : 'far from the target';
 }

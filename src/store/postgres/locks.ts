@@ -17,9 +17,9 @@ export const WRITE_LOCK = 0x70707801;
 /** Held (transaction-level) while migrations are applied at open. */
 export const MIGRATION_LOCK = 0x70707802;
 /** One subject's writes: a transaction scoped `{ subject }` takes it for that subject. */
-export const SUBJECT_LOCK = 0x70707803;
+const SUBJECT_LOCK = 0x70707803;
 /** One token family's rotations: a transaction scoped `{ family }` takes it for that family. */
-export const FAMILY_LOCK = 0x70707809;
+const FAMILY_LOCK = 0x70707809;
 /** The areas that are not a person's: registered clients, signing keys, settings. */
 export const AREA_LOCKS = { clients: 0x70707804, signing_keys: 0x70707805, settings: 0x70707806 } as const;
 /** The change outbox's seq: from a transaction's first change event to its (asynchronous) COMMIT. */

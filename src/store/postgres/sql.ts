@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** A row as node-postgres gives it (bigint columns come back as numbers: see `pgTypes`). */
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** Anything that runs a query: the pool (autocommit reads) or one checked-out client (a transaction). */
 export interface Queryable {

@@ -13,12 +13,12 @@ import { cardSkills } from './skills.ts';
 // its JWKS publishes: a client verifies it with `verifyAgentCardSignature`.
 
 export const A2A_PROTOCOL = '1.0';
-export const SCOPES: Record<string, string> = {
+const SCOPES: Record<string, string> = {
   'ppx:read': 'Read the preferences a grant covers',
   'ppx:propose_update': 'Suggest changes to the person’s profile (the person reviews them)',
 };
 
-export function agentCard(deps: Deps, version: string): AgentCard {
+function agentCard(deps: Deps, version: string): AgentCard {
   const base = deps.provider.baseUrl;
   const endpoint = resourceUrl(deps.provider, 'a2a');
   const oauth = authorizationServerMetadata(deps.provider);

@@ -29,7 +29,7 @@ export interface LegacyCard {
 }
 
 /** The 0.3 spelling of the 1.0 card (unsigned): `url`, `preferredTransport`, `type`-tagged schemes. */
-export function legacyCardOf(card: AgentCard): LegacyCard {
+function legacyCardOf(card: AgentCard): LegacyCard {
   const endpoint = card.supportedInterfaces[0];
   if (endpoint === undefined) throw new Error('the agent card names no endpoint');
   const capabilities = card.capabilities;

@@ -38,12 +38,12 @@ export function cardSkills(): AgentSkill[] {
 }
 
 /** One part of a message, whatever its spelling. */
-export type PartOf =
+type PartOf =
   | { readonly kind: 'data'; readonly data: unknown }
   | { readonly kind: 'text' | 'file' }
   | { readonly kind: 'unknown' };
 
-export function partOf(part: unknown): PartOf {
+function partOf(part: unknown): PartOf {
   if (typeof part !== 'object' || part === null) return { kind: 'unknown' };
   const p = part as Record<string, unknown>;
   // The SDK's objects: {content: {$case, value}}.

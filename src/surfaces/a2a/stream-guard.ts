@@ -47,7 +47,7 @@ function taskOf(
 }
 
 /** A final failed status update for the event's task (or the JSON-RPC error when none is named). */
-export function failedStatus(event: unknown, version: '1.0' | '0.3', failure: PpxFailure, at: Date): unknown {
+function failedStatus(event: unknown, version: '1.0' | '0.3', failure: PpxFailure, at: Date): unknown {
   const envelope = event as Envelope;
   const id = envelope.id ?? null;
   const task = taskOf(envelope.result);
@@ -67,6 +67,6 @@ export function failedStatus(event: unknown, version: '1.0' | '0.3', failure: Pp
 }
 
 /** The grant's end, as every stream checks its credential (surfaces/shared/stream-credential.ts). */
-export function grantEnded(deps: Deps, caller: GrantCaller): Promise<PpxFailure | undefined> {
+function grantEnded(deps: Deps, caller: GrantCaller): Promise<PpxFailure | undefined> {
   return credentialEnded(deps, { kind: 'grant', caller });
 }

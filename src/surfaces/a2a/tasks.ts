@@ -9,11 +9,11 @@ import type { PpxFailure } from '../../model/errors.ts';
 
 const JSON_MEDIA = 'application/json';
 
-export function dataPart(value: unknown): Part {
+function dataPart(value: unknown): Part {
   return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: JSON_MEDIA };
 }
 
-export function textPart(value: string): Part {
+function textPart(value: string): Part {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' };
 }
 
@@ -49,7 +49,7 @@ export function completedTask(
 }
 
 /** The PPX error body, as every surface spells it: `{error, error_description}`. */
-export function errorBody(failure: PpxFailure): { error: string; error_description: string } {
+function errorBody(failure: PpxFailure): { error: string; error_description: string } {
   return { error: failure.code, error_description: failure.description };
 }
 

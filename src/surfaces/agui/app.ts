@@ -33,7 +33,7 @@ export interface AguiOptions {
 }
 
 /** Following runs of one person, per instance: a few tabs and apps, not hundreds. */
-export const MAX_RUNS_PER_PERSON = 16;
+const MAX_RUNS_PER_PERSON = 16;
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;

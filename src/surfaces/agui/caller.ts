@@ -14,7 +14,7 @@ import type { StreamCredential } from '../shared/stream-credential.ts';
 // synchronizer token the pages embed) in a header another site cannot set without CORS.
 
 /** The header a run on the browser session carries the session's CSRF token in. */
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 export type CallerOutcome =
   | {

@@ -9,7 +9,7 @@ import type { ResumeAnswer } from '../../operations/review-interrupts.ts';
 // `forwardedProps` (WIRE-NOTES §7).
 
 /** `forwardedProps` of a review run; other members are a client's own and are ignored. */
-export const MAX_ACTIONS = 20;
+const MAX_ACTIONS = 20;
 
 const Id = z.string().min(1).max(300);
 const ExplainTarget = z.union([

@@ -20,7 +20,7 @@ import { interruptEvents, type ThreadInterrupts } from './interrupts.ts';
 // revoked token ends it with RUN_ERROR, shared/stream-credential.ts).
 
 /** Under the 15 s WIRE-NOTES §7 asks for, with room for a busy event loop. */
-export const KEEPALIVE_MS = 10_000;
+const KEEPALIVE_MS = 10_000;
 
 const UTF8 = new TextEncoder();
 const KEEPALIVE = UTF8.encode(': keepalive\n\n');

@@ -55,7 +55,7 @@ export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): 
 }
 
 /** The read profile's text for an ended child (named by its child id): it must explain itself to a model. */
-export function inactiveChildText(grantId: string): string {
+function inactiveChildText(grantId: string): string {
   return `Access to grant ${childId(grantId)} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
 }
 

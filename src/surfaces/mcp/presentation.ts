@@ -18,8 +18,8 @@ import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 //   truncated to the granularity declared in the protected resource metadata. A change to a claim
 //   hidden from the grant never moves a time the grantee sees.
 
-export const ClaimInstance = z.strictObject({ id: z.string(), instance_id: z.string() });
-export const Freshness = z.strictObject({
+const ClaimInstance = z.strictObject({ id: z.string(), instance_id: z.string() });
+const Freshness = z.strictObject({
   stream: z.string(),
   instance_id: z.string(),
   last_success_at: DateTime,

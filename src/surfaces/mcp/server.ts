@@ -45,7 +45,7 @@ export interface McpRequestContext {
   transportFailure?: TransportFailure;
 }
 
-export const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
+const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
 
 const INSTRUCTIONS =
   'Preference profiles shared by their owner under consent grants. Start with ppx_list_granted_access to see which grants your token covers and what each allows; when it covers several, pass the grant_id of one (or a list, to read under each separately) to every other tool. Then ppx_get_profile_summary, then read values with ppx_get_effective_profile (pass the current context). Propose changes only for what the user said; the owner may review them. If access under a grant has ended, do not retry: ask the user.';

@@ -32,7 +32,7 @@ export interface McpTool {
 }
 
 /** A tool's failure as it appears in `structuredContent.error` (WIRE-NOTES §5). */
-export const ToolError = z.strictObject({
+const ToolError = z.strictObject({
   code: z.string(),
   message: z.string(),
   grant_id: z.string().optional(),

@@ -7,7 +7,7 @@ import { readBodyText } from '../shared/body.ts';
 // credentials), §5.2 (error responses).
 
 /** Security headers of every OAuth JSON answer: tokens and client secrets are never cached (§5.1). */
-export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
 /** Reads the body, at most `limit` bytes, through the HTTP surface's one body reader. */
 function readText(c: Context, limit: number): Promise<Result<string>> {

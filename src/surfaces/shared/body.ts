@@ -85,7 +85,7 @@ export async function readJsonBody(source: BodySource, limit: number): Promise<R
  * How deep a JSON body may nest. No PPX, A2A or AG-UI message comes near it; past a few thousand
  * levels JSON.stringify overflows the stack, and SQLite's JSON functions stop at 1000.
  */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
 function nestingOf(text: string): number {

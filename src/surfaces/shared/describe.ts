@@ -35,7 +35,7 @@ export const CROSS_DOMAIN_WORDS: Record<string, string> = {
 };
 
 /** The badge for a claim's provenance; only `user_stated` is "you said this". */
-export const PROVENANCE_WORDS: Record<string, string> = {
+const PROVENANCE_WORDS: Record<string, string> = {
   user_stated: 'you said this',
   observed: 'observed from what you did',
   inferred: 'inferred, not said by you',
@@ -155,7 +155,7 @@ function scale(v: number): string {
 }
 
 /** `snake_case` to "Snake case". */
-export function humanize(name: string): string {
+function humanize(name: string): string {
   // Names from outside (map keys, free-form domains) lose their bidi controls (model/shown-text.ts).
   const words = withoutBidiControls(name).replace(/[_.]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);

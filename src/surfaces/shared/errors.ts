@@ -1,14 +1,14 @@
 import { type PpxFailure, statusOf } from '../../model/errors.ts';
 
 /** The binding's error body (bindings/http.md "Error shape"). */
-export interface ErrorBody {
+interface ErrorBody {
   error: string;
   error_description: string;
   grant_id?: string;
   details?: Record<string, unknown>;
 }
 
-export function errorBody(failure: PpxFailure): ErrorBody {
+function errorBody(failure: PpxFailure): ErrorBody {
   return {
     error: failure.code,
     error_description: failure.description,
@@ -56,7 +56,7 @@ export function errorResponse(failure: PpxFailure, options: ErrorResponseOptions
 }
 
 /** RFC 6750 §3 challenge (/mcp writes its own, with `resource_metadata` first: mcp/app.ts). */
-export function challenge(error: string | undefined, description: string): string {
+function challenge(error: string | undefined, description: string): string {
   const parts = ['Bearer realm="ppx"'];
   if (error) parts.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`);
   return parts.join(', ');

@@ -6,7 +6,7 @@ import type { Metrics } from '../../operations/metrics.ts';
 // without bound), method and status. A stream is timed to its response head.
 
 /** Which surface a path belongs to (what an operator groups by). */
-export function surfaceOf(path: string): string {
+function surfaceOf(path: string): string {
   if (path === '/mcp' || path.startsWith('/mcp/') || path === '/.well-known/mcp.json') return 'mcp';
   if (path === '/a2a' || path === '/.well-known/agent-card.json') return 'a2a';
   if (path.startsWith('/v1/agui/')) return 'agui';

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 // (src/server.ts) around every mount, its 404, 405 and 500 answers included.
 
 /** One year, the usual HSTS max-age (RFC 6797 §6.1.1); no includeSubDomains, no preload. */
-export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * `X-Content-Type-Options: nosniff` on every answer: a JSON body (a claim value, an error
@@ -30,7 +30,7 @@ export function responseHeaders(baseUrl: string): MiddlewareHandler {
 }
 
 /** The headers every answer carries, for a base URL. */
-export function sharedHeaders(baseUrl: string): readonly (readonly [string, string])[] {
+function sharedHeaders(baseUrl: string): readonly (readonly [string, string])[] {
   const headers: [string, string][] = [['X-Content-Type-Options', 'nosniff']];
   if (new URL(baseUrl).protocol === 'https:') {
     headers.push(['Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`]);

@@ -114,7 +114,7 @@ export function friendly(failure: PpxFailure): string {
   return words ? `${words}: ${m![2]}` : capitalize(failure.description);
 }
 
-export function capitalize(s: string): string {
+function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

@@ -6,7 +6,7 @@ import { newThreadId, REVIEW_URL, sessionHeaders } from './review-stream.ts';
 // TOOL_CALL_RESULT whose content is `{"ok":true,"value":…}` or `{"ok":false,"error",
 // "error_description"}`. A malformed action fails the whole run (RUN_ERROR), nothing applied.
 
-export interface ActionCall {
+interface ActionCall {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
 }
@@ -20,7 +20,7 @@ export class ActionError extends Error {
 }
 
 /** Runs the actions in order; each result's value, or an ActionError in words for the first refused. */
-export async function runActions(csrf: string, actions: readonly ActionCall[]): Promise<unknown[]> {
+async function runActions(csrf: string, actions: readonly ActionCall[]): Promise<unknown[]> {
   const agent = new HttpAgent({
     url: REVIEW_URL,
     headers: sessionHeaders(csrf),

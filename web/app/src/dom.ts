@@ -23,7 +23,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
-export function append(el: Element, ...children: Child[]): void {
+function append(el: Element, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     // Outside text (values, keys, names) never draws with bidi controls (model/shown-text.ts).
@@ -40,11 +40,4 @@ export function swap(old: Element, next: Element): void {
     const again = document.getElementById(focusId);
     if (again instanceof HTMLElement) again.focus();
   }
-}
-
-/** A short-lived id for elements that need one (labels, live regions). */
-let counter = 0;
-export function freshId(prefix: string): string {
-  counter += 1;
-  return `${prefix}-${counter}`;
 }

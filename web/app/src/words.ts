@@ -5,7 +5,7 @@ import { appName } from './app-names.ts';
 
 // Words the page adds to the shared ones (surfaces/shared/describe.ts, a2ui/words.ts).
 
-export { dayWords, keyWords, listWords, namespaceWords, relativeWords };
+export { dayWords, listWords, relativeWords };
 
 /** "Fragrance preferences" for a namespace; core claims are about the person in general. */
 export function areaTitle(namespace: string): string {

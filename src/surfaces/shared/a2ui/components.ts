@@ -32,10 +32,6 @@ export function card(id: string, child: string): Component {
   return { id, component: { Card: { child } } };
 }
 
-export function divider(id: string): Component {
-  return { id, component: { Divider: { axis: 'horizontal' } } };
-}
-
 /** Icon names are the v0.8 catalog's enum (a subset of Material Symbols). */
 export type IconName = 'person' | 'info' | 'help' | 'check' | 'warning' | 'lock' | 'event' | 'visibility';
 

@@ -3,13 +3,12 @@
 // and returns one surface's parts; surfaceMessages turns them into the messages to send.
 export { claimCard, proposalCard } from './claim-card.ts';
 export { type ConsentRequest, consentRequestForm } from './consent-request-form.ts';
-export { type GrantCardInput, grantCard } from './grant-card.ts';
+export { grantCard } from './grant-card.ts';
 export type { A2uiMessage, SurfaceParts } from './messages.ts';
 export { deleteSurface, surfaceMessages } from './messages.ts';
-export { type ProfileDiffInput, profileDiffView } from './profile-diff-view.ts';
+export { profileDiffView } from './profile-diff-view.ts';
 export {
   groupSuggestions,
-  type Suggestion,
   type SuggestionGroup,
   suggestionGroup,
 } from './suggestion-group.ts';

@@ -32,7 +32,7 @@ export const ACCESS_ACTIONS: ReadonlySet<AuditAction> = new Set<AuditAction>([
 ]);
 
 /** An app (a grantee) looked at the profile and was answered. The person's own reads are not counted. */
-export function isAccess(event: AuditEvent): boolean {
+function isAccess(event: AuditEvent): boolean {
   return event.actor.kind === 'grantee' && event.outcome === 'ok' && ACCESS_ACTIONS.has(event.action);
 }
 
@@ -47,11 +47,11 @@ export interface AccessOptions {
 }
 
 /** At most this many apps get a chart of their own; the rest share one, "Other apps". */
-export const MAX_APPS = 5;
+const MAX_APPS = 5;
 
 const DAY = 86_400_000;
 
-export interface AccessSeries {
+interface AccessSeries {
   readonly name: string;
   /** Reads per day, oldest day first. */
   readonly perDay: readonly number[];

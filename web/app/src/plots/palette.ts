@@ -7,7 +7,6 @@ export const INK = '#1a1a1a';
 /** Secondary text (the notes under a bar), and the baseline of a day without reads. */
 export const MUTED = '#595959';
 export const BASELINE = '#767676';
-export const BACKGROUND = '#ffffff';
 
 /** Reads of one app. */
 export const APP_BAR = '#1f5fa8';
