@@ -11,7 +11,7 @@ import {
   withClient,
 } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
-import { auditEvent, gate, grant, profileRecord, subjectId } from './fixtures.ts';
+import { auditEvent, gate, grant, profileRecord, refreshToken, subjectId, tokenFamily } from './fixtures.ts';
 
 // The PostgreSQL store's concurrency rule (issue 23, item 2; docs/store.md, "Concurrency,
 // operation by operation") and its caches (item 3), with two instances on one schema. Waiting is
@@ -89,6 +89,61 @@ describe('postgres store: who waits for whom, across instances', {
       const seen = await second;
       assert.deepEqual(order, ['alice 1 done', 'alice 2 read']);
       assert.equal(seen?.subject_id, alice, 'the second saw what the first committed');
+    }));
+
+  it("a rotation waits only for its own family's: not for its subject's transaction, and one of the same family waits its turn", () =>
+    twoInstances(async (a, b) => {
+      const alice = subjectId();
+      const family = tokenFamily({ subject_id: alice });
+      const token = refreshToken({ family_id: family.family_id });
+      await a.insertTokenFamily(family);
+      await a.insertRefreshToken(token);
+      const held = gate();
+      const inside = gate();
+      const subjects = a.transaction(
+        async (tx) => {
+          await tx.insertProfile(profileRecord({ subject_id: alice }));
+          inside.open();
+          await held.wait;
+        },
+        { subject: alice },
+      );
+      await inside.wait; // Alice's transaction holds her lock from here
+      const next = refreshToken({ family_id: family.family_id });
+      // On the other instance, the family's rotation commits while her transaction is open.
+      const rotated = await b.transaction((tx) => tx.rotateRefreshToken(token.token_hash, next), {
+        family: family.family_id,
+      });
+      assert.equal(rotated, true);
+      // A second rotation of that family waits behind one that holds the family's lock.
+      const familyHeld = gate();
+      const familyInside = gate();
+      const first = a.transaction(
+        async (tx) => {
+          await tx.rotateRefreshToken(next.token_hash, refreshToken({ family_id: family.family_id }));
+          familyInside.open();
+          await familyHeld.wait;
+        },
+        { family: family.family_id },
+      );
+      await familyInside.wait;
+      const order: string[] = [];
+      const second = b.transaction(
+        async (tx) => {
+          const read = await tx.getRefreshToken(next.token_hash);
+          order.push('second read');
+          return read;
+        },
+        { family: family.family_id },
+      );
+      await someoneWaits();
+      order.push('first released');
+      familyHeld.open();
+      await first;
+      assert.equal((await second)?.status, 'rotated', 'the second saw what the first committed');
+      assert.deepEqual(order, ['first released', 'second read']);
+      held.open();
+      await subjects;
     }));
 
   it('reads and audit appends wait for no write, not even an unscoped transaction holding the store', () =>

@@ -232,7 +232,6 @@ export async function openPostgresStore(
         '; ',
       );
       state.pendingBegin = undefined;
-      if (text === '') return;
       const results = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
       waits.add(results);
       processLockWaits.add(results);
@@ -357,8 +356,9 @@ export async function openPostgresStore(
  * of its last change event (other instances learn of the commit from it: change-notices.ts), then
  * COMMIT. A transaction that holds the outbox's and audit log's locks commits asynchronously, so
  * that they go with the COMMIT before its WAL is flushed; the flush is then waited for outside
- * every lock, before anyone learns of the commit, by a transactional message in the query's next
+ * every lock, before this instance answers anyone, by a transactional message in the query's next
  * (implicit, synchronous) transaction, which commits only once the WAL before it is flushed.
+ * (Another instance may see the NOTIFY an instant before the flush: docs/store.md.)
  */
 function commitStatement(client: pg.ClientBase, channel: string, state: PgTxState): string {
   const last = state.changes.at(-1);

@@ -176,11 +176,9 @@ export function auditQueries(sql: StatementCache): AuditQueries {
       const lists =
         ids.length === 0
           ? []
-          : sql
-              .get(
-                `SELECT set_id, keys FROM audit_key_sets WHERE set_id IN (${ids.map(() => '?').join(', ')})`,
-              )
-              .all(...ids);
+          : // One primary-key lookup per list (a page names few), with one statement text whatever
+            // their count: the statement cache keeps one statement per text.
+            ids.flatMap((id) => sql.get('SELECT set_id, keys FROM audit_key_sets WHERE set_id = ?').all(id));
       return auditPageOf(walk, rows, lists);
     },
 
