@@ -2,19 +2,14 @@ import type { Task } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { a2uiParts } from './a2ui-parts.ts';
-import { askedOf } from './skills.ts';
+import { grantContextOf } from './call-context.ts';
 import { completedTask, failedTask } from './tasks.ts';
 
-// The preference agent's work for one message: the skill it names, run as the grant the request
-// was authenticated with (put in the call's context by app.ts), answered as one completed or
-// failed task. PPX operations are short: a task is done when its first event is published.
-
-/** Where app.ts leaves the request's caller in the SDK's per-call state. */
-export const CALLER_KEY = 'ppx.caller';
-/** Set (true) by app.ts when the request asked for the A2UI extension (a2ui-parts.ts). */
-export const A2UI_KEY = 'ppx.a2ui';
+// The preference agent's work for one message: the skill app.ts found in it, run as the grant the
+// request was authenticated with (both in the call's context, call-context.ts), answered as one
+// completed or failed task. PPX operations are short: a task is done when its first event is
+// published.
 
 export class PreferenceAgentExecutor implements AgentExecutor {
   readonly #deps: Deps;
@@ -26,11 +21,10 @@ export class PreferenceAgentExecutor implements AgentExecutor {
     const deps = this.#deps;
     const ids = { taskId: request.taskId, contextId: request.contextId };
     const history = [{ ...request.userMessage, taskId: request.taskId, contextId: request.contextId }];
-    const caller = request.context.state.get(CALLER_KEY) as GrantCaller | undefined;
-    const asked = askedOf(request.userMessage);
+    const call = grantContextOf(request.context);
     let task: Task;
-    if (caller === undefined) {
-      // app.ts authenticates every call first; reaching here without a caller is a bug.
+    if (call?.asked === undefined) {
+      // app.ts authenticates every call and parses every send first; reaching here otherwise is a bug.
       task = failedTask(
         ids,
         undefined,
@@ -38,12 +32,9 @@ export class PreferenceAgentExecutor implements AgentExecutor {
         history,
         deps.clock(),
       );
-    } else if (!asked.ok) {
-      task = failedTask(ids, undefined, asked.error, history, deps.clock());
     } else {
-      const { skill, input } = asked.value;
-      const result = await skill.operation.run(deps, caller, input);
-      const drawn = result.ok && request.context.state.get(A2UI_KEY) === true;
+      const { skill, input } = call.asked;
+      const result = await skill.operation.run(deps, call.caller, input);
       task = result.ok
         ? completedTask(
             ids,
@@ -51,7 +42,7 @@ export class PreferenceAgentExecutor implements AgentExecutor {
             result.value,
             history,
             deps.clock(),
-            drawn ? a2uiParts(result.value, deps.clock()) : [],
+            call.a2ui ? a2uiParts(result.value, deps.clock()) : [],
           )
         : failedTask(ids, skill.id, result.error, history, deps.clock());
     }

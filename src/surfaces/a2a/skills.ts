@@ -78,17 +78,10 @@ export interface Asked {
   readonly input: unknown;
 }
 
-/** The skill a message names and its input: namedSkill, then inputOf. */
-export function askedOf(message: unknown): Result<Asked> {
-  const named = namedSkill(message);
-  if (!named.ok) return named;
-  const input = inputOf(named.value);
-  return input.ok ? ok({ skill: named.value.skill, input: input.value }) : input;
-}
-
 /** The params checked by the skill's operation's own schema (after what the grant refuses: §2.7). */
-export function inputOf(named: Named): Result<unknown> {
-  return parseInput(named.skill.operation.input, named.params, `the params of ${named.skill.id}`);
+export function askedOf(named: Named): Result<Asked> {
+  const input = parseInput(named.skill.operation.input, named.params, `the params of ${named.skill.id}`);
+  return input.ok ? ok({ skill: named.skill, input: input.value }) : input;
 }
 
 /** Which skill a message names, and its params. Every failure is an invalid_request (-32602). */

@@ -4,8 +4,7 @@ import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a-tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { drawn, undrawn } from './a2ui-parts.ts';
-import { A2UI_KEY } from './executor.ts';
-import { askedOf } from './skills.ts';
+import { grantContextOf } from './call-context.ts';
 
 // The SDK's TaskStore over the provider's store (operations/a2a-tasks.ts): tasks are saved as
 // A2A 1.0 JSON (`Task.toJSON`, read back with `fromJSON`: an exact round trip), owned by the
@@ -39,7 +38,7 @@ export class StoredTaskStore implements TaskStore {
       updated_at: task.status?.timestamp ?? now,
       // The PPX result only: the A2UI parts are drawn from it again on each read (issue 22 item 11).
       body: JSON.stringify(Task.toJSON(undrawn(task))),
-      ...counterpartOf(task),
+      ...counterpartOf(task, context),
     });
   }
 
@@ -89,21 +88,21 @@ export class StoredTaskStore implements TaskStore {
 
 /**
  * The counterpart grant a task's result drew on (a compatibility view's `counterpart_grant_id`),
- * read from the message that asked for it, so that a deletion that grant could see finds the task.
- * Only a completed view drew on it: a refused one names a grant its caller may not hold, and
- * recording it would let that caller watch another person's deletions through its own tasks.
+ * read from the input of the send that made it (as app.ts parsed it), so that a deletion that grant
+ * could see finds the task. Only a completed view drew on it: a refused one names a grant its
+ * caller may not hold, and recording it would let that caller watch another person's deletions
+ * through its own tasks.
  */
-function counterpartOf(task: Task): { counterpart?: string } {
+function counterpartOf(task: Task, context: ServerCallContext): { counterpart?: string } {
   if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) return {};
-  const asked = askedOf(task.history[0]);
-  const input = asked.ok ? (asked.value.input as { counterpart_grant_id?: unknown }) : undefined;
+  const input = grantContextOf(context)?.asked?.input as { counterpart_grant_id?: unknown } | undefined;
   const id = input?.counterpart_grant_id;
   return typeof id === 'string' ? { counterpart: id } : {};
 }
 
 /** Whether the call asked for the A2UI extension (app.ts sets it in the call's state). */
 function asksForDrawing(context: ServerCallContext): boolean {
-  return context.state.get(A2UI_KEY) === true;
+  return grantContextOf(context)?.a2ui === true;
 }
 
 /** The grant a call runs under (app.ts makes it the call's user): the owner of its tasks. */

@@ -3,12 +3,11 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { ok, type PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
 import { InterruptBook } from '../../operations/review-interrupts.ts';
 import { openReview } from '../../operations/review-stream.ts';
-import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
-import { errorResponse } from '../shared/errors.ts';
+import { errorResponse, ppxRefusal } from '../shared/errors.ts';
+import { API, FrontDoor } from '../shared/front-door.ts';
 import { cookiePlan } from '../shared/session.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
 import { prepareActions } from './actions.ts';
@@ -39,15 +38,18 @@ const MAX_RUNS_PER_PERSON = 16;
 type App = Hono<any>;
 
 export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
-  const errors = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
+  const door = new FrontDoor(deps, API);
   const plan = cookiePlan(deps.provider.baseUrl);
   const book = new InterruptBook();
   const limit = new StreamLimit(options.maxRunsPerPerson ?? MAX_RUNS_PER_PERSON);
   app.post('/v1/agui/review', async (c: Context<{ Bindings: HttpBindings }>) => {
-    const { token, headers, respond: refuse, refused } = await startApiRequest(deps, c, errors);
-    if (refused) return refused;
+    const entry = await door.enter(deps, c, 'optional');
+    const headers = entry.headers;
+    if (!entry.ok) return ppxRefusal(entry.refusal, headers);
+    const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
+      ppxRefusal(door.refuse(failure, tokenPresented), headers);
 
-    const who = await reviewCaller(c, deps, plan, token);
+    const who = await reviewCaller(c, deps, plan, entry);
     if (!who.ok) return refuse(who.error, who.tokenPresented);
 
     const body = await readJsonBody(
@@ -122,12 +124,10 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
 
 const UTF8 = new TextEncoder();
 
-function sse(
-  stream: ReadableStream<Uint8Array>,
-  headers: ConstructorParameters<typeof Headers>[0],
-): Response {
+function sse(stream: ReadableStream<Uint8Array>, headers: Iterable<readonly [string, string]>): Response {
   const encoder = new EventEncoder(); // no `accept`: */* would name protobuf while writing SSE
-  const out = new Headers(headers);
+  const out = new Headers();
+  for (const [name, value] of headers) out.set(name, value);
   out.set('Content-Type', encoder.getContentType());
   // The person's own data: never kept by a cache; and no proxy buffering of a live stream.
   out.set('Cache-Control', 'no-store');

@@ -1,14 +1,12 @@
 import type { Context } from 'hono';
 import { fail, ok, type PpxFailure, type Result } from '../../model/errors.ts';
-import { authenticate, type Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { noteCaller } from '../shared/access-log.ts';
-import type { readBearer } from '../shared/bearer.ts';
 import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import type { StreamCredential } from '../shared/stream-credential.ts';
 
-// Who opens a review run: a subject bearer token (an app of the person's, a script), or the
-// person's signed-in browser session (the web app at /app). A cookie is sent by the browser on
+// Who opens a review run: a bearer token the front door authenticated (an app of the person's, a
+// script), or, when none was sent, the person's signed-in browser session (the web app at /app). A cookie is sent by the browser on
 // its own, so a run on the session passes the checks every state-changing web form passes: the
 // request must come from this provider's origin, and carry the session's CSRF token (the
 // synchronizer token the pages embed) in a header another site cannot set without CORS.
@@ -29,15 +27,11 @@ export async function reviewCaller(
   c: Context,
   deps: Deps,
   plan: CookiePlan,
-  token: ReturnType<typeof readBearer>,
+  entered: { readonly caller: Caller | undefined; readonly token: string | undefined },
 ): Promise<CallerOutcome> {
-  // A bearer token, when sent, decides alone: a bad token never falls back to a cookie.
-  if (token !== undefined) {
-    if (!token.ok) return { ok: false, error: token.error, tokenPresented: true };
-    const caller = await authenticate(deps, token.value);
-    if (!caller.ok) return { ok: false, error: caller.error, tokenPresented: true };
-    noteCaller(c.req.raw, caller.value.kind);
-    return { ok: true, caller: caller.value, credential: { kind: 'bearer', token: token.value } };
+  // A bearer token, when sent, decided alone at the door: a bad token never falls back to a cookie.
+  if (entered.caller !== undefined && entered.token !== undefined) {
+    return { ok: true, caller: entered.caller, credential: { kind: 'bearer', token: entered.token } };
   }
   const session = await currentSession(c, deps, plan);
   if (session === undefined) {

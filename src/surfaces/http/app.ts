@@ -1,23 +1,21 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
+import type { PpxFailure, Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import { precheckGrant } from '../../operations/access.ts';
-import { authenticate, type Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
-import { noteCaller } from '../shared/access-log.ts';
-import { startApiRequest } from '../shared/api-request.ts';
 import { readJsonBody } from '../shared/body.ts';
-import type { ErrorResponseOptions } from '../shared/errors.ts';
+import { ppxRefusal } from '../shared/errors.ts';
+import { API, FrontDoor } from '../shared/front-door.ts';
 import { jsonBytes, jsonText } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
 
 // The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
-// named steps (rate limit -> bearer auth -> what the grant refuses -> query/path/body parse ->
-// operation -> response), and
+// named steps (the front door: rate limit and bearer auth -> what the grant refuses ->
+// query/path/body parse -> operation -> response), and
 // the OpenAPI document is generated from the same list (route.ts). Mounted by the composition root
 // (src/server.ts).
 
@@ -33,9 +31,9 @@ type App = Hono<any>;
 export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
-  const errors: ErrorResponseOptions = { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') };
+  const door = new FrontDoor(deps, API);
   for (const route of ROUTES) {
-    const handler = (c: Context<Env>) => handle(deps, options, errors, route, c);
+    const handler = (c: Context<Env>) => handle(deps, options, door, route, c);
     const { method, path } = route.http;
     if (method === 'GET') app.get(path, handler);
     else if (method === 'DELETE') app.delete(path, handler);
@@ -48,27 +46,15 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
 async function handle(
   deps: Deps,
   options: HttpOptions,
-  errors: ErrorResponseOptions,
+  door: FrontDoor<Caller>,
   route: Route,
   c: Context<Env>,
 ) {
-  const { token, headers, respond, refused } = await startApiRequest(deps, c, errors, {
-    byAddress: route.auth === 'none',
-  });
-  if (refused) return refused;
-
-  let caller: Caller | undefined;
-  if (route.auth === 'bearer') {
-    if (token === undefined || !token.ok) {
-      const failure =
-        token?.ok === false ? token.error : fail('invalid_token', 'an access token is required').error;
-      return respond(failure, token !== undefined);
-    }
-    const auth = await authenticate(deps, token.value);
-    if (!auth.ok) return respond(auth.error);
-    caller = auth.value;
-    noteCaller(c.req.raw, caller.kind);
-  }
+  const entry = await door.enter(deps, c, route.auth === 'bearer' ? 'required' : 'none');
+  const headers: (readonly [string, string])[] = [...entry.headers];
+  if (!entry.ok) return ppxRefusal(entry.refusal, headers);
+  const caller = entry.caller;
+  const respond = (failure: PpxFailure) => ppxRefusal(door.refuse(failure), headers);
 
   const { operation, http } = route;
   // WIRE-NOTES §2.7: the token, then what the grant refuses whatever the body holds, then the body.
@@ -99,7 +85,7 @@ async function readInput(
   c: Context<Env>,
   route: Route,
   bodyLimitBytes: number,
-  headers: [string, string][],
+  headers: (readonly [string, string])[],
 ): Promise<Result<unknown>> {
   const schema = route.operation.input;
   switch (route.http.input) {

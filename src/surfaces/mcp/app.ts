@@ -1,45 +1,35 @@
 import type { Context, Hono } from 'hono';
-import type { PpxFailure } from '../../model/errors.ts';
-import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/discovery.ts';
-import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
-import { noteCaller } from '../shared/access-log.ts';
-import { limiterKey, readBearer } from '../shared/bearer.ts';
-import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';
-import { wireText } from './errors.ts';
+import { authenticateMcp, mcpResource, type TokenCaller } from '../../operations/mcp-caller.ts';
+import { type Refusal, refusalResponse } from '../shared/challenge.ts';
+import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
+import { refusalBody } from './errors.ts';
 import { ServerPool } from './pool.ts';
 import { createMcpServer, type McpRequestContext } from './server.ts';
 
 // The MCP surface (WIRE-NOTES §5, bindings/mcp.md): Streamable HTTP at /mcp, stateless. Each
-// request is a short pipeline: Origin check → rate limit → bearer authentication → transport →
-// (a 401/403 a handler asked for). Policy is in the operations; this file only translates.
+// request is a short pipeline: Origin check → the front door (rate limit, bearer authentication
+// for the MCP resource) → transport → (a 401/403 a handler asked for). Policy is in the
+// operations; this file only translates.
 
 export interface McpOptions {
   readonly bodyLimitBytes: number;
 }
 
-/** Resolves a bearer token to a caller. Tests may inject one (a fixed caller); see below. */
-export type McpAuthenticator = typeof authenticateMcp;
+/** Who a token names on /mcp: one grant, or a package of several (operations/mcp-caller.ts). */
+const MCP: ProtectedResource<TokenCaller> = {
+  kind: 'mcp',
+  authenticate: authenticateMcp,
+  kindOf: (caller) => caller.kind,
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
 type App = Hono<any>;
 
-/**
- * `authenticate` exists only for tests (test/e2e/mcp-tools/no-auth-server.ts mounts the surface
- * with a fixed caller for the conformance suite, which cannot send a bearer token). Production
- * never passes it: the default is the real check, and there is no configuration that disables it.
- */
-export function mountMcp(
-  app: App,
-  deps: Deps,
-  options: McpOptions,
-  authenticate: McpAuthenticator = authenticateMcp,
-): void {
-  const base = deps.provider.baseUrl;
-  const origin = new URL(base).origin;
-  const prm = resourceMetadataUrl(deps.provider, 'mcp');
+export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
+  const origin = new URL(deps.provider.baseUrl).origin;
+  const door = new FrontDoor(deps, MCP);
   const pool = new ServerPool(() => createMcpServer(deps), {
     maxIdle: 64,
     bodyLimitBytes: options.bodyLimitBytes,
@@ -65,24 +55,14 @@ export function mountMcp(
     // (DNS rebinding). Non-browser clients send no Origin.
     const seen = c.req.header('origin');
     if (seen !== undefined && seen !== origin) {
-      return oauthError(403, {
-        code: 'access_denied',
-        description: `requests from ${seen} are not accepted`,
-      });
+      return refused(
+        door.refuse({ code: 'access_denied', description: `requests from ${seen} are not accepted` }),
+      );
     }
-    const token = readBearer(c.req.header('authorization'));
-    // The HTTP API's budget (one per token, else per address); every answer carries RateLimit-*.
-    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
-    if (limited) limits.push(...limited.headers);
-    if (limited?.allowed === false) return oauthError(429, RATE_LIMITED);
-    const caller = token?.ok === false ? token : await authenticate(deps, token?.value);
-    if (!caller.ok) {
-      const challenge =
-        token === undefined
-          ? `Bearer resource_metadata="${prm}"`
-          : bearerChallenge(prm, 'invalid_token', caller.error.description);
-      return oauthError(401, caller.error, challenge);
-    }
+    const entry = await door.enter(deps, c, 'required');
+    limits.push(...entry.headers);
+    if (!entry.ok) return refused(entry.refusal);
+    const caller = entry.caller;
     if (c.req.method !== 'POST') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
       return c.json(
@@ -91,45 +71,21 @@ export function mountMcp(
         { Allow: 'POST' },
       );
     }
-    noteCaller(c.req.raw, caller.value.kind);
-    const context: McpRequestContext = { caller: caller.value };
-    const response = await pool.handle(c.req.raw, {
-      token: token?.ok ? token.value : '',
-      clientId: caller.value.clientId,
+    const context: McpRequestContext = { caller };
+    const handled = await pool.handle(c.req.raw, {
+      token: entry.token ?? '',
+      clientId: caller.clientId,
       scopes: [],
       resource: new URL(mcpResource(deps)),
       extra: { ppx: context },
     });
-    const raised = context.transportFailure;
-    if (raised === undefined) return response;
-    const challenge = raised.bearerError
-      ? bearerChallenge(prm, raised.bearerError, raised.failure.description)
-      : undefined;
-    // A package child is named by its child id wherever the read profile applies (child-ids.ts).
-    const failure =
-      caller.value.kind === 'package' && raised.failure.grantId !== undefined
-        ? { ...raised.failure, grantId: childId(raised.failure.grantId) }
-        : raised.failure;
-    return oauthError(raised.status, failure, challenge);
+    return handled.kind === 'answer' ? handled.response : refused(door.refuse(handled.failure));
   }
 }
 
+/** A refusal in the OAuth-shaped body MCP clients read (errors.ts#refusalBody). */
+function refused(refusal: Refusal): Response {
+  return refusalResponse(refusal, refusalBody(refusal.failure));
+}
+
 const SERVER_VERSION = '0.1.0';
-
-/** RFC 6750 §3 with the RFC 9728 §5.1 `resource_metadata` parameter. */
-function bearerChallenge(prm: string, error: string, description: string): string {
-  const text = wireText(description).replace(/["\\]/g, '');
-  return `Bearer resource_metadata="${prm}", error="${error}", error_description="${text}"`;
-}
-
-/** The OAuth-shaped body of a 401/403 (as the SDK's own bearer middleware answers). */
-function oauthError(status: number, failure: PpxFailure, challenge?: string): Response {
-  const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  if (challenge !== undefined) headers.set('WWW-Authenticate', challenge);
-  const body = {
-    error: failure.code,
-    error_description: wireText(failure.description),
-    ...(failure.grantId !== undefined ? { grant_id: failure.grantId } : {}),
-  };
-  return new Response(JSON.stringify(body), { status, headers });
-}

@@ -1,7 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PpxFailure } from '../../model/errors.ts';
 import { statusOf } from '../../model/errors.ts';
 import { childId } from '../../operations/child-ids.ts';
+import { withoutTriggerWords } from '../shared/challenge.ts';
 import { jsonText } from '../shared/json-text.ts';
 
 // The one place a PPX failure becomes an MCP answer (STYLE §4, WIRE-NOTES §5). For a
@@ -12,19 +13,38 @@ import { jsonText } from '../shared/json-text.ts';
 // code. A refused write-back is 403 `writeback_forbidden` for both kinds of token: the table of
 // WIRE-NOTES §5 makes no package exception for it, and it carries no Bearer challenge, so no
 // client takes it for a reason to re-authorize. Everything else is a tool result with
-// `isError: true` and `structuredContent.error`.
+// `isError: true` and `structuredContent.error`. Every grant id MCP shows is a child id
+// (`shownFailure`, operations/child-ids.ts): the read profile's tools name grants so.
 
-/** A failure the HTTP layer answers in place of the JSON-RPC result. */
-export interface TransportFailure {
-  readonly status: 401 | 403;
+/** How MCP answers a failure: at the HTTP level (the front door's refusal), or as a tool result. */
+export type McpAnswer =
+  | { readonly kind: 'transport'; readonly failure: PpxFailure }
+  | { readonly kind: 'tool'; readonly result: CallToolResult };
+
+/**
+ * A failure answered at the HTTP level, thrown out of an SDK handler (the SDK answers a handler
+ * only with a JSON-RPC message) as the error's `data`; the pool returns it as a value (pool.ts).
+ */
+export class HttpLevelFailure {
   readonly failure: PpxFailure;
-  /** The RFC 6750 `error` of the Bearer challenge, when one is sent. */
-  readonly bearerError?: 'invalid_token' | 'insufficient_scope';
+  constructor(failure: PpxFailure) {
+    this.failure = failure;
+  }
 }
 
-export type McpAnswer =
-  | { readonly kind: 'transport'; readonly transport: TransportFailure }
-  | { readonly kind: 'tool'; readonly result: CallToolResult };
+/** The error a handler throws for a failure answered at the HTTP level. */
+export function httpLevel(failure: PpxFailure): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    withoutTriggerWords(failure.description),
+    new HttpLevelFailure(failure),
+  );
+}
+
+/** A failure as MCP shows it: its grant named by its child id (WIRE-NOTES §4). */
+export function shownFailure(failure: PpxFailure): PpxFailure {
+  return failure.grantId === undefined ? failure : { ...failure, grantId: childId(failure.grantId) };
+}
 
 /** `structuredContent.error` (and a fan-out entry's `error`). */
 export interface ToolErrorObject {
@@ -37,41 +57,44 @@ export type TokenKind = 'grant' | 'package';
 
 /** WIRE-NOTES §5: the single-grant rows, and the package rows. */
 export function answerFailure(failure: PpxFailure, token: TokenKind = 'grant'): McpAnswer {
-  if (failure.code === 'writeback_forbidden')
-    return { kind: 'transport', transport: { status: 403, failure } };
+  if (failure.code === 'writeback_forbidden') return { kind: 'transport', failure };
   if (token === 'package') return { kind: 'tool', result: toolError(failure, token) };
-  const status = statusOf(failure.code);
-  if (status === 401) {
-    return { kind: 'transport', transport: { status: 401, failure, bearerError: 'invalid_token' } };
-  }
-  switch (failure.code) {
-    case 'insufficient_scope':
-      return { kind: 'transport', transport: { status: 403, failure, bearerError: 'insufficient_scope' } };
-    case 'cross_domain_denied':
-      return { kind: 'transport', transport: { status: 403, failure } };
-    default:
-      return { kind: 'tool', result: toolError(failure, token) };
-  }
+  const atHttpLevel =
+    statusOf(failure.code) === 401 ||
+    failure.code === 'insufficient_scope' ||
+    failure.code === 'cross_domain_denied';
+  return atHttpLevel ? { kind: 'transport', failure } : { kind: 'tool', result: toolError(failure, token) };
+}
+
+/** The OAuth-shaped body of an HTTP-level refusal (as the SDK's own bearer middleware answers). */
+export function refusalBody(failure: PpxFailure): Record<string, string> {
+  const shown = shownFailure(failure);
+  return {
+    error: shown.code,
+    error_description: withoutTriggerWords(shown.description),
+    ...(shown.grantId !== undefined ? { grant_id: shown.grantId } : {}),
+  };
 }
 
 /** The read profile's text for an ended child (named by its child id): it must explain itself to a model. */
-function inactiveChildText(grantId: string): string {
-  return `Access to grant ${childId(grantId)} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
+function inactiveChildText(childGrantId: string): string {
+  return `Access to grant ${childGrantId} has ended. Do not retry this call. Ask the owner if this access is needed again.`;
 }
 
 /** The error object of a failure; a package child's token-status failure is `package_child_inactive`. */
 export function errorObject(failure: PpxFailure, token: TokenKind = 'grant'): ToolErrorObject {
-  if (token === 'package' && statusOf(failure.code) === 401 && failure.grantId !== undefined) {
+  const shown = shownFailure(failure);
+  if (token === 'package' && statusOf(shown.code) === 401 && shown.grantId !== undefined) {
     return {
       code: 'package_child_inactive',
-      message: inactiveChildText(failure.grantId),
-      grant_id: childId(failure.grantId),
+      message: inactiveChildText(shown.grantId),
+      grant_id: shown.grantId,
     };
   }
   return {
-    code: failure.code,
-    message: wireText(failure.description),
-    ...(failure.grantId !== undefined ? { grant_id: childId(failure.grantId) } : {}),
+    code: shown.code,
+    message: withoutTriggerWords(shown.description),
+    ...(shown.grantId !== undefined ? { grant_id: shown.grantId } : {}),
   };
 }
 
@@ -81,7 +104,7 @@ export function toolError(failure: PpxFailure, token: TokenKind = 'grant'): Call
   const text =
     error.code === 'package_child_inactive'
       ? error.message
-      : `${wireText(error.code.replaceAll('_', ' '))}: ${error.message}`;
+      : `${withoutTriggerWords(error.code.replaceAll('_', ' '))}: ${error.message}`;
   return { isError: true, structuredContent: { error }, content: [{ type: 'text', text }] };
 }
 
@@ -109,15 +132,4 @@ export function fanOutResult(results: readonly FanOutEntry[]): CallToolResult {
     };
   }
   return { isError: false, structuredContent: { results }, content };
-}
-
-/**
- * Some MCP clients start re-authorization when an error text says "401", "unauthorized" or
- * "forbidden" (WIRE-NOTES §5); texts shown to them avoid those words.
- */
-export function wireText(text: string): string {
-  return text
-    .replace(/\b401\b/g, 'refused')
-    .replace(/unauthori[sz]ed/gi, 'not allowed')
-    .replace(/forbidden/gi, 'not allowed');
 }

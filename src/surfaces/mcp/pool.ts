@@ -1,7 +1,15 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJSONRPCError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { PpxFailure } from '../../model/errors.ts';
+import { HttpLevelFailure } from './errors.ts';
 import { invalidParams } from './request-params.ts';
+
+/** The transport's answer, or the failure a handler asked the HTTP layer to answer (errors.ts). */
+export type PoolAnswer =
+  | { readonly kind: 'answer'; readonly response: Response }
+  | { readonly kind: 'refused'; readonly failure: PpxFailure };
 
 /**
  * Stateless Streamable HTTP with reused servers. The SDK (1.x) wants a fresh transport per
@@ -23,7 +31,7 @@ export class ServerPool {
     this.#bodyLimit = options.bodyLimitBytes;
   }
 
-  async handle(request: Request, authInfo: AuthInfo): Promise<Response> {
+  async handle(request: Request, authInfo: AuthInfo): Promise<PoolAnswer> {
     const server = this.#idle.pop() ?? this.#make();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -43,8 +51,19 @@ export class ServerPool {
       // unhandled, the rejection would end the process.
       else transport.send(refused).catch(() => undefined);
     };
+    // A handler's HTTP-level failure leaves it as a JSON-RPC error whose data is the failure; the
+    // error is still sent (the transport answers once every request has been), then set aside.
+    let refused: PpxFailure | undefined;
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) => {
+      if (isJSONRPCError(message) && message.error.data instanceof HttpLevelFailure) {
+        refused ??= message.error.data.failure;
+      }
+      return send(message, options);
+    };
     try {
-      return await transport.handleRequest(request, { authInfo });
+      const response = await transport.handleRequest(request, { authInfo });
+      return refused === undefined ? { kind: 'answer', response } : { kind: 'refused', failure: refused };
     } finally {
       await server.close();
       if (this.#idle.length < this.#maxIdle) this.#idle.push(server);

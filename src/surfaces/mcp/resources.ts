@@ -5,7 +5,8 @@ import { parseInput } from '../../model/validate.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { resourceCaller, resourceProfileId, type TokenCaller } from '../../operations/mcp-caller.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
-import { answerFailure, wireText } from './errors.ts';
+import { withoutTriggerWords } from '../shared/challenge.ts';
+import { answerFailure, httpLevel } from './errors.ts';
 import type { McpRequestContext } from './server.ts';
 
 // Read-only snapshots as MCP resources (bindings/mcp.md "Resources"). They run the same
@@ -67,15 +68,16 @@ export async function readResource(
     const ctx = parseContext(target.context);
     result = ctx.ok ? await getEffectiveProfile(deps, caller, { context: ctx.value }) : ctx;
   }
-  if (!result.ok) throw refusal(context, result.error);
+  if (!result.ok) throw refusal(result.error);
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.value) }] };
 }
 
 /** Resources have no `isError` result: a failure is a JSON-RPC error, or a 401/403 (WIRE-NOTES §5). */
-function refusal(context: McpRequestContext, failure: PpxFailure): McpError {
-  const answer = answerFailure(failure);
-  if (answer.kind === 'transport') context.transportFailure = answer.transport;
-  return new McpError(ErrorCode.InvalidParams, wireText(failure.description), { code: failure.code });
+function refusal(failure: PpxFailure): McpError {
+  if (answerFailure(failure).kind === 'transport') return httpLevel(failure);
+  return new McpError(ErrorCode.InvalidParams, withoutTriggerWords(failure.description), {
+    code: failure.code,
+  });
 }
 
 function parseUri(

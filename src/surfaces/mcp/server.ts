@@ -27,7 +27,7 @@ import {
   errorObject,
   type FanOutEntry,
   fanOutResult,
-  type TransportFailure,
+  httpLevel,
   toolError,
   toolSuccess,
 } from './errors.ts';
@@ -37,12 +37,11 @@ import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
 /**
  * What one HTTP request carries into the handlers (through the SDK's `authInfo.extra`): the
- * authenticated caller, and a slot where a handler leaves a failure the HTTP layer must answer
- * with a status of its own (401/403, WIRE-NOTES §5) instead of the JSON-RPC result.
+ * caller the front door authenticated. A failure the HTTP layer answers with a status of its own
+ * (401/403, WIRE-NOTES §5) leaves a handler thrown (errors.ts#httpLevel), and the pool returns it.
  */
 export interface McpRequestContext {
   readonly caller: TokenCaller;
-  transportFailure?: TransportFailure;
 }
 
 const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
@@ -126,10 +125,10 @@ async function callTool(
     under.push({ id, caller: await allowedUnder(deps, context.caller, tool, id) });
   if (!named.value.fanOut) {
     const only = under[0]!;
-    if (!only.caller.ok) return failed(context, only.caller.error);
+    if (!only.caller.ok) return failed(token, only.caller.error);
     const result = await runUnder(deps, tool, only.id, only.caller.value, args);
     if (result.kind === 'input') return toolError(result.error, token);
-    return result.kind === 'ok' ? toolSuccess(result.value) : failed(context, result.error);
+    return result.kind === 'ok' ? toolSuccess(result.value) : failed(token, result.error);
   }
   // Fan-out: one sub-call per named grant, each on its own; never a result across them.
   const results: FanOutEntry[] = [];
@@ -141,7 +140,7 @@ async function callTool(
     if (result.kind === 'ok') {
       results.push({ grant_id: childId(entry.id), data: result.value });
     } else if (token === 'grant' && answerFailure(result.error).kind === 'transport') {
-      return failed(context, result.error);
+      return failed(token, result.error);
     } else {
       results.push({ grant_id: childId(entry.id), error: errorObject(result.error, token) });
     }
@@ -199,9 +198,8 @@ async function runUnder(
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */
-function failed(context: McpRequestContext, failure: PpxFailure): CallToolResult {
-  const answer = answerFailure(failure, context.caller.kind);
+function failed(token: TokenCaller['kind'], failure: PpxFailure): CallToolResult {
+  const answer = answerFailure(failure, token);
   if (answer.kind === 'tool') return answer.result;
-  context.transportFailure = answer.transport;
-  return toolError(failure);
+  throw httpLevel(answer.failure);
 }

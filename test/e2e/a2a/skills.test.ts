@@ -162,7 +162,7 @@ describe('A2A preference agent: the card and the skills', () => {
     assert.equal(raw.status, 401);
     assert.match(
       raw.headers.get('www-authenticate') ?? '',
-      /^Bearer resource_metadata=.*\/\.well-known\/oauth-protected-resource\/a2a.*invalid_token/,
+      /^Bearer realm="ppx", resource_metadata=.*\/\.well-known\/oauth-protected-resource\/a2a.*invalid_token/,
     );
   });
 
@@ -178,7 +178,7 @@ describe('A2A preference agent: the card and the skills', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_effective_profile', params: {} }),
       });
       assert.equal(r.status, 401);
-      assert.ok(r.headers.get('www-authenticate')?.startsWith('Bearer resource_metadata='));
+      assert.ok(r.headers.get('www-authenticate')?.startsWith('Bearer realm="ppx", resource_metadata='));
     }
     const { token } = await a2aGrant(p);
     const elsewhere = await api(p.url, '/v1/profile/effective', { token, body: {} });

@@ -67,7 +67,7 @@ describe('MCP package tokens: the real AS flow and the end of the token', () => 
       assert.equal(r.status, 401, r.text);
       assert.equal(r.json.error, 'invalid_token');
       const challenge = r.headers.get('www-authenticate') ?? '';
-      assert.match(challenge, /^Bearer resource_metadata="[^"]+", error="invalid_token"/);
+      assert.match(challenge, /^Bearer realm="ppx", resource_metadata="[^"]+", error="invalid_token"/);
       assert.ok(challenge.includes(prmUrl(p)));
     }
   });

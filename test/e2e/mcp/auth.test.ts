@@ -19,7 +19,7 @@ describe('MCP authentication', () => {
   function assertChallenge(r: { status: number; headers: Headers; text: string }, presented: boolean) {
     assert.equal(r.status, 401, r.text);
     const challenge = r.headers.get('www-authenticate') ?? '';
-    assert.ok(challenge.startsWith(`Bearer resource_metadata="${prmUrl(p)}"`), challenge);
+    assert.ok(challenge.startsWith(`Bearer realm="ppx", resource_metadata="${prmUrl(p)}"`), challenge);
     assert.equal(challenge.includes('error="invalid_token"'), presented, challenge);
     assert.doesNotMatch(r.text, NO_TRIGGER_WORDS);
     assert.doesNotMatch(challenge.replace(/resource_metadata="[^"]*"/, ''), NO_TRIGGER_WORDS);

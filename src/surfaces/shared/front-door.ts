@@ -1,0 +1,92 @@
+import type { Context } from 'hono';
+import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
+import { authenticate, type Caller } from '../../operations/caller.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { type ResourceKind, resourceMetadataUrl } from '../../operations/resources.ts';
+import { type CallerKind, noteCaller } from './access-log.ts';
+import { limiterKey, readBearer } from './bearer.ts';
+import { type Refusal, refusalOf } from './challenge.ts';
+import { clientAddress, limitRequest, RATE_LIMITED } from './rate-limit.ts';
+
+// The one front door of every surface that takes tokens (ARCHITECTURE.md "One front door"): the
+// HTTP API, the AG-UI stream, /mcp and /a2a each enter here. In the order WIRE-NOTES §2.7 sets:
+// count the request against the API's budget (one per token, else per address), read the bearer
+// token, authenticate it for this surface's own resource (RFC 8707: a token for another resource
+// is invalid here), and name the caller for the access log. A failure is a value, a `Refusal`
+// with its challenge (challenge.ts); the surface answers it in its own error body.
+
+/** A protected resource: which one, and how its surface turns a token into a caller. */
+export interface ProtectedResource<C> {
+  readonly kind: ResourceKind;
+  /** Who a token names for this resource, checked against the grant's state now; or why not. */
+  authenticate(deps: Deps, token: string): Promise<Result<C>>;
+  /** The caller's kind, for the access log (never who). */
+  kindOf(caller: C): CallerKind;
+}
+
+/** The HTTP API (and the AG-UI stream on it): the profile's owner, or one grant (operations/caller.ts). */
+export const API: ProtectedResource<Caller> = {
+  kind: 'api',
+  authenticate,
+  kindOf: (caller) => caller.kind,
+};
+
+/**
+ * `required`: no token is a bare 401. `optional`: no token enters without a caller (the AG-UI
+ * stream, whose person may come with a browser session instead). `none`: a public route; a token
+ * is not read, and the request counts against its address, so that a made-up bearer token on
+ * each request is not a fresh budget for guessing.
+ */
+export type TokenNeed = 'required' | 'optional' | 'none';
+
+/** A request past the door, or refused there; both carry the headers every answer to it carries. */
+export type Entry<C> =
+  | {
+      readonly ok: true;
+      /** Undefined (for `optional` and `none`) when no token was presented. */
+      readonly caller: C;
+      /** The token as presented (a stream checks it again later), when there is one. */
+      readonly token: string | undefined;
+      readonly headers: readonly (readonly [string, string])[];
+    }
+  | {
+      readonly ok: false;
+      readonly refusal: Refusal;
+      readonly headers: readonly (readonly [string, string])[];
+    };
+
+/** The front door for one protected resource, built once per mount. */
+export class FrontDoor<C> {
+  readonly #resource: ProtectedResource<C>;
+  /** RFC 9728 §3: the metadata every challenge of this resource names. */
+  readonly metadata: string;
+
+  constructor(deps: Deps, resource: ProtectedResource<C>) {
+    this.#resource = resource;
+    this.metadata = resourceMetadataUrl(deps.provider, resource.kind);
+  }
+
+  enter(deps: Deps, c: Context, need: 'required'): Promise<Entry<C>>;
+  enter(deps: Deps, c: Context, need: TokenNeed): Promise<Entry<C | undefined>>;
+  async enter(deps: Deps, c: Context, need: TokenNeed): Promise<Entry<C | undefined>> {
+    const token = need === 'none' ? undefined : readBearer(c.req.header('authorization'));
+    const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
+    const headers = limited?.headers ?? [];
+    if (limited?.allowed === false) return { ok: false, refusal: this.refuse(RATE_LIMITED), headers };
+    if (token === undefined) {
+      if (need !== 'required') return { ok: true, caller: undefined, token: undefined, headers };
+      const none = fail('invalid_token', 'an access token is required').error;
+      return { ok: false, refusal: this.refuse(none, false), headers };
+    }
+    if (!token.ok) return { ok: false, refusal: this.refuse(token.error), headers };
+    const caller = await this.#resource.authenticate(deps, token.value);
+    if (!caller.ok) return { ok: false, refusal: this.refuse(caller.error), headers };
+    noteCaller(c.req.raw, this.#resource.kindOf(caller.value));
+    return { ok: true, caller: caller.value, token: token.value, headers };
+  }
+
+  /** A refusal of this resource, for a failure found at the door or later (a scope, a grant's state). */
+  refuse(failure: PpxFailure, tokenPresented = true): Refusal {
+    return refusalOf(failure, this.metadata, tokenPresented);
+  }
+}
