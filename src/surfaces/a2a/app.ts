@@ -16,11 +16,11 @@ import {
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
-import { authenticateA2a } from '../../operations/a2a-caller.ts';
-import { precheckGrant } from '../../operations/access.ts';
+import { authenticateA2a } from '../../operations/callers/a2a-caller.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { precheckGrant } from '../../operations/grants/access-check.ts';
+import { resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { readJsonBody } from '../shared/body.ts';

@@ -1,8 +1,8 @@
 import type { Task } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { AgentEvent } from '@a2a-js/sdk/server';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { a2uiParts } from './a2ui-parts.ts';
 import { askedOf } from './skills.ts';
 import { completedTask, failedTask } from './tasks.ts';

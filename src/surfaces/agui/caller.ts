@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { fail, ok, type PpxFailure, type Result } from '../../model/errors.ts';
-import { authenticate, type Caller } from '../../operations/caller.ts';
+import { authenticate, type Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { noteCaller } from '../shared/access-log.ts';
 import type { readBearer } from '../shared/bearer.ts';

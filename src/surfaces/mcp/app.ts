@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
+import { authenticateMcp, mcpResource } from '../../operations/callers/token-caller.ts';
 import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { mcpServerMetadata } from '../../operations/discovery.ts';
-import { authenticateMcp, mcpResource } from '../../operations/mcp-caller.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
+import { resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { noteCaller } from '../shared/access-log.ts';
 import { limiterKey, readBearer } from '../shared/bearer.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from '../shared/rate-limit.ts';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { authenticateMcp } from '../../../src/operations/mcp-caller.ts';
+import { authenticateMcp } from '../../../src/operations/callers/token-caller.ts';
 import { mountMcp } from '../../../src/surfaces/mcp/app.ts';
 import { freePort, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { mcpGrant } from '../mcp/helpers.ts';
