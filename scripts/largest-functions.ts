@@ -41,7 +41,12 @@ function sizesIn(file: string): FunctionSize[] {
       const fn = node as ts.FunctionLikeDeclaration;
       const first = source.getLineAndCharacterOfPosition(fn.getStart(source)).line;
       const last = source.getLineAndCharacterOfPosition(fn.getEnd()).line;
-      found.push({ file: relative('.', file), name: nameOf(fn, source), line: first + 1, lines: last - first + 1 });
+      found.push({
+        file: relative('.', file),
+        name: nameOf(fn, source),
+        line: first + 1,
+        lines: last - first + 1,
+      });
     }
     ts.forEachChild(node, visit);
   };
