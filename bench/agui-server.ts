@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { qualifiedKey } from '../src/model/claim.ts';
 import type { Profile } from '../src/model/profile.ts';
-import { demoProfile } from '../src/operations/demo-profile.ts';
 import type { Deps } from '../src/operations/deps.ts';
-import { createGrant } from '../src/operations/grants.ts';
-import { importProfile } from '../src/operations/import-profile.ts';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
+import { importProfile } from '../src/operations/export-import/import-profile.ts';
+import { createGrant } from '../src/operations/grants/consent-grants.ts';
+import { demoProfile } from '../src/operations/seed/demo-profile.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
 import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 import { BENCH_NAMESPACES } from './fixtures.ts';

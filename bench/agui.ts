@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
 import autocannon from 'autocannon';
 import type { Claim } from '../src/model/claim.ts';
-import type { ReviewState } from '../src/operations/review-state.ts';
+import type { InboxState } from '../src/operations/inbox/inbox-state.ts';
 import { startChild } from './children.ts';
 import { BENCH_BODY, BENCH_PATH } from './fixtures.ts';
 import {
@@ -121,7 +121,7 @@ async function change(r: Ready, value: number, writeToken = r.writeToken): Promi
     throw new Error(`propose-updates: the change was not applied: ${text.slice(0, 300)}`);
 }
 
-const valueIn = (state: ReviewState | undefined, claimId: string): unknown =>
+const valueIn = (state: InboxState | undefined, claimId: string): unknown =>
   state?.claims?.find((c: Claim) => c.claim_id === claimId)?.value;
 
 const runInput = (n: number, forwardedProps: Record<string, unknown> = {}) => ({
@@ -180,13 +180,13 @@ function histogram(xs: readonly number[]): Record<string, number> {
 }
 
 /** One snapshot of the review by a fresh one-shot HttpAgent run. */
-async function oneShot(r: Ready): Promise<ReviewState> {
+async function oneShot(r: Ready): Promise<InboxState> {
   const agent = new HttpAgent({
     url: `${r.url}/v1/agui/review`,
     headers: { Authorization: `Bearer ${r.subjectToken}` },
   });
   await agent.runAgent({ forwardedProps: { follow: false } });
-  return agent.state as ReviewState;
+  return agent.state as InboxState;
 }
 
 async function deltaLatency(r: Ready, o: Options): Promise<LatencyResult> {
@@ -205,7 +205,7 @@ async function deltaLatency(r: Ready, o: Options): Promise<LatencyResult> {
           snapshots++;
         },
         onStateChanged: ({ state }) => {
-          if (pending !== undefined && valueIn(state as ReviewState, r.claimId) === pending.value) {
+          if (pending !== undefined && valueIn(state as InboxState, r.claimId) === pending.value) {
             const p = pending;
             pending = undefined;
             p.resolve(performance.now());
@@ -262,7 +262,7 @@ async function deltaLatency(r: Ready, o: Options): Promise<LatencyResult> {
     for (let attempt = 0; attempt < 5 && !converged; attempt++) {
       const fresh = await oneShot(r);
       const until = Date.now() + 5000;
-      while (((agent.state as ReviewState).seq ?? -1) < fresh.seq && Date.now() < until) await sleep(5);
+      while (((agent.state as InboxState).seq ?? -1) < fresh.seq && Date.now() < until) await sleep(5);
       converged = isDeepStrictEqual(agent.state, fresh);
     }
     if (failure) throw failure;

@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../src/model/audit-event.ts';
 import { newId } from '../src/model/ids.ts';
-import { DEMO_CLIENTS, DEMO_SUBJECT, demoProfile } from '../src/operations/demo-profile.ts';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
+import { DEMO_CLIENTS, DEMO_SUBJECT, demoProfile } from '../src/operations/seed/demo-profile.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
 import type { ProviderStore } from '../src/store/store.ts';
 import { DEMO, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';

@@ -2,7 +2,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
 import { type BenchProfile, DEMO, readerOf, seedBenchProvider } from './bench-provider.ts';
 import { BENCH_BODY, BENCH_PATH } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DEMO_CLIENTS, DEMO_SUBJECT } from '../src/operations/demo-profile.ts';
+import { DEMO_CLIENTS, DEMO_SUBJECT } from '../src/operations/seed/demo-profile.ts';
 
 // A refresh token of the demo client, the way a client gets one over HTTP (consent-v2,
 // WIRE-NOTES §2: request → the subject approves → exchange), and its rotation through the OAuth

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
 import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
 

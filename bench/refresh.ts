@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_CLIENTS } from '../src/operations/demo-profile.ts';
+import { DEMO_CLIENTS } from '../src/operations/seed/demo-profile.ts';
 import { startChild } from './children.ts';
 import {
   benchArgs,

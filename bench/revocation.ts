@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_CLIENTS } from '../src/operations/demo-profile.ts';
+import { DEMO_CLIENTS } from '../src/operations/seed/demo-profile.ts';
 import { startChild } from './children.ts';
 import { BENCH_BODY } from './fixtures.ts';
 import { machine, runMain, withDeadline, writeResults } from './harness.ts';

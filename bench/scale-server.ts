@@ -1,6 +1,6 @@
 import { loadConfig } from '../src/config.ts';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
-import { scaleSubjectId } from '../src/operations/scale-seed.ts';
+import { scaleSubjectId } from '../src/operations/seed/scale-seed.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { openProvider } from '../src/provider.ts';
 import { startServer } from '../src/server.ts';
 import { freePort } from '../test/support/provider.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import { SCALE_DEFAULTS, seedScale } from '../src/operations/scale-seed.ts';
+import { SCALE_DEFAULTS, seedScale } from '../src/operations/seed/scale-seed.ts';
 import { openProvider } from '../src/provider.ts';
 import { startChild, stopChild } from './children.ts';
 import { BENCH_CONTEXT } from './fixtures.ts';

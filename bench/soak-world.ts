@@ -1,7 +1,7 @@
-import { DEMO_SUBJECT } from '../src/operations/demo-profile.ts';
-import { createGrant } from '../src/operations/grants.ts';
-import { issueGrantToken, issueSubjectToken } from '../src/operations/issue-tokens.ts';
-import { DEMO_LOGIN } from '../src/operations/seed-demo.ts';
+import { createGrant } from '../src/operations/grants/consent-grants.ts';
+import { DEMO_SUBJECT } from '../src/operations/seed/demo-profile.ts';
+import { DEMO_LOGIN } from '../src/operations/seed/seed-demo.ts';
+import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { grantThroughConsent } from '../test/crash/seed.ts';
 import { type Served, serve } from '../test/crash/serve-child.ts';
 import type { CrashStore } from '../test/crash/stores.ts';

@@ -68,7 +68,7 @@ export class TokenService {
   }
 
   /**
-   * `audience` is the resource the token is for (RFC 8707; operations/resources.ts). The compact
+   * `audience` is the resource the token is for (RFC 8707; operations/tokens/resources.ts). The compact
    * JWS (RFC 7515 §7.1) is put together here and signed with node:crypto's one-shot Ed25519 sign,
    * in the calling thread: jose's SignJWT goes through WebCrypto, whose every sign is a job on the
    * thread pool and a promise (77 µs against 29 µs here, measured; a token refresh signs one token).

@@ -1,5 +1,5 @@
-import { createSubject, SubjectInput } from '../operations/accounts.ts';
-import { redirectUriProblem, registerClient } from '../operations/clients.ts';
+import { redirectUriProblem, registerClient } from '../operations/accounts/clients.ts';
+import { createSubject, SubjectInput } from '../operations/accounts/subjects-and-sessions.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
 

@@ -1,4 +1,4 @@
-import { pruneAuditLog } from '../operations/audit-retention.ts';
+import { pruneAuditLog } from '../operations/audit/retention.ts';
 import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { exportProfile } from '../operations/export-profile.ts';
-import { importProfile } from '../operations/import-profile.ts';
-import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed-demo.ts';
+import { exportProfile } from '../operations/export-import/export-profile.ts';
+import { importProfile } from '../operations/export-import/import-profile.ts';
+import { DEMO_LOGIN, seedDemo, seedDemoLogin } from '../operations/seed/seed-demo.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
 import { SCALE_HELP, seedScaleCommand } from './seed-scale.ts';

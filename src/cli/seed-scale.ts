@@ -1,9 +1,9 @@
-import { SCALE_DEFAULTS, seedScale } from '../operations/scale-seed.ts';
+import { SCALE_DEFAULTS, seedScale } from '../operations/seed/scale-seed.ts';
 import { COMMON_OPTIONS, configFrom, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
 import { progressBar } from './progress-bar.ts';
 
-// `ppx seed --scale N`: N generated subjects in one process (operations/scale-seed.ts), with a
+// `ppx seed --scale N`: N generated subjects in one process (operations/seed/scale-seed.ts), with a
 // progress bar on stderr, for the scale benchmark (npm run bench:scale) and anyone sizing a
 // deployment. Seeding again with `--from-subject` grows the same store.
 

@@ -1,9 +1,9 @@
 import { databaseLabel } from '../config.ts';
-import { startA2aTaskRetention } from '../operations/a2a-tasks.ts';
-import { startAuditRetention } from '../operations/audit-retention.ts';
-import { startConsentRetention } from '../operations/consent-retention.ts';
-import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed-demo.ts';
-import { rememberServedBaseUrl } from '../operations/served-base-url.ts';
+import { startA2aTaskRetention } from '../operations/a2a/tasks.ts';
+import { startAuditRetention } from '../operations/audit/retention.ts';
+import { startConsentRetention } from '../operations/consent/retention.ts';
+import { rememberServedBaseUrl } from '../operations/provider/served-base-url.ts';
+import { DEMO_LOGIN, seedDemoIfEmpty } from '../operations/seed/seed-demo.ts';
 import { providerOn } from '../provider.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';

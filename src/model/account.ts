@@ -14,7 +14,7 @@ export interface SessionRecord {
   readonly subject_id: string;
   /**
    * SHA-256 of the session's anti-CSRF token, never the token: the token is derived from the
-   * session secret (operations/accounts.ts#csrfTokenOf) and sent back in every form.
+   * session secret (operations/accounts/subjects-and-sessions.ts#csrfTokenOf) and sent back in every form.
    */
   readonly csrf_token: string;
   readonly created_at: string;

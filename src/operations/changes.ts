@@ -5,7 +5,7 @@ import type { FamilyEndReason } from '../model/token-family.ts';
 import { grantStatusAt } from '../policy/grant-status.ts';
 import type { ChangeSubscription } from '../store/change-feed.ts';
 import type { StoreReader } from '../store/store.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from './callers/caller.ts';
 import type { Deps, TxDeps } from './deps.ts';
 import { inTransaction } from './transaction.ts';
 

@@ -2,8 +2,8 @@ import type { PairwiseIds } from '../auth/pairwise.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { ProviderStore, StoreTx } from '../store/store.ts';
-import type { Metrics } from './metrics.ts';
-import type { RateLimits } from './rate-limits.ts';
+import type { Metrics } from './provider/metrics.ts';
+import type { RateLimits } from './provider/rate-limits.ts';
 
 /** Facts about this provider that operations publish. */
 export interface ProviderInfo {
@@ -21,9 +21,9 @@ interface Services {
   readonly clock: () => Date;
   /** Committed change events, for operations that let a caller follow them (changes.ts). */
   readonly changes: ChangeFeed;
-  /** The named rate limits and the counter they are counted with (operations/rate-limits.ts). */
+  /** The named rate limits and the counter they are counted with (operations/provider/rate-limits.ts). */
   readonly rateLimits: RateLimits;
-  /** What an operator watches at /metrics (operations/metrics.ts). */
+  /** What an operator watches at /metrics (operations/provider/metrics.ts). */
   readonly metrics: Metrics;
 }
 

@@ -105,7 +105,7 @@ export function evaluateAccess(grant: GrantRecord, request: AccessRequest, now: 
  * A grant's whole scope, nothing narrowed: every claim the grant can see under any request is
  * visible under it. Not an authorization (no status, operation or purpose check): it says what
  * the grant covers, for what a grantee is told about all it can read (its freshness,
- * operations/freshness.ts). evaluateAccess gives the same scope to a request that narrows nothing.
+ * operations/reads/freshness.ts). evaluateAccess gives the same scope to a request that narrows nothing.
  */
 export function grantScope(grant: GrantRecord): Scope {
   return { grant, ...reachOf(grant) };

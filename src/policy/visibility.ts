@@ -5,7 +5,7 @@ import type { Reach, Scope } from './scope.ts';
  * Whether a claim may be shown under a scope. Claims that fail are omitted silently: the caller
  * must not be able to tell them from claims that do not exist (bindings/http.md). It reads the
  * claim's shape only (model/claim.ts#ClaimShape): the store keeps change times per shape, and a
- * grant's freshness is computed with this same function (operations/freshness.ts).
+ * grant's freshness is computed with this same function (operations/reads/freshness.ts).
  */
 export function isClaimVisible(scope: Reach, claim: ClaimShape): boolean {
   if (!isInScope(scope, claim)) return false;
@@ -41,7 +41,7 @@ export function isReviewableCrossDomain(scope: Reach, claim: ClaimShape): boolea
 
 /**
  * Everything isClaimVisible reads of a scope, as a string: two scopes with the same key show the
- * same claims (operations/read-claims.ts reuses a filtered list by it). Keep it in step.
+ * same claims (operations/reads/visible-profile.ts reuses a filtered list by it). Keep it in step.
  */
 export function visibilityKey(scope: Scope): string {
   return JSON.stringify([

@@ -1,7 +1,7 @@
+import { IdentityMemo, share } from '../cache/identity-memo.ts';
 import type { Claim } from '../model/claim.ts';
 import type { ContextModifier } from '../model/context-modifier.ts';
 import { type ResolvedProfile, type ResolveInput, resolveEffectiveProfile } from './effective.ts';
-import { IdentityMemo, share } from './identity-memo.ts';
 import { lifecycleConfidence } from './lifecycle.ts';
 
 // Resolution is pure, and most reads repeat it: same stored claims, same modifiers, same context.

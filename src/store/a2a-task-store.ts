@@ -29,7 +29,7 @@ export interface A2aTaskPage {
   readonly total: number;
 }
 
-/** What one owner may keep (operations/a2a-tasks.ts#TASK_CAP_COUNT, TASK_CAP_BYTES). */
+/** What one owner may keep (operations/a2a/tasks.ts#TASK_CAP_COUNT, TASK_CAP_BYTES). */
 interface A2aTaskCap {
   readonly tasks: number;
   readonly bytes: number;

@@ -5,9 +5,9 @@ import { deepFreeze } from './deep-freeze.ts';
  * modifiers, from a counter that never repeats; change times move only with a claim write). Parsing
  * the JSON bodies was the largest cost of a read; with the cache a read costs one indexed
  * version lookup. Entries are deep-frozen because every reader shares them (objects only: V8's
- * fast JSON.stringify path refuses frozen arrays, see resolve/identity-memo.ts#share; the arrays
+ * fast JSON.stringify path refuses frozen arrays, see cache/identity-memo.ts#share; the arrays
  * are typed readonly). The same array goes to every read of the same version, so layers above can key their own reuse on its
- * identity (resolve/identity-memo.ts).
+ * identity (cache/identity-memo.ts).
  *
  * Only for reads that see committed data alone (SQLite's read connection, PostgreSQL's pool outside
  * a transaction): a cache filled from inside a transaction could outlive a rollback.

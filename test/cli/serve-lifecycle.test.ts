@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { DEMO_LOGIN } from '../../src/operations/seed-demo.ts';
+import { DEMO_LOGIN } from '../../src/operations/seed/seed-demo.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { holdRequest } from '../crash/in-flight.ts';
 import { grantThroughConsent, pendingRequest } from '../crash/seed.ts';

@@ -1,7 +1,7 @@
 import { sha256 } from '../../src/auth/secrets.ts';
 import type { ChangeEvent, ChangeKind } from '../../src/model/change-event.ts';
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import type { Deps } from '../../src/operations/deps.ts';
+import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
 import { send } from './http.ts';
 import type { ConfirmationFired, DecisionFired, Fired, LoadReport } from './load.ts';
 import type { Material, SeededGrant, Subject } from './seed.ts';

@@ -1,6 +1,6 @@
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
-import { issueSubjectToken } from '../../src/operations/issue-tokens.ts';
-import { DEMO_LOGIN } from '../../src/operations/seed-demo.ts';
+import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
+import { DEMO_LOGIN } from '../../src/operations/seed/seed-demo.ts';
+import { issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
 import { signInOverHttp } from '../e2e/web/helpers.ts';
 import { freePort } from '../support/provider.ts';
 import { prng } from '../support/random.ts';

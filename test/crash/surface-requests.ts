@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
+import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
 import { keysOfNamespace } from '../../src/surfaces/shared/describe.ts';
 
 // One request of each surface as its clients send it, and the answer that counts as success:

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
-import { createGrant } from '../../src/operations/grants.ts';
-import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
+import { createGrant } from '../../src/operations/grants/consent-grants.ts';
+import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
+import { issueGrantToken, issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
 import { openProvider } from '../../src/provider.ts';
 import { api, freePort } from '../support/provider.ts';
 import { killHard, serveProcess } from '../support/serve-process.ts';

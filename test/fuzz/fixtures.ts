@@ -2,23 +2,23 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { AuditAction } from '../../src/model/audit-event.ts';
 import { CONTEXT_DIMENSIONS, Operation, Purpose } from '../../src/model/vocabulary.ts';
-import { createSubject, openSession } from '../../src/operations/accounts.ts';
-import type { Caller } from '../../src/operations/caller.ts';
+import { registerClient } from '../../src/operations/accounts/clients.ts';
+import { createSubject, openSession } from '../../src/operations/accounts/subjects-and-sessions.ts';
+import type { Caller } from '../../src/operations/callers/caller.ts';
 import {
   approveGrantRequestOperation,
   exchangeGrantRequestOperation,
   requestConsentOperation,
 } from '../../src/operations/catalog/consent.ts';
 import { childId } from '../../src/operations/child-ids.ts';
-import { registerClient } from '../../src/operations/clients.ts';
 import { mintPackage } from '../../src/operations/consent/package-tokens.ts';
 import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../src/operations/consent/pending-caps.ts';
-import { DEMO_CLIENTS, DEMO_SUBJECT, demoProfile } from '../../src/operations/demo-profile.ts';
 import type { Deps } from '../../src/operations/deps.ts';
-import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
-import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
+import { createGrant, type GrantDraft } from '../../src/operations/grants/consent-grants.ts';
 import { checkAuthorization, startOAuthConsent } from '../../src/operations/oauth/authorize.ts';
-import { seedDemoIfEmpty } from '../../src/operations/seed-demo.ts';
+import { DEMO_CLIENTS, DEMO_SUBJECT, demoProfile } from '../../src/operations/seed/demo-profile.ts';
+import { seedDemoIfEmpty } from '../../src/operations/seed/seed-demo.ts';
+import { issueGrantToken, issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
 import { createApp } from '../../src/server.ts';
 import { cookiePlan } from '../../src/surfaces/shared/session.ts';
 import { JwtForge } from './jwt-forge.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Claim } from '../../src/model/claim.ts';
 import { CrossDomainTransfer, Operation, Purpose, WritebackPolicy } from '../../src/model/vocabulary.ts';
-import { DEMO_CLIENTS, demoProfile } from '../../src/operations/demo-profile.ts';
+import { DEMO_CLIENTS, demoProfile } from '../../src/operations/seed/demo-profile.ts';
 
 // What one case of the redaction property is made of (redaction.ts runs it): a random profile, a
 // random grant over it, which of the claims the grant cannot see exist only in one of the two

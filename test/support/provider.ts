@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
-import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import type { Deps } from '../../src/operations/deps.ts';
-import { createGrant, type GrantDraft } from '../../src/operations/grants.ts';
-import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
-import { seedDemo } from '../../src/operations/seed-demo.ts';
+import { createGrant, type GrantDraft } from '../../src/operations/grants/consent-grants.ts';
+import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
+import { seedDemo } from '../../src/operations/seed/seed-demo.ts';
+import { issueGrantToken, issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
 import { providerOn } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
 import type { RateCounter } from '../../src/store/rate-limits.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StreamResponse, TaskState } from '@a2a-js/sdk';
+import type { GrantCaller } from '../../src/operations/callers/token-caller.ts';
 import type { Deps } from '../../src/operations/deps.ts';
-import type { GrantCaller } from '../../src/operations/mcp-caller.ts';
 import { guarded } from '../../src/surfaces/a2a/stream-guard.ts';
 
 // A task stream ends the moment its grant does (issue 13, item 3): the grant is read again before

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Claim } from '../../src/model/claim.ts';
 import { ProvenanceKind } from '../../src/model/vocabulary.ts';
-import { demoProfile } from '../../src/operations/demo-profile.ts';
+import { demoProfile } from '../../src/operations/seed/demo-profile.ts';
 import { confidenceWords, isStated } from '../../src/surfaces/shared/a2ui/words.ts';
 import { BANDS, bandOf, confidenceModel } from '../../web/app/src/plots/confidence.ts';
 import { confidenceMix } from '../../web/app/src/plots/index.ts';

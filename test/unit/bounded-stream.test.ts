@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import { Metrics } from '../../src/operations/metrics.ts';
+import { Metrics } from '../../src/operations/provider/metrics.ts';
 import { type BoundedSink, boundedStream } from '../../src/surfaces/shared/bounded-stream.ts';
 
 // The bound of one stream (issue 22, item 8): what waits for the reader (the stream's queue and

@@ -1,8 +1,8 @@
 import type { Config } from '../../config.ts';
-import { SERVED_BASE_URL_SETTING } from '../../operations/served-base-url.ts';
+import { SERVED_BASE_URL_SETTING } from '../../operations/provider/served-base-url.ts';
 import type { Store } from '../../store/store.ts';
 
-// `ppx serve` records the base URL it serves on (operations/served-base-url.ts). Tokens name
+// `ppx serve` records the base URL it serves on (operations/provider/served-base-url.ts). Tokens name
 // their base URL (`iss`, and `aud` is under it), so a token minted for another one is refused:
 // mint takes the server's unless told otherwise.
 

@@ -1,5 +1,5 @@
-import { conformanceEnv } from '../../operations/conformance-env.ts';
-import { DEMO_SUBJECT } from '../../operations/demo-profile.ts';
+import { conformanceEnv } from '../../operations/seed/conformance-env.ts';
+import { DEMO_SUBJECT } from '../../operations/seed/demo-profile.ts';
 import { fatal } from '../args.ts';
 import { extraArguments, mintKind } from './contract.ts';
 

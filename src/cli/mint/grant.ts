@@ -1,8 +1,8 @@
 import { unregisteredKeys } from '../../model/extensions/index.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
-import { DEMO_SUBJECT } from '../../operations/demo-profile.ts';
-import { createGrant } from '../../operations/grants.ts';
-import { issueGrantToken } from '../../operations/issue-tokens.ts';
+import { createGrant } from '../../operations/grants/consent-grants.ts';
+import { DEMO_SUBJECT } from '../../operations/seed/demo-profile.ts';
+import { issueGrantToken } from '../../operations/tokens/issue-tokens.ts';
 import { fatal, list } from '../args.ts';
 import { extraArguments, mintKind, print, ttlProblem } from './contract.ts';
 import { audienceOf, forProblem, RESOURCE_OPTIONS } from './resource.ts';

@@ -5,7 +5,7 @@ import {
   resourceOfUrl,
   resourceUrl,
   resourceUrls,
-} from '../../operations/resources.ts';
+} from '../../operations/tokens/resources.ts';
 
 // `--for KIND` / `--resource URL`: the protected resource (RFC 8707) a token is minted for, its
 // `aud`. Each surface accepts only tokens for its own resource (docs/tokens.md), so the choice

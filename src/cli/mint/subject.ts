@@ -1,5 +1,5 @@
-import { DEMO_SUBJECT } from '../../operations/demo-profile.ts';
-import { issueSubjectToken } from '../../operations/issue-tokens.ts';
+import { DEMO_SUBJECT } from '../../operations/seed/demo-profile.ts';
+import { issueSubjectToken } from '../../operations/tokens/issue-tokens.ts';
 import { extraArguments, mintKind, print, ttlProblem } from './contract.ts';
 
 export const MINT_SUBJECT = mintKind({

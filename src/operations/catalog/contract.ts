@@ -3,9 +3,9 @@ import type { AuditAction } from '../../model/audit-event.ts';
 import type { PpxErrorCode, PpxFailure, Result } from '../../model/errors.ts';
 import type { PpxObjectName } from '../../model/json-schema.ts';
 import type { OperationRequirement } from '../../policy/requirement.ts';
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../callers/caller.ts';
+import type { TokenCaller } from '../callers/token-caller.ts';
 import type { Deps } from '../deps.ts';
-import type { TokenCaller } from '../mcp-caller.ts';
 
 // The one shape of a callable operation (ARCHITECTURE.md "One catalog of operations", STYLE §2).
 // Each operation is declared once: its name, what it takes and returns, who may call it, what a
@@ -17,7 +17,7 @@ import type { TokenCaller } from '../mcp-caller.ts';
 /**
  * Who may call an operation:
  * - `public`: anyone, no token (discovery, the consent flow's client side);
- * - `caller`: one subject or one grant (operations/caller.ts); the handler decides which of the
+ * - `caller`: one subject or one grant (operations/callers/caller.ts); the handler decides which of the
  *   two it serves and refuses the other with its own words;
  * - `token`: a grant-bound token as a whole, one grant or a package of several (the MCP
  *   child-discovery tool): it runs before any grant is named.
@@ -130,7 +130,7 @@ interface AguiBinding {
 
 /**
  * What a handler may return for an output schema: the schema's type, read-only all the way down
- * (results share arrays between requests and never write to them: resolve/identity-memo.ts).
+ * (results share arrays between requests and never write to them: cache/identity-memo.ts).
  */
 type OutputOf<T> = T extends readonly (infer E)[]
   ? readonly OutputOf<E>[]

@@ -1,12 +1,12 @@
 import { DerivedView } from '../../model/derived-view.ts';
 import { DERIVED_VIEW_KINDS, type DerivedViewKind } from '../../resolve/derived-views/index.ts';
-import { createDerivedView } from '../derived-views.ts';
+import { createDerivedView } from '../reads/derived-views.ts';
 import { type A2aBinding, type CatalogOperation, defineOperation } from './contract.ts';
 import { READ_ERRORS } from './shared.ts';
 
 // One operation per registered derived-view kind (docs/derived-views.md), generated from the
 // registry, so a new kind gets its route, OpenAPI entry (and A2A skill, where it has one) by
-// existing. Every rule lives in operations/derived-views.ts.
+// existing. Every rule lives in operations/reads/derived-views.ts.
 
 /** The kinds the A2A binding names as skills of its own (bindings/a2a.md, WIRE-NOTES §6). */
 const A2A_SKILLS: Readonly<Record<string, A2aBinding>> = {
@@ -30,7 +30,7 @@ function viewOperation(kind: DerivedViewKind): CatalogOperation {
     summary: `Derived view "${kind.kind}": ${kind.summary}`,
     description: `${kind.summary} Returns signals, basis keys and explanations, never a claim value.`,
     caller: 'caller',
-    // A view is less than a full read: `query`, or a `read` grant (operations/derived-views.ts).
+    // A view is less than a full read: `query`, or a `read` grant (operations/reads/derived-views.ts).
     grant: { operation: 'query', alsoPermittedBy: ['read'], purposes: kind.purposes },
     audit: ['derived_view'],
     input: kind.body,

@@ -4,8 +4,8 @@ import { DiscoveryCard } from '../../model/discovery-card.ts';
 import { ok } from '../../model/errors.ts';
 import { ExtensionDescriptor } from '../../model/extension-descriptor.ts';
 import { DateTime } from '../../model/vocabulary.ts';
-import { listAuditEvents } from '../audit.ts';
-import { discoveryCard, listExtensions } from '../discovery.ts';
+import { listAuditEvents } from '../audit/audit-log.ts';
+import { discoveryCard, listExtensions } from '../provider/discovery.ts';
 import { defineOperation } from './contract.ts';
 import { EMPTY_INPUT } from './shared.ts';
 

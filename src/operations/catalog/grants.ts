@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConsentGrant } from '../../model/consent-grant.ts';
-import { GrantedAccessList, listGrantedAccess } from '../granted-access.ts';
-import { listConsentGrants, RevokeInput, revokeConsentGrant } from '../grants.ts';
+import { listConsentGrants, RevokeInput, revokeConsentGrant } from '../grants/consent-grants.ts';
+import { GrantedAccessList, listGrantedAccess } from '../grants/list-granted-access.ts';
 import { defineOperation, READ_ONLY } from './contract.ts';
 import { EMPTY_INPUT } from './shared.ts';
 

@@ -1,14 +1,14 @@
 import { EffectiveProfile } from '../../model/effective-profile.ts';
 import { Profile } from '../../model/profile.ts';
 import { ProfileSummary } from '../../model/summary.ts';
-import { exportProfile } from '../export-profile.ts';
+import { exportProfile } from '../export-import/export-profile.ts';
 import {
   EffectiveInput,
   getEffectiveProfile,
   getProfileSummary,
   QueryInput,
   queryClaims,
-} from '../profile-reads.ts';
+} from '../reads/effective-query-summary.ts';
 import { defineOperation, READ_ONLY } from './contract.ts';
 import { EMPTY_INPUT, READ_ERRORS } from './shared.ts';
 

@@ -3,7 +3,7 @@ import { sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import { narrowDraft } from '../../policy/narrowing.ts';
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../callers/caller.ts';
 import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';

@@ -12,10 +12,10 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-request.ts';
 import { type Narrowing, narrowDraft } from '../../policy/narrowing.ts';
-import type { Caller } from '../caller.ts';
+import { shownApps } from '../accounts/shown-apps.ts';
+import type { Caller } from '../callers/caller.ts';
 import type { Deps } from '../deps.ts';
-import { loadVisibleProfile } from '../read-claims.ts';
-import { shownApps } from '../shown-apps.ts';
+import { loadVisibleProfile } from '../reads/visible-profile.ts';
 import { pendingRequestFor } from './decide.ts';
 import { pendingPackageFor } from './package-decision.ts';
 

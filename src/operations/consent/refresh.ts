@@ -4,10 +4,10 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { endFamily } from '../changes.ts';
 import type { Deps, TxDeps } from '../deps.ts';
-import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
+import { issueGrantToken, issuePackageToken } from '../tokens/issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 import { revokeGrantEverywhere } from './revocation.ts';
 import {

@@ -7,10 +7,10 @@ import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { announce } from '../changes.ts';
 import type { AnyDeps, Deps } from '../deps.ts';
-import { issueGrantToken, issuePackageToken } from '../issue-tokens.ts';
+import { issueGrantToken, issuePackageToken } from '../tokens/issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 
 /** Refresh tokens live this long at most, and never past their grant's expiry. */

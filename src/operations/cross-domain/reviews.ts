@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { CrossDomainReviewRecord } from '../../model/cross-domain-review.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
-import { recordAudit } from '../audit.ts';
-import type { Caller } from '../caller.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Caller } from '../callers/caller.ts';
 import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';

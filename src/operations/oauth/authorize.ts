@@ -13,7 +13,7 @@ import {
   requestConsent,
 } from '../consent/request.ts';
 import type { Deps } from '../deps.ts';
-import { OAUTH_DEFAULT_RESOURCE, resourceOfUrl, resourceUrl, resourceUrls } from '../resources.ts';
+import { OAUTH_DEFAULT_RESOURCE, resourceOfUrl, resourceUrl, resourceUrls } from '../tokens/resources.ts';
 import { inTransactionUnlessFailed } from '../transaction.ts';
 import { type DocumentOptions, documentClient, isDocumentClientId } from './client-document.ts';
 import { DEFAULT_SCOPE, DETAIL_TYPE, domainNamespaces, SCOPE_OPERATIONS } from './metadata.ts';

@@ -4,12 +4,12 @@ import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import { recordAudit } from '../audit.ts';
-import { authenticate } from '../caller.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { authenticate } from '../callers/caller.ts';
 import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
-import { resourceUrl, resourceUrls } from '../resources.ts';
+import { resourceUrl, resourceUrls } from '../tokens/resources.ts';
 import { inTransaction } from '../transaction.ts';
 import { scopeOf } from './metadata.ts';
 

@@ -1,8 +1,8 @@
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import type { Operation } from '../../model/vocabulary.ts';
 import type { ProviderInfo } from '../deps.ts';
-import { FRESHNESS_GRANULARITY } from '../freshness.ts';
-import { type ResourceKind, resourceUrl } from '../resources.ts';
+import { FRESHNESS_GRANULARITY } from '../reads/freshness.ts';
+import { type ResourceKind, resourceUrl } from '../tokens/resources.ts';
 
 // The authorization server's published facts: RFC 8414 (authorization server metadata) and
 // RFC 9728 (protected resource metadata), WIRE-NOTES §3.

@@ -4,7 +4,7 @@ import type { ClientRecord } from '../../model/client.ts';
 import { ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { invalidGrant, issueFamily } from '../consent/tokens.ts';

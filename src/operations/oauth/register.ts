@@ -21,7 +21,7 @@ export const CLIENT_NAME_MAX = 200;
 export const MAX_CONTACTS = 5;
 /** RFC 5321 §4.5.3.1: an address is at most 320 characters (64 + @ + 255). */
 const CONTACT_MAX = 320;
-/** A self-registered client that got no grant within this many hours is removed (consent-retention.ts). */
+/** A self-registered client that got no grant within this many hours is removed (consent/retention.ts). */
 export const UNUSED_CLIENT_HOURS = 24;
 
 /** Human-readable metadata kept as sent (RFC 7591 §2), with the longest each may be. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Claim } from '../../model/claim.ts';
 import { EffectiveProfile, type GrantEcho } from '../../model/effective-profile.ts';
 import { PPX_VERSION } from '../../model/vocabulary.ts';
-import { type Caller, subjectIdFor } from '../caller.ts';
+import { type Caller, subjectIdFor } from '../callers/caller.ts';
 import type { Deps } from '../deps.ts';
 
 /** One proposal as answered: what became of it (docs/writeback.md). */

@@ -3,10 +3,10 @@ import { Claim } from '../../model/claim.ts';
 import type { ClaimHistoryEntry, ClaimHistoryInput } from '../../model/claim-history.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { DateTime } from '../../model/vocabulary.ts';
-import { recordCallerAudit } from '../audit.ts';
-import type { Caller } from '../caller.ts';
+import { recordCallerAudit } from '../audit/audit-log.ts';
+import type { Caller } from '../callers/caller.ts';
 import type { Deps } from '../deps.ts';
-import { ownProfile } from '../subject-profile.ts';
+import { ownProfile } from '../reads/subject-profile.ts';
 import { type ProfileDiff, profileDiff } from './diff.ts';
 
 export const HistoryQuery = z.strictObject({

@@ -13,13 +13,13 @@ import {
   onlyConfirms,
   type WritebackDecision,
 } from '../../policy/writeback.ts';
-import { evaluateOrDeny } from '../access.ts';
-import { recordAudit, recordCallerAudit } from '../audit.ts';
-import { actorOf, type Caller } from '../caller.ts';
+import { recordAudit, recordCallerAudit } from '../audit/audit-log.ts';
+import { actorOf, type Caller } from '../callers/caller.ts';
 import { announce, announceClaims } from '../changes.ts';
 import type { Deps, TxDeps } from '../deps.ts';
-import { grantEcho } from '../present.ts';
-import { subjectProfile } from '../subject-profile.ts';
+import { evaluateOrDeny } from '../grants/access-check.ts';
+import { grantEcho } from '../grants/published-grant.ts';
+import { subjectProfile } from '../reads/subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
 import { confirmedClaim, findTarget, type Provenance, writeClaims } from './apply.ts';
 import { envelope, type ProposalOutcome, type WritebackResponse } from './envelope.ts';

@@ -3,11 +3,11 @@ import { normalizeKey } from '../../model/claim.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { keyDefinitionOf } from '../../model/extensions/index.ts';
 import type { StoreReader } from '../../store/store.ts';
-import { recordCallerAudit } from '../audit.ts';
-import type { Caller } from '../caller.ts';
+import { recordCallerAudit } from '../audit/audit-log.ts';
+import type { Caller } from '../callers/caller.ts';
 import { announce } from '../changes.ts';
 import type { Deps } from '../deps.ts';
-import { ownProfile } from '../subject-profile.ts';
+import { ownProfile } from '../reads/subject-profile.ts';
 import { inTransaction } from '../transaction.ts';
 
 // Keys the subject marks sensitive (docs/writeback.md): under `auto_for_low_risk` a proposal on

@@ -11,7 +11,7 @@ import { writebackQueries } from './writeback-queries.ts';
 /**
  * Every store operation as SQL on `sql` (the pool, or the client of one transaction). Typed as the
  * whole StoreTx, so a method added to the contract and not here fails to compile. Transactions,
- * the write lock and savepoints are the caller's concern (postgres-store.ts). `cacheContent` only
+ * the write lock and savepoints are the caller's concern (transactions.ts, tx-calls.ts). `cacheContent` only
  * for the pool's committed reads.
  */
 export interface QueryOptions extends RecordQueryOptions {

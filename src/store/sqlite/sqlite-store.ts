@@ -2,6 +2,7 @@ import type { AuditEvent } from '../../model/audit-event.ts';
 import { AuditBatcher } from '../audit-batch.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { Mutex } from '../mutex.ts';
+import { OpenState } from '../open-state.ts';
 import { STORE_READERS, STORE_WRITERS, type Store, type StoreReader, type StoreWriter } from '../store.ts';
 import { facade, inSavepoint, publishedBy, type Runner, TransactionGuard } from '../tx-shell.ts';
 import { Checkpointer } from './checkpointer.ts';
@@ -23,78 +24,44 @@ import type { SqliteQueries } from './queries.ts';
  */
 export async function openSqliteStore(path: string): Promise<Store> {
   const connections = openConnections(path);
-  const { writer, reader, write, warm, control } = connections;
+  const { writer, reader } = connections;
   const mutex = new Mutex();
   const guard = new TransactionGuard();
+  const open = new OpenState();
   // A `:memory:` database has no WAL to checkpoint.
   const checkpointer = reader === writer ? undefined : new Checkpointer(path, writer);
-  let closed = false;
-  const assertOpen = (): void => {
-    if (closed) throw new Error('store is closed');
-  };
-  const afterCommit = (): void => {
-    warm.forgetRecords();
-    checkpointer?.committed();
-  };
-  const rollback = (): void => {
-    // Some errors make SQLite roll back on its own; a second ROLLBACK would mask the original.
-    if (writer.isTransaction) writer.exec('ROLLBACK');
-    write.forgetKeySets();
-    // A statement that failed mid-COMMIT may still have committed; forgetting costs one reload.
-    warm.forgetRecords();
-  };
-
+  const ends = transactionEnds(connections, checkpointer);
   const readOutside = async <T>(call: () => T): Promise<T> => {
-    assertOpen();
+    open.assertOpen();
     return call();
   };
   const readCommitted = outboxReads(connections, mutex, guard, readOutside);
   const feed = new InProcessChangeFeed(
     { listChanges: (query) => readCommitted((q) => q.listChanges(query)) },
-    write.latestChangeSeq(),
+    connections.write.latestChangeSeq(),
   );
-
-  /** One write in its own transaction, publishing the change events it committed. */
-  const commitOne: Runner<SqliteQueries> = async (name, call) => {
-    guard.assertOutside();
-    return mutex.run(() => {
-      assertOpen();
-      control('BEGIN IMMEDIATE');
-      let result: unknown;
-      try {
-        result = call(write);
-        control('COMMIT');
-        afterCommit();
-      } catch (error) {
-        rollback();
-        throw error;
-      }
-      feed.publish(publishedBy(name, result));
-      return result;
-    });
-  };
-
+  const writeOne = autocommitWrites({ connections, mutex, guard, open, ends, feed });
   const transaction = groupCommit({
     connections,
     mutex,
     guard,
-    isClosed: () => closed,
-    committed: afterCommit,
-    rollback,
+    isClosed: open.isClosed,
+    committed: ends.committed,
+    rollback: ends.rollback,
     publish: (events) => feed.publish(events),
   });
-  const audit = new AuditBatcher(auditSink(connections, mutex, () => closed, rollback, checkpointer));
+  const audit = new AuditBatcher(auditSink(connections, mutex, open.isClosed, ends.rollback, checkpointer));
 
   return {
     ...facade<StoreReader, SqliteQueries>(STORE_READERS, (_name, call) =>
       readOutside(() => call(connections.committed())),
     ),
-    ...facade<StoreWriter, SqliteQueries>(STORE_WRITERS, commitOne),
+    ...facade<StoreWriter, SqliteQueries>(STORE_WRITERS, writeOne),
     listChanges: (query) => readCommitted((q) => q.listChanges(query)),
     latestChangeSeq: () => readCommitted((q) => q.latestChangeSeq()),
     appendAudit(events: readonly AuditEvent[]): Promise<void> {
       guard.assertOutside();
-      assertOpen();
+      open.assertOpen();
       return audit.append(events);
     },
     changes: feed,
@@ -102,7 +69,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     // A transaction's scope (store.ts#TransactionScope) is not asked for: one writer serializes all.
     async transaction(fn) {
       guard.assertOutside();
-      assertOpen();
+      open.assertOpen();
       return transaction(fn);
     },
 
@@ -110,14 +77,79 @@ export async function openSqliteStore(path: string): Promise<Store> {
       await audit.flush();
       await checkpointer?.stop();
       await mutex.run(() => {
-        if (closed) return;
-        closed = true;
+        if (!open.markClosed()) return;
         feed.close();
-        if (reader !== writer) reader.close();
-        writer.close();
+        closeConnections(connections);
       });
     },
   };
+}
+
+/** What follows a COMMIT, and how a failed transaction is rolled back, on the write connection. */
+interface TransactionEnds {
+  readonly committed: () => void;
+  readonly rollback: () => void;
+}
+
+function transactionEnds(
+  { writer, write, warm }: Connections,
+  checkpointer: Checkpointer | undefined,
+): TransactionEnds {
+  return {
+    committed: () => {
+      warm.forgetRecords();
+      checkpointer?.committed();
+    },
+    rollback: () => {
+      // Some errors make SQLite roll back on its own; a second ROLLBACK would mask the original.
+      if (writer.isTransaction) writer.exec('ROLLBACK');
+      write.forgetKeySets();
+      // A statement that failed mid-COMMIT may still have committed; forgetting costs one reload.
+      warm.forgetRecords();
+    },
+  };
+}
+
+/** One write in its own transaction, under the write mutex, publishing the change events it committed. */
+function autocommitWrites({
+  connections: { write, control },
+  mutex,
+  guard,
+  open,
+  ends,
+  feed,
+}: {
+  connections: Connections;
+  mutex: Mutex;
+  guard: TransactionGuard;
+  open: OpenState;
+  ends: TransactionEnds;
+  feed: InProcessChangeFeed;
+}): Runner<SqliteQueries> {
+  return async (name, call) => {
+    guard.assertOutside();
+    return mutex.run(() => {
+      open.assertOpen();
+      control('BEGIN IMMEDIATE');
+      let result: unknown;
+      try {
+        result = call(write);
+        control('COMMIT');
+        ends.committed();
+      } catch (error) {
+        ends.rollback();
+        throw error;
+      }
+      feed.publish(publishedBy(name, result));
+      return result;
+    });
+  };
+}
+
+/** Closes the read connection (when it is one of its own) and the write connection. */
+function closeConnections({ reader, writer }: Connections): void {
+  if (reader !== writer) reader.close();
+  writer.close();
 }
 
 /**

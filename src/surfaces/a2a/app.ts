@@ -4,10 +4,10 @@ import { DefaultRequestHandler, JsonRpcTransportHandler, type TaskStore } from '
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
-import { authenticateA2a } from '../../operations/a2a-caller.ts';
-import { precheckGrant } from '../../operations/access.ts';
+import { authenticateA2a } from '../../operations/callers/a2a-caller.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import { precheckGrant } from '../../operations/grants/access-check.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';

@@ -1,5 +1,5 @@
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Asked } from './skills.ts';
 
 // What app.ts has established about a call before the SDK handles it, handed to the executor and

@@ -1,7 +1,7 @@
 import { type AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata } from '../../operations/oauth/metadata.ts';
-import { resourceUrl } from '../../operations/resources.ts';
+import { resourceUrl } from '../../operations/tokens/resources.ts';
 import { A2UI_EXTENSION } from './a2ui-parts.ts';
 import { cardSkills } from './skills.ts';
 

@@ -1,6 +1,6 @@
 import { parseInput } from '../../model/validate.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { type RpcError, rpcErrorOf } from './rpc-errors.ts';
 import type { Skill } from './skills.ts';
 

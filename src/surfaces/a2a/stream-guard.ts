@@ -1,6 +1,6 @@
 import type { PpxFailure } from '../../model/errors.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
 import { credentialEnded } from '../shared/stream-credential.ts';
 import { rpcErrorOf } from './rpc-errors.ts';
 

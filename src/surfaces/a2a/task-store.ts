@@ -1,12 +1,12 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
-import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a-tasks.ts';
+import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a/tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { drawn, undrawn } from './a2ui-parts.ts';
 import { grantContextOf } from './call-context.ts';
 
-// The SDK's TaskStore over the provider's store (operations/a2a-tasks.ts): tasks are saved as
+// The SDK's TaskStore over the provider's store (operations/a2a/tasks.ts): tasks are saved as
 // A2A 1.0 JSON (`Task.toJSON`, read back with `fromJSON`: an exact round trip), owned by the
 // grant the call runs under, which app.ts makes the call's user.
 

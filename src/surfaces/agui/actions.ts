@@ -9,11 +9,11 @@ import {
 } from '@ag-ui/core';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
-import type { Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import type { CatalogOperation } from '../../operations/catalog/contract.ts';
 import { CATALOG } from '../../operations/catalog/index.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { DecisionCall } from '../../operations/review-interrupts.ts';
+import type { DecisionCall } from '../../operations/inbox/consent-interrupts.ts';
 import type { ActionRequest } from './input.ts';
 
 // The person's actions in their review run (WIRE-NOTES §7, bindings/ag-ui.md "User approves /
@@ -110,7 +110,7 @@ export function toolCallEvents(
   return [start, args, end, done];
 }
 
-/** A consent decision a resume made (review-interrupts.ts), as the tool call it was. */
+/** A consent decision a resume made (operations/inbox/consent-interrupts.ts), as the tool call it was. */
 export function decisionEvents(call: DecisionCall, at: Date): BaseEvent[] {
   return toolCallEvents(
     { toolCallId: `call_${randomUUID()}`, name: call.name, arguments: call.arguments },

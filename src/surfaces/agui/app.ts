@@ -3,8 +3,8 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { ok, type PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { InterruptBook } from '../../operations/review-interrupts.ts';
-import { openReview } from '../../operations/review-stream.ts';
+import { InterruptBook } from '../../operations/inbox/consent-interrupts.ts';
+import { openInbox } from '../../operations/inbox/inbox-stream.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { errorResponse, ppxRefusal } from '../shared/errors.ts';
 import { API, FrontDoor } from '../shared/front-door.ts';
@@ -19,7 +19,7 @@ import { reviewStream } from './run-stream.ts';
 
 // The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
 // POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
-// review (operations/review-stream.ts) → SSE. Everything refused before the stream starts is an
+// run (operations/inbox/inbox-stream.ts) → SSE. Everything refused before the stream starts is an
 // HTTP error with the PPX body; once it has started, a failure is a RUN_ERROR event.
 
 export interface AguiOptions {
@@ -85,7 +85,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
       release();
       return sse(failedRun(deps, request.value, answered.error), headers);
     }
-    const run = await openReview(deps, who.caller, request.value);
+    const run = await openInbox(deps, who.caller, request.value);
     if (!run.ok) {
       release();
       return refuse(run.error);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { fail, ok, type PpxFailure, type Result } from '../../model/errors.ts';
-import type { Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import type { StreamCredential } from '../shared/stream-credential.ts';

@@ -7,7 +7,7 @@ import {
   type StateSnapshotEvent,
 } from '@ag-ui/core';
 import type { PpxFailure } from '../../model/errors.ts';
-import type { ReviewUpdate } from '../../operations/review-stream.ts';
+import type { InboxUpdate } from '../../operations/inbox/inbox-stream.ts';
 
 // Review updates as AG-UI 1.0 events (WIRE-NOTES §7). The types come from @ag-ui/core, so the
 // compiler holds each event to the protocol's shape; the client validates them again.
@@ -21,7 +21,7 @@ export function runStarted(ids: RunIds, at: Date): RunStartedEvent {
   return { type: EventType.RUN_STARTED, threadId: ids.threadId, runId: ids.runId, timestamp: at.getTime() };
 }
 
-export function updateEvent(update: ReviewUpdate, at: Date): StateSnapshotEvent | StateDeltaEvent {
+export function updateEvent(update: InboxUpdate, at: Date): StateSnapshotEvent | StateDeltaEvent {
   return update.kind === 'snapshot'
     ? { type: EventType.STATE_SNAPSHOT, snapshot: update.state, timestamp: at.getTime() }
     : { type: EventType.STATE_DELTA, delta: update.delta, timestamp: at.getTime() };

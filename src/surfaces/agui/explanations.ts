@@ -10,7 +10,7 @@ import { type Claim, qualifiedKey } from '../../model/claim.ts';
 import { appWords, type ShownApp } from '../../model/client.ts';
 import type { ConsentGrant } from '../../model/consent-grant.ts';
 import { withoutBidiControls } from '../../model/shown-text.ts';
-import { grantsShowing, type PendingProposal, type ReviewState } from '../../operations/review-state.ts';
+import { grantsShowing, type InboxState, type PendingProposal } from '../../operations/inbox/inbox-state.ts';
 import {
   confidenceWords,
   dayWords,
@@ -36,11 +36,11 @@ import type { ExplainTarget } from './input.ts';
 // see it. Made from the state the run just sent, so it never says more than the person's view.
 // Apps are named as every page names them (model/client.ts#appWords), never by their client id.
 
-/** How the explanations name apps: client id → the app as shown (operations/shown-apps.ts). */
+/** How the explanations name apps: client id → the app as shown (operations/accounts/shown-apps.ts). */
 export type AppNames = ReadonlyMap<string, ShownApp>;
 
 /** The client ids a state's explanations may name (what to look up for `AppNames`). */
-export function appIdsOf(state: ReviewState): string[] {
+export function appIdsOf(state: InboxState): string[] {
   return [
     ...state.active_grants.map((g) => g.grantee_id),
     ...state.pending_reviews.flatMap((r) => (r.kind === 'writeback_proposal' ? [r.client_id] : [])),
@@ -48,7 +48,7 @@ export function appIdsOf(state: ReviewState): string[] {
 }
 
 /** The sentences explaining one target, from the state the run holds now. */
-export function explanation(state: ReviewState, target: ExplainTarget, now: Date, apps: AppNames): string[] {
+export function explanation(state: InboxState, target: ExplainTarget, now: Date, apps: AppNames): string[] {
   const named = (clientId: string) => nameOf(apps, clientId);
   if ('claim_id' in target) {
     const claim = state.claims.find((c) => c.claim_id === target.claim_id);
@@ -76,7 +76,7 @@ function nameOf(apps: AppNames, clientId: string): string {
 
 function claimSentences(
   claim: Claim,
-  state: ReviewState,
+  state: InboxState,
   now: Date,
   named: (clientId: string) => string,
 ): string[] {

@@ -2,7 +2,7 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import { ok, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
-import type { ResumeAnswer } from '../../operations/review-interrupts.ts';
+import type { ResumeAnswer } from '../../operations/inbox/consent-interrupts.ts';
 
 // What a review run is asked for: an AG-UI RunAgentInput (validated with the protocol's own zod
 // schema, as its client validates what it is sent), and the PPX knobs it carries in

@@ -1,6 +1,6 @@
 import { type CustomEvent, EventType, type RunFinishedEvent } from '@ag-ui/core';
 import { ok, type Result } from '../../model/errors.ts';
-import type { Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import {
   type Answered,
@@ -10,7 +10,7 @@ import {
   type ConsentInterrupt,
   consentInterrupts,
   type InterruptBook,
-} from '../../operations/review-interrupts.ts';
+} from '../../operations/inbox/consent-interrupts.ts';
 import type { RunIds } from './events.ts';
 import type { ReviewRequest } from './input.ts';
 

@@ -1,10 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import type { Caller } from '../../operations/caller.ts';
+import { shownApps } from '../../operations/accounts/shown-apps.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import type { Answered } from '../../operations/review-interrupts.ts';
-import type { ReviewRun, ReviewUpdate } from '../../operations/review-stream.ts';
-import { shownApps } from '../../operations/shown-apps.ts';
+import type { Answered } from '../../operations/inbox/consent-interrupts.ts';
+import type { InboxRun, InboxUpdate } from '../../operations/inbox/inbox-stream.ts';
 import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
 import { credentialEnded, type StreamCredential } from '../shared/stream-credential.ts';
 import { decisionEvents, type PreparedAction, runAction, toolCallEvents } from './actions.ts';
@@ -49,13 +49,13 @@ export interface RunStreamOptions {
 
 /**
  * A state update as SSE bytes, made once however many runs send it: the runs of one person
- * share their states and patches (review-stream.ts), so they share the bytes too, and 16 runs
+ * share their states and patches (operations/inbox/inbox-stream.ts), so they share the bytes too, and 16 runs
  * behind on one 200 KB patch hold one copy of it, not 16. Keyed by the patch (or the snapshot's
  * state), which lives as long as some run can still send it.
  */
 const encodedUpdates = new WeakMap<object, Uint8Array>();
 
-function encodedUpdate(update: ReviewUpdate, at: Date): Uint8Array {
+function encodedUpdate(update: InboxUpdate, at: Date): Uint8Array {
   const key = update.kind === 'snapshot' ? update.state : update.delta;
   let bytes = encodedUpdates.get(key);
   if (bytes === undefined) {
@@ -74,7 +74,7 @@ function encodedUpdate(update: ReviewUpdate, at: Date): Uint8Array {
  */
 export function reviewStream(
   deps: Deps,
-  run: ReviewRun,
+  run: InboxRun,
   request: ReviewRequest,
   options: RunStreamOptions & RunWork,
 ): ReadableStream<Uint8Array> {
@@ -115,7 +115,7 @@ export function reviewStream(
       }
       return sink.open;
     };
-    const sendUpdate = async (update: ReviewUpdate) => {
+    const sendUpdate = async (update: InboxUpdate) => {
       if (await allowed()) sink.write(encodedUpdate(update, deps.clock()));
     };
     send(runStarted(ids, deps.clock()));

@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
-import { SERVED_BASE_URL_SETTING } from '../../operations/served-base-url.ts';
+import { SERVED_BASE_URL_SETTING } from '../../operations/provider/served-base-url.ts';
 
 // Liveness and readiness, for a process supervisor or a load balancer (docs/http-api.md):
 // `/healthz` answers while the process serves at all; `/readyz` only while it should be sent

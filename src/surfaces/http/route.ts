@@ -35,7 +35,7 @@ function routeOf(operation: CatalogOperation, http: HttpBinding): Route {
       ...(auth === 'bearer' ? AUTH_ERRORS : []),
       ...operation.errors,
       ...(http.input === 'body' ? BODY_ERRORS : []),
-      // Every route counts against the caller's budget (operations/rate-limits.ts).
+      // Every route counts against the caller's budget (operations/provider/rate-limits.ts).
       'rate_limited',
     ],
   };

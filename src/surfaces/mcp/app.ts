@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
+import { authenticateMcp, mcpResource, type TokenCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { mcpServerMetadata } from '../../operations/discovery.ts';
-import { authenticateMcp, mcpResource, type TokenCaller } from '../../operations/mcp-caller.ts';
+import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { refusalBody } from './errors.ts';
@@ -17,7 +17,7 @@ export interface McpOptions {
   readonly bodyLimitBytes: number;
 }
 
-/** Who a token names on /mcp: one grant, or a package of several (operations/mcp-caller.ts). */
+/** Who a token names on /mcp: one grant, or a package of several (operations/callers/token-caller.ts). */
 const MCP: ProtectedResource<TokenCaller> = {
   kind: 'mcp',
   authenticate: authenticateMcp,

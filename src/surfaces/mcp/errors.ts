@@ -42,7 +42,7 @@ export function httpLevel(failure: PpxFailure): McpError {
 }
 
 /** A failure as MCP shows it: its grant named by its child id (WIRE-NOTES §4). */
-export function shownFailure(failure: PpxFailure): PpxFailure {
+function shownFailure(failure: PpxFailure): PpxFailure {
   return failure.grantId === undefined ? failure : { ...failure, grantId: childId(failure.grantId) };
 }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { IdentityMemo, isShared, share } from '../../cache/identity-memo.ts';
 import { DateTime } from '../../model/vocabulary.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { changeTimes } from '../../operations/freshness.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
-import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
+import { changeTimes } from '../../operations/reads/freshness.ts';
 
 // The MCP presentation of a PPX result that carries claims (PDPP MCP read profile §3, WIRE-NOTES
 // §4): reads, and the answers of the write tools. The PPX object stays as the operation returned
@@ -14,7 +14,7 @@ import { IdentityMemo, isShared, share } from '../../resolve/identity-memo.ts';
 //   `claims`, in their order, then any other claim id a write result names (proposals,
 //   decisions). `instance_id` is the pairwise handle of the profile (instance) the claim is in;
 // - `freshness`: one `{stream, instance_id, last_success_at}` per namespace of those claims:
-//   when the claims of that namespace the grant can see last changed (operations/freshness.ts),
+//   when the claims of that namespace the grant can see last changed (operations/reads/freshness.ts),
 //   truncated to the granularity declared in the protected resource metadata. A change to a claim
 //   hidden from the grant never moves a time the grantee sees.
 

@@ -2,9 +2,13 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { ResolutionContext } from '../../model/context-modifier.ts';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
+import {
+  resourceCaller,
+  resourceProfileId,
+  type TokenCaller,
+} from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { resourceCaller, resourceProfileId, type TokenCaller } from '../../operations/mcp-caller.ts';
-import { getEffectiveProfile, getProfileSummary } from '../../operations/profile-reads.ts';
+import { getEffectiveProfile, getProfileSummary } from '../../operations/reads/effective-query-summary.ts';
 import { withoutTriggerWords } from '../shared/challenge.ts';
 import { answerFailure, httpLevel } from './errors.ts';
 import type { McpRequestContext } from './server.ts';

@@ -12,16 +12,16 @@ import {
 import { z } from 'zod';
 import type { PpxFailure, Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
-import { precheckGrant } from '../../operations/access.ts';
-import { childId } from '../../operations/child-ids.ts';
-import type { Deps } from '../../operations/deps.ts';
 import {
   callerFor,
   type GrantCaller,
   type GrantIdArg,
   resolveGrantIds,
   type TokenCaller,
-} from '../../operations/mcp-caller.ts';
+} from '../../operations/callers/token-caller.ts';
+import { childId } from '../../operations/child-ids.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { precheckGrant } from '../../operations/grants/access-check.ts';
 import {
   answerFailure,
   errorObject,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { officialSchemaId, toJsonSchema } from '../../model/json-schema.ts';
+import { GrantIdArg } from '../../operations/callers/token-caller.ts';
 import {
   CATALOG,
   type CatalogOperation,
   type McpBinding,
   toolNameOf,
 } from '../../operations/catalog/index.ts';
-import { GrantIdArg } from '../../operations/mcp-caller.ts';
 import { compactInput, compactOutput } from './compact-schema.ts';
 import { presentationSchema } from './presentation.ts';
 

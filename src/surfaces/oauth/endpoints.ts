@@ -12,7 +12,7 @@ import {
 } from '../../operations/oauth/introspect.ts';
 import { REGISTRATION_BODY_LIMIT, registerDynamicClient } from '../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../operations/oauth/token.ts';
-import { resourceMetadataUrl } from '../../operations/resources.ts';
+import { resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { readBearer } from '../shared/bearer.ts';
 import { errorResponse } from '../shared/errors.ts';
 import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../operations/oauth/metadata.ts';
-import { RESOURCES, resourceMetadataUrl } from '../../operations/resources.ts';
+import { RESOURCES, resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
 import { BACK_CHANNEL_PATHS, registerOAuthEndpoints } from './endpoints.ts';
 

@@ -1,4 +1,4 @@
-import type { Metrics } from '../../operations/metrics.ts';
+import type { Metrics } from '../../operations/provider/metrics.ts';
 
 // A stream's unread bytes, bounded (issue 22, item 8). A server-sent stream is written as fast as
 // events come, whether or not its reader reads: a client that never reads held every event in

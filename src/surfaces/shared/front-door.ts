@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
-import { authenticate, type Caller } from '../../operations/caller.ts';
+import { authenticate, type Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { type ResourceKind, resourceMetadataUrl } from '../../operations/resources.ts';
+import { type ResourceKind, resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { type CallerKind, noteCaller } from './access-log.ts';
 import { limiterKey, readBearer } from './bearer.ts';
 import { type Refusal, refusalOf } from './challenge.ts';

@@ -1,8 +1,8 @@
-import { isShared } from '../../resolve/identity-memo.ts';
+import { isShared } from '../../cache/identity-memo.ts';
 
 // JSON text of response data, serialized once per shared value. Within a second, repeated reads
 // of the same profile version under the same scope and context get the same document object
-// (operations/profile-reads.ts), presented once per client (mcp/presentation.ts): their JSON is
+// (operations/reads/effective-query-summary.ts), presented once per client (mcp/presentation.ts): their JSON is
 // kept beside them (keyed by identity, dropped with them). Only values marked by share() are
 // cached: they are never written to after they were made.
 

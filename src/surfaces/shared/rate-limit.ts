@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { type RateLimitName, takeRate } from '../../operations/rate-limits.ts';
+import { type RateLimitName, takeRate } from '../../operations/provider/rate-limits.ts';
 
-// Rate limiting as every surface applies it: count the request (operations/rate-limits.ts), and
+// Rate limiting as every surface applies it: count the request (operations/provider/rate-limits.ts), and
 // say so in the headers of draft-ietf-httpapi-ratelimit-headers.
 
 export interface Limited {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Metrics } from '../../operations/metrics.ts';
+import type { Metrics } from '../../operations/provider/metrics.ts';
 
 // Every request counted and timed (issue 14, item 4), by surface, route pattern (Hono's matched
 // route, `/v1/profile/claims/:claim_id`: never the path itself, which would carry ids and grow

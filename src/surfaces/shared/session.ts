@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { SessionRecord } from '../../model/account.ts';
-import { csrfTokenOf, sessionFrom } from '../../operations/accounts.ts';
+import { csrfTokenOf, sessionFrom } from '../../operations/accounts/subjects-and-sessions.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { noteCaller } from './access-log.ts';
 

@@ -1,9 +1,9 @@
 import type { PpxFailure } from '../../model/errors.ts';
-import { sessionFrom } from '../../operations/accounts.ts';
-import { authenticate } from '../../operations/caller.ts';
+import { sessionFrom } from '../../operations/accounts/subjects-and-sessions.ts';
+import { authenticate } from '../../operations/callers/caller.ts';
+import { grantIsLive } from '../../operations/callers/grant-live.ts';
+import type { GrantCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { grantIsLive } from '../../operations/grant-live.ts';
-import type { GrantCaller } from '../../operations/mcp-caller.ts';
 
 // A stream is many answers to one request, so what allowed the request must still allow each
 // answer (issue 22, item 9; issue 13, item 3): before each event a stream checks again what it

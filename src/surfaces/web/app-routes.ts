@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { ShownApp } from '../../model/client.ts';
-import { shownApps } from '../../operations/shown-apps.ts';
+import { shownApps } from '../../operations/accounts/shown-apps.ts';
 import { currentSession } from '../shared/session.ts';
 import { type AppBundle, appBundleLoader } from './app-bundle.ts';
 import { APP_VIEWS, appSecurityHeaders, appShell, missingBundlePage } from './app-shell.ts';

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
-import type { Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../operations/consent/decide.ts';
 import {
   type ConsentView,

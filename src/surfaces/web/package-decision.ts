@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-request.ts';
-import type { Caller } from '../../operations/caller.ts';
+import type { Caller } from '../../operations/callers/caller.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
 import type { WebSession } from '../shared/session.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { SESSION_TTL_SECONDS } from '../../operations/accounts.ts';
+import { SESSION_TTL_SECONDS } from '../../operations/accounts/subjects-and-sessions.ts';
 import type { CookiePlan } from '../shared/session.ts';
 
 // The web pages' own cookie work: setting and clearing the session, the pre-session CSRF cookie

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { askingAppWords } from '../../model/client.ts';
-import { signOut } from '../../operations/accounts.ts';
+import { signOut } from '../../operations/accounts/subjects-and-sessions.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';

@@ -1,6 +1,6 @@
 import type { Result } from '../../model/errors.ts';
-import type { NewSession } from '../../operations/accounts.ts';
-import { signIn } from '../../operations/accounts.ts';
+import type { NewSession } from '../../operations/accounts/subjects-and-sessions.ts';
+import { signIn } from '../../operations/accounts/subjects-and-sessions.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { errorBox, page } from './layout.ts';
@@ -20,7 +20,7 @@ export interface SignInMethod {
   verify(deps: Deps, form: Form): Promise<Result<NewSession>>;
 }
 
-/** Username and password, checked by operations/accounts.ts (scrypt, no account enumeration). */
+/** Username and password, checked by operations/accounts/subjects-and-sessions.ts (scrypt, no account enumeration). */
 export const passwordSignIn: SignInMethod = {
   fields(form = {}) {
     return html`<div class="field"><label for="username">Username</label>

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { createSubject, SubjectInput, signIn } from '../../operations/accounts.ts';
+import { createSubject, SubjectInput, signIn } from '../../operations/accounts/subjects-and-sessions.ts';
 import { crossSiteProblem, sameToken } from '../shared/session.ts';
 import { html } from './escape.ts';
 import { errorBox, page } from './layout.ts';

@@ -6,7 +6,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import type { TestProvider } from '../../support/provider.ts';
 
 // Driving the preference agent (POST /a2a) with @a2a-js/sdk's own client, as another agent

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AgentCard, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { type CryptoKey, importJWK } from 'jose';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, errorOf, isTask, resultOf, TaskState } from './helpers.ts';
 

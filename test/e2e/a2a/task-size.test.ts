@@ -8,7 +8,7 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import type { Claim } from '../../../src/model/claim.ts';
-import { TASK_CAP_BYTES, TASK_CAP_COUNT } from '../../../src/operations/a2a-tasks.ts';
+import { TASK_CAP_BYTES, TASK_CAP_COUNT } from '../../../src/operations/a2a/tasks.ts';
 import { A2UI_EXTENSION, A2UI_MIME } from '../../../src/surfaces/a2a/a2ui-parts.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, bearerFetch, isTask } from './helpers.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TaskState as State } from '@a2a-js/sdk';
-import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a-tasks.ts';
-import { issueGrantToken, issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
+import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a/tasks.ts';
+import { issueGrantToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../derived-views/helpers.ts';
 import { connect } from '../mcp/helpers.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType, type HttpAgent, type Message } from '@ag-ui/client';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { ask } from '../consent/helpers.ts';
 import { proposalsOf, propose, proposed, storedClaims } from '../writeback/helpers.ts';
@@ -120,7 +120,7 @@ describe('AG-UI: the person acts through their review run', () => {
     assert.equal(outcome.ok, true, result.content);
     assert.equal((await proposalsOf(p, 'confirmed')).at(-1)?.proposal_id, proposalId);
 
-    const held = agent.state as ReviewState;
+    const held = agent.state as InboxState;
     assert.ok(
       !held.pending_reviews.some((r) => r.kind === 'writeback_proposal' && r.proposal_id === proposalId),
     );
@@ -174,7 +174,7 @@ describe('AG-UI: the person acts through their review run', () => {
     assert.equal(record.failure, undefined, record.failure?.message);
     assert.equal(results(record)[0].ok, true);
     assert.equal(results(record)[0].value.grant.status, 'revoked');
-    assert.ok(!(agent.state as ReviewState).active_grants.some((x) => x.grant_id === g.grant.grant_id));
+    assert.ok(!(agent.state as InboxState).active_grants.some((x) => x.grant_id === g.grant.grant_id));
     const afterRead = await api(p.url, '/v1/profile/query', { token: g.token, body: {} });
     assert.ok([401, 403].includes(afterRead.status), afterRead.text);
   });
@@ -303,7 +303,7 @@ describe('AG-UI: the person acts through their review run', () => {
     await assertConverged(p, f);
     const marker = await p.grant();
     await eventually(
-      () => (agent.state as ReviewState).active_grants.some((x) => x.grant_id === marker.grant.grant_id),
+      () => (agent.state as InboxState).active_grants.some((x) => x.grant_id === marker.grant.grant_id),
       'a later change',
     );
     await assertConverged(p, f);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import type { TestProvider } from '../../support/provider.ts';
 
 // Driving the AG-UI review stream (POST /v1/agui/review) with @ag-ui/client's HttpAgent, the
@@ -38,7 +38,7 @@ export function recorder(record: RunRecord) {
 export async function oneShot(
   p: TestProvider,
   token = p.subjectToken,
-): Promise<{ events: BaseEvent[]; state: ReviewState }> {
+): Promise<{ events: BaseEvent[]; state: InboxState }> {
   const agent = reviewAgent(p, token);
   const record: RunRecord = { events: [] };
   await agent.runAgent({ forwardedProps: { follow: false } }, recorder(record));
@@ -47,7 +47,7 @@ export async function oneShot(
     record.events.map((e) => e.type),
     [EventType.RUN_STARTED, EventType.STATE_SNAPSHOT, EventType.RUN_FINISHED],
   );
-  return { events: record.events, state: agent.state as ReviewState };
+  return { events: record.events, state: agent.state as InboxState };
 }
 
 /** A following run in progress. */
@@ -94,10 +94,10 @@ export async function eventually(check: () => boolean, what: string, ms = 5000):
  * the state of a fresh one-shot run at the same seq (whole states compared). Taking the fresh
  * state may itself announce an expiry (a new seq); then both sides move on and it tries again.
  */
-export async function assertConverged(p: TestProvider, f: Following): Promise<ReviewState> {
+export async function assertConverged(p: TestProvider, f: Following): Promise<InboxState> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const fresh = await oneShot(p);
-    const held = () => f.agent.state as ReviewState;
+    const held = () => f.agent.state as InboxState;
     await eventually(
       () => (held().seq ?? -1) >= fresh.state.seq,
       `the stream to reach seq ${fresh.state.seq}`,

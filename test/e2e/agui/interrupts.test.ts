@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType, type HttpAgent } from '@ag-ui/client';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { approve, ask } from '../consent/helpers.ts';
 import { eventually, follow, parseSse, type RunRecord, recorder, reviewAgent } from './helpers.ts';
@@ -104,7 +104,7 @@ describe('AG-UI consent requests as interrupts', () => {
     assert.deepEqual(finished(r).outcome, { type: 'success' });
     assert.equal(await status(pending.id), 'approved');
     const grantId = (await p.store.getGrantRequest(pending.id))?.grant_id;
-    assert.ok((agent.state as ReviewState).active_grants.some((g) => g.grant_id === grantId));
+    assert.ok((agent.state as InboxState).active_grants.some((g) => g.grant_id === grantId));
   });
 
   it('resumed with edit: the grant is narrowed first, by the consent page rules', async () => {

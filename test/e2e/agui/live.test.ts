@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { approve, ask } from '../consent/helpers.ts';
 import { decide, effective, travelGrant } from '../cross-domain/helpers.ts';
@@ -23,7 +23,7 @@ describe('the AG-UI review stream follows changes made on every surface', () => 
   let f: Following;
   let now = Date.now();
   const clients: Client[] = [];
-  const state = () => f.agent.state as ReviewState;
+  const state = () => f.agent.state as InboxState;
   const pendingIds = () =>
     state().pending_reviews.map((r) => (r.kind === 'writeback_proposal' ? r.proposal_id : r.review_id));
   const grantIds = () => state().active_grants.map((g) => g.grant_id);

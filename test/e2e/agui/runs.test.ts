@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
-import { issuePackageToken, issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import { issuePackageToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../derived-views/helpers.ts';
 import { propose, proposed } from '../writeback/helpers.ts';
@@ -46,7 +46,7 @@ describe('AG-UI review runs', () => {
     );
     assert.deepEqual(events[0], { ...events[0], threadId: 't1', runId: 'r1' });
     assert.deepEqual((events[2] as { outcome?: unknown }).outcome, { type: 'success' });
-    const state = (events[1] as unknown as { snapshot: ReviewState }).snapshot;
+    const state = (events[1] as unknown as { snapshot: InboxState }).snapshot;
     assert.deepEqual(Object.keys(state).sort(), [
       'active_grants',
       'claims',
@@ -72,7 +72,7 @@ describe('AG-UI review runs', () => {
     const first = follow(agent);
     await assertConverged(p, first);
     await first.stop();
-    const heldSeq = (agent.state as ReviewState).seq;
+    const heldSeq = (agent.state as InboxState).seq;
 
     const g = await p.grant({
       allowed_operations: ['read', 'propose_update'],

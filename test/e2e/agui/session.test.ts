@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { signInOverHttp } from '../web/helpers.ts';
 import { oneShot, type RunRecord, reviewUrl } from './helpers.ts';
@@ -58,7 +58,7 @@ describe('AG-UI review runs on a browser session', () => {
       record.events.map((e) => e.type),
       [EventType.RUN_STARTED, EventType.STATE_SNAPSHOT, EventType.RUN_FINISHED],
     );
-    assert.deepEqual(agent.state as ReviewState, (await oneShot(p)).state);
+    assert.deepEqual(agent.state as InboxState, (await oneShot(p)).state);
   });
 
   it('a cross-site request on the session is refused (403), by Sec-Fetch-Site or by Origin', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventType, HttpAgent, type RunErrorEvent } from '@ag-ui/client';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
+import { issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { testClock } from '../../support/clock.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { signInOverHttp } from '../web/helpers.ts';

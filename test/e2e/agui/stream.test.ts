@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import type { ChangeFeed, ChangeSubscription } from '../../../src/store/change-feed.ts';
 import type { InProcessChangeFeed } from '../../../src/store/in-process-change-feed.ts';
 import { mountAgui } from '../../../src/surfaces/agui/app.ts';
@@ -90,7 +90,7 @@ describe('a following review run', () => {
     const f = follow(agent());
     try {
       await assertConverged(p, f);
-      const held = () => f.agent.state as ReviewState;
+      const held = () => f.agent.state as InboxState;
       assert.ok(held().active_grants.some((x) => x.grant_id === g.grant.grant_id));
       now += 120_000;
       // No fresh snapshot before this point: reading the grants would announce the expiry itself.

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import type { TestProvider } from '../../support/provider.ts';
 
 // Shared by the web app's browser tests: the person signs in through the page as a person would,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { createApp } from '../../../src/server.ts';
 import { ROUTES } from '../../../src/surfaces/http/route.ts';
 import { BACK_CHANNEL_PATHS } from '../../../src/surfaces/oauth/endpoints.ts';

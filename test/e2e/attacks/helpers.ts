@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSubject, openSession } from '../../../src/operations/accounts.ts';
+import { createSubject, openSession } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import type { TestProvider } from '../../support/provider.ts';
 import { formFields } from '../oauth/helpers.ts';
 import { cookieFrom, hiddenField, signInOverHttp } from '../web/helpers.ts';

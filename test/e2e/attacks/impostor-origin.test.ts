@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ClientRecord } from '../../../src/model/client.ts';
-import { registerClient } from '../../../src/operations/clients.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { requestConsent } from '../web/helpers.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
-import { registerClient } from '../../../src/operations/clients.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import { requestBody } from '../consent/helpers.ts';

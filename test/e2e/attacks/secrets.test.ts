@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../../../src/auth/passwords.ts';
 import { safeEqual, sha256 } from '../../../src/auth/secrets.ts';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { registerClient } from '../../../src/operations/clients.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { sameToken } from '../../../src/surfaces/shared/session.ts';
 import { testClock } from '../../support/clock.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
@@ -219,8 +219,8 @@ describe('secrets are compared in constant time', () => {
     ['src/operations/consent/refresh.ts', 'refreshGrantTokens', /readPresented\(deps, hash\)/],
     ['src/operations/oauth/package-token.ts', 'exchangePackageCode', /safeEqual\(sha256\(code\)/],
     ['src/operations/oauth/clients.ts', 'secretMatches', /clientAuthenticated\(/],
-    ['src/operations/accounts.ts', 'sessionFrom', /getSession\(sha256\(secret\)\)/],
-    ['src/operations/accounts.ts', 'signIn', /verifyPassword\(/],
+    ['src/operations/accounts/subjects-and-sessions.ts', 'sessionFrom', /getSession\(sha256\(secret\)\)/],
+    ['src/operations/accounts/subjects-and-sessions.ts', 'signIn', /verifyPassword\(/],
   ];
 
   /** The source of `function name(…) {…}` (to the closing brace at the start of a line). */

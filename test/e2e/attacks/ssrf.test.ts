@@ -4,8 +4,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer, type Server as NetServer, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { isPrivate } from '../../../src/operations/oauth/client-document.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   codeRequest,

@@ -1,6 +1,6 @@
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
-import { getEffectiveProfile } from '../../../src/operations/profile-reads.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
+import { getEffectiveProfile } from '../../../src/operations/reads/effective-query-summary.ts';
 import { proposeUpdates } from '../../../src/operations/writeback/propose.ts';
 import type { TestProvider } from '../../support/provider.ts';
 import { approve, ask, granted, pkce, requestBody } from '../consent/helpers.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { CATALOG, type CatalogOperation, toolNameOf } from '../../../src/operations/catalog/index.ts';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { setChangeTimes } from '../../support/change-times.ts';
 import { comparableRun } from '../../support/compare.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { api, type TestProvider } from '../../support/provider.ts';
 import { proposed } from '../writeback/helpers.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
-import { callerForGrant } from '../../../src/operations/caller.ts';
+import { callerForGrant } from '../../../src/operations/callers/caller.ts';
 import { openProvider } from '../../../src/provider.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError } from '../http/helpers.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { approve, ask, exchange, granted, refresh, reject } from '../consent/helpers.ts';
 import { decide, effective, travelGrant } from '../cross-domain/helpers.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant, mcpUrl } from '../mcp/helpers.ts';
 import { proposed } from '../writeback/helpers.ts';

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChangeDraft } from '../../../src/model/change-event.ts';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import type { Caller } from '../../../src/operations/caller.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import type { Caller } from '../../../src/operations/callers/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../../src/operations/consent/decide.ts';
 import { ConsentRequestInput, requestConsent } from '../../../src/operations/consent/request.ts';
 import { approveCrossDomainReview } from '../../../src/operations/cross-domain/reviews.ts';
 import type { Deps } from '../../../src/operations/deps.ts';
-import { createGrant, revokeConsentGrant } from '../../../src/operations/grants.ts';
-import { getEffectiveProfile } from '../../../src/operations/profile-reads.ts';
+import { createGrant, revokeConsentGrant } from '../../../src/operations/grants/consent-grants.ts';
+import { getEffectiveProfile } from '../../../src/operations/reads/effective-query-summary.ts';
 import { confirmUpdates } from '../../../src/operations/writeback/confirm.ts';
 import { deleteClaim } from '../../../src/operations/writeback/delete.ts';
 import { proposeUpdates } from '../../../src/operations/writeback/propose.ts';

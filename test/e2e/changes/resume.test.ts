@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChangeEvent } from '../../../src/model/change-event.ts';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import type { Caller } from '../../../src/operations/caller.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import type { Caller } from '../../../src/operations/callers/caller.ts';
 import { followChanges } from '../../../src/operations/changes.ts';
 import { ChangeFeedOverflow, type ChangeSubscription } from '../../../src/store/change-feed.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';

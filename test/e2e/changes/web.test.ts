@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { formFields } from '../oauth/helpers.ts';
 import { hiddenField, requestConsent, signInOverHttp } from '../web/helpers.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, keysOf } from '../http/helpers.ts';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType } from '@ag-ui/client';
-import { registerClient } from '../../../src/operations/clients.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
 import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../../src/operations/consent/pending-caps.ts';
 import { testClock } from '../../support/clock.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { registerClient } from '../../../src/operations/clients.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError } from '../http/helpers.ts';
 import { formFields } from '../oauth/helpers.ts';

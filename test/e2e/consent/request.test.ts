@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { sha256 } from '../../../src/auth/secrets.ts';
-import { createSubject } from '../../../src/operations/accounts.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, assertInvalidTokenChallenge } from '../http/helpers.ts';
 import { signInOverHttp } from '../web/helpers.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../../src/model/ids.ts';
 import { issueFamily } from '../../../src/operations/consent/tokens.ts';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError } from '../http/helpers.ts';
 import { assertView } from './helpers.ts';

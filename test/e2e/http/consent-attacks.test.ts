@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { generateKeyPair, SignJWT } from 'jose';
 import { loadSigningKey } from '../../../src/auth/signing-keys.ts';
 import { TokenService } from '../../../src/auth/tokens.ts';
-import { demoProfile } from '../../../src/operations/demo-profile.ts';
-import { createGrant } from '../../../src/operations/grants.ts';
-import { importProfile } from '../../../src/operations/import-profile.ts';
-import { issueGrantToken, issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
+import { importProfile } from '../../../src/operations/export-import/import-profile.ts';
+import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
+import { demoProfile } from '../../../src/operations/seed/demo-profile.ts';
+import { issueGrantToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, assertInvalidTokenChallenge, assertNoInternalId, keysOf } from './helpers.ts';
 

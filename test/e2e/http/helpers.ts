@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import type { ApiResponse } from '../../support/provider.ts';
 
 // Shared expectations for the HTTP end-to-end suites (test/e2e/http/*.test.ts).
@@ -32,7 +32,7 @@ export const TRAVEL_KEYS = [
   'travel.urbanism_preference',
 ] as const;
 
-/** The provenance of every demo claim (src/operations/demo-profile.ts). */
+/** The provenance of every demo claim (src/operations/seed/demo-profile.ts). */
 export const PROVENANCE: Readonly<Record<string, string>> = {
   novelty_tolerance: 'inferred',
   social_energy_preference: 'user_stated',

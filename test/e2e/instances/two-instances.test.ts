@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import pg from 'pg';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import { granted, refresh } from '../consent/helpers.ts';
@@ -147,7 +147,7 @@ describe('two instances on one PostgreSQL database', skipWhen(reason), () => {
     assert.ok(await until(() => events.includes(EventType.STATE_SNAPSHOT)), 'a snapshot');
     const made = await b.grant();
     const shows = () =>
-      (agent.state as ReviewState).active_grants?.some((g) => g.grant_id === made.grant.grant_id) ?? false;
+      (agent.state as InboxState).active_grants?.some((g) => g.grant_id === made.grant.grant_id) ?? false;
     assert.ok(await until(shows), 'the grant made on the other instance reached the stream');
     assert.ok(events.includes(EventType.STATE_DELTA));
     agent.abortRun();

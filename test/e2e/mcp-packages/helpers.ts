@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
+import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import type { TestProvider } from '../../support/provider.ts';
 import { mcpUrl } from '../mcp/helpers.ts';
 import { get, pkce, publicClient, signedInCookie } from '../oauth/helpers.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, INITIALIZE, mcpGrant, mcpUrl, prmUrl, rawPost, toolCall } from './helpers.ts';
 

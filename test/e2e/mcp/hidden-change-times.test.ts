@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { setChangeTimes } from '../../support/change-times.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { proposed } from '../writeback/helpers.ts';

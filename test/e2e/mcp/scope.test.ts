@@ -30,7 +30,10 @@ describe('MCP scope refusals and resources', () => {
     assert.equal(r.json.error, code);
     const challenge = r.headers.get('www-authenticate');
     if (code === 'insufficient_scope') {
-      assert.match(challenge ?? '', /^Bearer realm="ppx", resource_metadata="[^"]+", error="insufficient_scope"/);
+      assert.match(
+        challenge ?? '',
+        /^Bearer realm="ppx", resource_metadata="[^"]+", error="insufficient_scope"/,
+      );
       assert.ok(challenge?.includes(prmUrl(p)));
     } else {
       assert.equal(challenge, null);

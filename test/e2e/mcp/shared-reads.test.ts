@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { registerClient } from '../../../src/operations/clients.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { connect, mcpGrant } from './helpers.ts';
 

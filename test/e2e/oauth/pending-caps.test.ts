@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { registerClient } from '../../../src/operations/clients.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
 import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../../src/operations/consent/pending-caps.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { pkce as consentPkce, requestBody } from '../consent/helpers.ts';

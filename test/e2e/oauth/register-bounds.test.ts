@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pruneConsentData } from '../../../src/operations/consent-retention.ts';
+import { pruneConsentData } from '../../../src/operations/consent/retention.ts';
 import {
   CLIENT_NAME_MAX,
   MAX_CONTACTS,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import { pkce, postForm, register } from '../oauth/helpers.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
-import { signIn } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { signIn } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { openProvider } from '../../../src/provider.ts';
 import { type CliResult, cleanEnv, runCli, show } from '../../cli/helpers.ts';
 import { type TestDatabase, testDatabase } from '../../support/test-database.ts';

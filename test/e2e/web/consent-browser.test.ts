@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { registerClient } from '../../../src/operations/clients.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { registerClient } from '../../../src/operations/clients.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { keysOfNamespace } from '../../../src/surfaces/shared/describe.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';

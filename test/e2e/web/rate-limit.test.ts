@@ -6,7 +6,7 @@ import { cookieFrom, hiddenField } from './helpers.ts';
 
 // The sign-in attempt limit (20 per address per 300 s) and the authorization server's budget
 // (the API's limit, per address), counted through the rate-limit port with the provider's clock:
-// the test moves the clock instead of waiting (operations/rate-limits.ts).
+// the test moves the clock instead of waiting (operations/provider/rate-limits.ts).
 
 describe('rate limits of the pages and the authorization server (limit 5)', () => {
   let p: TestProvider;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importProfile } from '../../../src/operations/import-profile.ts';
+import { importProfile } from '../../../src/operations/export-import/import-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertError, keysOf } from '../http/helpers.ts';
 import { auditActions, proposalsOf, propose, proposed, WRITE_GRANT } from './helpers.ts';

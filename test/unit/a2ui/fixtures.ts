@@ -2,7 +2,7 @@ import type { Claim } from '../../../src/model/claim.ts';
 import type { ClaimHistoryInput } from '../../../src/model/claim-history.ts';
 import type { ConsentGrant } from '../../../src/model/consent-grant.ts';
 import type { ProposalRecord } from '../../../src/model/proposal.ts';
-import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/demo-profile.ts';
+import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/seed/demo-profile.ts';
 import { profileDiff } from '../../../src/operations/writeback/diff.ts';
 import {
   claimCard,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import { createGrant } from '../../../src/operations/grants.ts';
+import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
+import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { evaluateAccess } from '../../../src/policy/scope.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { assertDenied, assertOk, grant, NOW } from '../policy/helpers.ts';

@@ -6,14 +6,14 @@ import { loadConfig } from '../../../src/config.ts';
 import type { EvidenceRef } from '../../../src/model/evidence-ref.ts';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { PPX_OBJECTS, toJsonSchema } from '../../../src/model/json-schema.ts';
-import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/demo-profile.ts';
 import type { Deps } from '../../../src/operations/deps.ts';
-import { discoveryCard, listExtensions } from '../../../src/operations/discovery.ts';
-import { exportProfile } from '../../../src/operations/export-profile.ts';
-import { createGrant } from '../../../src/operations/grants.ts';
-import { publishGrant } from '../../../src/operations/present.ts';
-import { getEffectiveProfile, queryClaims } from '../../../src/operations/profile-reads.ts';
-import { seedDemo } from '../../../src/operations/seed-demo.ts';
+import { exportProfile } from '../../../src/operations/export-import/export-profile.ts';
+import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
+import { publishGrant } from '../../../src/operations/grants/published-grant.ts';
+import { discoveryCard, listExtensions } from '../../../src/operations/provider/discovery.ts';
+import { getEffectiveProfile, queryClaims } from '../../../src/operations/reads/effective-query-summary.ts';
+import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/seed/demo-profile.ts';
+import { seedDemo } from '../../../src/operations/seed/seed-demo.ts';
 import { openProvider } from '../../../src/provider.ts';
 import {
   type OfficialSchemaName,

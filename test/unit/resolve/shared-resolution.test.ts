@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { IdentityMemo, isShared, SecondMemo, share } from '../../../src/cache/identity-memo.ts';
 import type { Claim } from '../../../src/model/claim.ts';
 import { resolveEffectiveProfile } from '../../../src/resolve/effective.ts';
-import { IdentityMemo, isShared, SecondMemo, share } from '../../../src/resolve/identity-memo.ts';
 import { applyLifecycle, EXPIRED, lifecycleConfidence, MS_PER_DAY } from '../../../src/resolve/lifecycle.ts';
 import { resolveShared } from '../../../src/resolve/shared-resolution.ts';
 import { claim, deepFreeze, modifier, prng } from './helpers.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { share } from '../../../src/resolve/identity-memo.ts';
+import { share } from '../../../src/cache/identity-memo.ts';
 import { jsonBytes, jsonText } from '../../../src/surfaces/shared/json-text.ts';
 import { prng } from '../../support/random.ts';
 

@@ -1,4 +1,4 @@
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import {
   deleteSurface,
   type SurfaceParts,
@@ -300,7 +300,7 @@ function safeBuild(s: Section): HTMLElement {
   }
 }
 
-function namesIn(state: ReviewState, requests: readonly ConsentInterrupt[]): string[] {
+function namesIn(state: InboxState, requests: readonly ConsentInterrupt[]): string[] {
   return [
     ...state.active_grants.map((g) => g.grantee_id),
     ...state.pending_reviews.map((r) => (r.kind === 'writeback_proposal' ? r.client_id : r.grantee_id)),

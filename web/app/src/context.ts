@@ -1,4 +1,4 @@
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import type { SurfaceParts } from '../../../src/surfaces/shared/a2ui/index.ts';
 import type { SurfaceAction } from './a2ui-renderer.ts';
 import type { ConsentInterrupt } from './review-stream.ts';
@@ -10,7 +10,7 @@ export interface AppContext {
   readonly csrf: string;
   readonly username: string;
   readonly providerName: string;
-  state(): ReviewState | undefined;
+  state(): InboxState | undefined;
   requests(): readonly ConsentInterrupt[];
   now(): Date;
   /** An A2UI surface drawn as HTML (processed again only when its messages changed). */

@@ -1,5 +1,5 @@
 import { HttpAgent } from '@ag-ui/client';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
+import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import type { ConsentRequest } from '../../../src/surfaces/shared/a2ui/index.ts';
 
 // The person's review stream (POST /v1/agui/review, docs/ag-ui.md) through @ag-ui/client's
@@ -12,7 +12,7 @@ import type { ConsentRequest } from '../../../src/surfaces/shared/a2ui/index.ts'
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'signed-out' | 'failed';
 
 export interface StreamEvents {
-  state(state: ReviewState): void;
+  state(state: InboxState): void;
   connection(status: Connection, words?: string): void;
   /** A consent request interrupted the following run: the list of requests may have changed. */
   requestsChanged(): void;
@@ -44,8 +44,8 @@ export class ReviewStream {
     this.#on = on;
   }
 
-  get state(): ReviewState | undefined {
-    return this.#seq === undefined ? undefined : (this.#agent.state as ReviewState);
+  get state(): InboxState | undefined {
+    return this.#seq === undefined ? undefined : (this.#agent.state as InboxState);
   }
 
   stop(): void {
@@ -88,9 +88,9 @@ export class ReviewStream {
             if (this.#seq !== undefined) this.#on.connection('live');
           },
           onStateChanged: ({ state }) => {
-            this.#seq = (state as ReviewState).seq;
+            this.#seq = (state as InboxState).seq;
             this.#on.connection('live');
-            this.#on.state(state as ReviewState);
+            this.#on.state(state as InboxState);
           },
           onRunFinishedEvent: (finished) => {
             interrupted = finished.outcome === 'interrupt';

@@ -1,6 +1,9 @@
 import { type Claim, qualifiedKey } from '../../../../src/model/claim.ts';
 import type { ConsentGrant } from '../../../../src/model/consent-grant.ts';
-import type { PendingCrossDomainReview, PendingProposal } from '../../../../src/operations/review-state.ts';
+import type {
+  PendingCrossDomainReview,
+  PendingProposal,
+} from '../../../../src/operations/inbox/inbox-state.ts';
 import {
   claimCard,
   consentRequestForm,
