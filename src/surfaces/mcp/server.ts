@@ -22,6 +22,7 @@ import {
 import { childId } from '../../operations/child-ids.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { precheckGrant } from '../../operations/grants/access-check.ts';
+import { presentForReadProfile } from '../../operations/reads/read-profile-presentation.ts';
 import {
   answerFailure,
   errorObject,
@@ -31,7 +32,6 @@ import {
   toolError,
   toolSuccess,
 } from './errors.ts';
-import { presentResult } from './presentation.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
@@ -194,7 +194,7 @@ async function runUnder(
   const own = tool.mcp.grantIdIsTheCallsGrant ? { ...input, grant_id: grantId } : input;
   const result = await tool.operation.run(deps, caller, own);
   if (!result.ok) return fault(result.error);
-  return { kind: 'ok', value: await presentResult(deps, caller, result.value) };
+  return { kind: 'ok', value: await presentForReadProfile(deps, caller, result.value) };
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */
