@@ -11,7 +11,6 @@ import type { Deps } from '../../operations/deps.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/reads/effective-query-summary.ts';
 import { withoutTriggerWords } from '../shared/challenge.ts';
 import { answerFailure, httpLevel } from './errors.ts';
-import type { McpRequestContext } from './server.ts';
 
 // Read-only snapshots as MCP resources (bindings/mcp.md "Resources"). They run the same
 // operations as ppx_get_profile_summary and ppx_get_effective_profile, under the same grant, so
@@ -52,14 +51,10 @@ export async function listResources(deps: Deps, mcp: TokenCaller) {
   };
 }
 
-export async function readResource(
-  deps: Deps,
-  context: McpRequestContext,
-  uri: string,
-): Promise<ReadResourceResult> {
+export async function readResource(deps: Deps, mcp: TokenCaller, uri: string): Promise<ReadResourceResult> {
   const target = parseUri(uri);
   if (!target) throw new McpError(-32002, `no resource at ${uri}`);
-  const under = resourceCaller(deps, context.caller, target.profileId);
+  const under = resourceCaller(deps, mcp, target.profileId);
   if (!under.ok) {
     if (under.error.code === 'not_found') throw new McpError(-32002, `no resource at ${uri}`);
     throw new McpError(ErrorCode.InvalidParams, under.error.description);

@@ -71,7 +71,7 @@ export function createMcpServer(deps: Deps): Server {
     const uri = (request.params as { uri?: unknown } | undefined)?.uri;
     if (typeof uri !== 'string')
       throw new McpError(ErrorCode.InvalidParams, 'resources/read needs params.uri, a string');
-    return readResource(deps, contextOf(extra.authInfo?.extra), uri);
+    return readResource(deps, contextOf(extra.authInfo?.extra).caller, uri);
   });
   return server;
 }
