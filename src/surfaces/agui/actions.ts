@@ -16,7 +16,7 @@ import type { Deps } from '../../operations/deps.ts';
 import type { DecisionCall } from '../../operations/inbox/consent-interrupts.ts';
 import type { ActionRequest } from './input.ts';
 
-// The person's actions in their review run (WIRE-NOTES §7, bindings/ag-ui.md "User approves /
+// The person's actions in their inbox run (WIRE-NOTES §7, bindings/ag-ui.md "User approves /
 // rejects / revokes via UI → TOOL_CALL_*"): a run's `forwardedProps.actions` names operations of
 // the catalog offered to the person (those with an `agui` binding) and their arguments; each is
 // run through the operation's own handler, as the HTTP API runs it, and reported as a tool call

@@ -11,13 +11,13 @@ import { API, FrontDoor } from '../shared/front-door.ts';
 import { cookiePlan } from '../shared/session.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
 import { prepareActions } from './actions.ts';
-import { reviewCaller } from './caller.ts';
+import { inboxCaller } from './caller.ts';
 import { type RunIds, runError, runStarted } from './events.ts';
-import { reviewRequest } from './input.ts';
+import { inboxStream } from './inbox-stream.ts';
+import { inboxRunInput } from './input.ts';
 import { threadInterrupts } from './interrupts.ts';
-import { reviewStream } from './run-stream.ts';
 
-// The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's review stream at
+// The AG-UI surface (WIRE-NOTES §7, bindings/ag-ui.md): the person's inbox stream at
 // POST /v1/agui/review. A short pipeline: rate limit → subject bearer or browser session → RunAgentInput → open the
 // run (operations/inbox/inbox-stream.ts) → SSE. Everything refused before the stream starts is an
 // HTTP error with the PPX body; once it has started, a failure is a RUN_ERROR event.
@@ -49,7 +49,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
       ppxRefusal(door.refuse(failure, tokenPresented), headers);
 
-    const who = await reviewCaller(c, deps, plan, entry);
+    const who = await inboxCaller(c, deps, plan, entry);
     if (!who.ok) return refuse(who.error, who.tokenPresented);
 
     const body = await readJsonBody(
@@ -61,7 +61,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
       options.bodyLimitBytes,
     );
     if (!body.ok) return refuseInput(body.error, undefined);
-    const request = reviewRequest(body.value);
+    const request = inboxRunInput(body.value);
     if (!request.ok) return refuseInput(request.error, body.value);
     const actions = prepareActions(request.value.actions);
     if (!actions.ok) return refuseInput(actions.error, body.value);
@@ -90,7 +90,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
       release();
       return refuse(run.error);
     }
-    const stream = reviewStream(deps, run.value, request.value, {
+    const stream = inboxStream(deps, run.value, request.value, {
       ...options,
       onClose: release,
       caller: who.caller,

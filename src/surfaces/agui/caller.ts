@@ -5,7 +5,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { type CookiePlan, crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import type { StreamCredential } from '../shared/stream-credential.ts';
 
-// Who opens a review run: a bearer token the front door authenticated (an app of the person's, a
+// Who opens a inbox run: a bearer token the front door authenticated (an app of the person's, a
 // script), or, when none was sent, the person's signed-in browser session (the web app at /app). A cookie is sent by the browser on
 // its own, so a run on the session passes the checks every state-changing web form passes: the
 // request must come from this provider's origin, and carry the session's CSRF token (the
@@ -23,7 +23,7 @@ export type CallerOutcome =
     }
   | { readonly ok: false; readonly error: PpxFailure; readonly tokenPresented?: boolean };
 
-export async function reviewCaller(
+export async function inboxCaller(
   c: Context,
   deps: Deps,
   plan: CookiePlan,

@@ -27,7 +27,7 @@ export function updateEvent(update: InboxUpdate, at: Date): StateSnapshotEvent |
     : { type: EventType.STATE_DELTA, delta: update.delta, timestamp: at.getTime() };
 }
 
-/** The person ended the review, or the provider stopped following: a success, not a failure. */
+/** The person ended the inbox run, or the provider stopped following: a success, not a failure. */
 export function runFinished(ids: RunIds, at: Date): RunFinishedEvent {
   return {
     type: EventType.RUN_FINISHED,

@@ -4,11 +4,11 @@ import { ok, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import type { ResumeAnswer } from '../../operations/inbox/consent-interrupts.ts';
 
-// What a review run is asked for: an AG-UI RunAgentInput (validated with the protocol's own zod
+// What a inbox run is asked for: an AG-UI RunAgentInput (validated with the protocol's own zod
 // schema, as its client validates what it is sent), and the PPX knobs it carries in
 // `forwardedProps` (WIRE-NOTES §7).
 
-/** `forwardedProps` of a review run; other members are a client's own and are ignored. */
+/** `forwardedProps` of a inbox run; other members are a client's own and are ignored. */
 const MAX_ACTIONS = 20;
 
 const Id = z.string().min(1).max(300);
@@ -25,7 +25,7 @@ export interface ActionRequest {
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
-const ReviewProps = z.looseObject({
+const InboxStreamProps = z.looseObject({
   /** False: a one-shot run (RUN_STARTED, STATE_SNAPSHOT, RUN_FINISHED). */
   follow: z.boolean({ error: 'forwardedProps.follow is true or false' }).optional(),
   /** The `seq` of the state the client holds, to resume from. */
@@ -55,24 +55,24 @@ const ReviewProps = z.looseObject({
     .optional(),
 });
 
-export interface ReviewRequest {
+export interface InboxRunInput {
   readonly threadId: string;
   readonly runId: string;
   readonly follow: boolean;
   readonly since?: number;
   /** `RunAgentInput.state`: what the client holds now (HttpAgent sends it on every run). */
   readonly held?: unknown;
-  /** The answers to the thread's open interrupts (consent requests), checked by the review. */
+  /** The answers to the thread's open interrupts (consent requests), checked by the inbox run. */
   readonly resume: readonly ResumeAnswer[];
   readonly actions: readonly ActionRequest[];
   readonly explain: readonly ExplainTarget[];
 }
 
-/** The review run a parsed JSON body asks for, or an invalid_request naming what is wrong. */
-export function reviewRequest(body: unknown): Result<ReviewRequest> {
+/** The inbox run a parsed JSON body asks for, or an invalid_request naming what is wrong. */
+export function inboxRunInput(body: unknown): Result<InboxRunInput> {
   const input = parseInput(RunAgentInputSchema, body, 'the RunAgentInput');
   if (!input.ok) return input;
-  const props = parseInput(ReviewProps.optional(), input.value.forwardedProps, 'forwardedProps');
+  const props = parseInput(InboxStreamProps.optional(), input.value.forwardedProps, 'forwardedProps');
   if (!props.ok) return props;
   return ok({
     threadId: input.value.threadId,

@@ -12,7 +12,7 @@ import {
   type InterruptBook,
 } from '../../operations/inbox/consent-interrupts.ts';
 import type { RunIds } from './events.ts';
-import type { ReviewRequest } from './input.ts';
+import type { InboxRunInput } from './input.ts';
 
 // Consent requests as AG-UI 1.0 interrupts (WIRE-NOTES §7; PITFALLS, AG-UI 1.0.0): AG-UI has no
 // INTERRUPT event type, so a run ends with RUN_FINISHED `outcome: {type: "interrupt"}`, and a
@@ -83,7 +83,7 @@ export function threadInterrupts(
   deps: Deps,
   book: InterruptBook,
   caller: Extract<Caller, { kind: 'subject' }>,
-  request: ReviewRequest,
+  request: InboxRunInput,
 ): ThreadInterrupts {
   const known = book.get(caller.subjectId, request.threadId);
   return {

@@ -10,10 +10,10 @@ import { credentialEnded, type StreamCredential } from '../shared/stream-credent
 import { decisionEvents, type PreparedAction, runAction, toolCallEvents } from './actions.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { appIdsOf, explanation, textMessageEvents } from './explanations.ts';
-import type { ReviewRequest } from './input.ts';
+import type { InboxRunInput } from './input.ts';
 import { interruptEvents, type ThreadInterrupts } from './interrupts.ts';
 
-// One review run as SSE (WIRE-NOTES §7), once app.ts has let it start. Two limits hold it to
+// One inbox run as SSE (WIRE-NOTES §7), once app.ts has let it start. Two limits hold it to
 // what it was opened for (issue 22, items 8 and 9): what waits for its reader is bounded (a run
 // that falls behind is cut, shared/bounded-stream.ts), and before each event carrying the
 // person's data the credential it was opened with is checked again (a sign-out, an expired or
@@ -68,14 +68,14 @@ function encodedUpdate(update: InboxUpdate, at: Date): Uint8Array {
 /**
  * The run as SSE: RUN_STARTED; the consent decisions of its resume, as tool calls; the first
  * state; the person's actions, each a tool call, and the state they left; the explanations asked
- * for; then, following, a patch per change; RUN_FINISHED when the review ends on the provider's
+ * for; then, following, a patch per change; RUN_FINISHED when the inbox run ends on the provider's
  * side (a one-shot run after the above, or the feed closing) or with a consent request's interrupt.
- * The client leaving cancels the stream, which closes the review's subscription and its timer.
+ * The client leaving cancels the stream, which closes the inbox run's subscription and its timer.
  */
-export function reviewStream(
+export function inboxStream(
   deps: Deps,
   run: InboxRun,
-  request: ReviewRequest,
+  request: InboxRunInput,
   options: RunStreamOptions & RunWork,
 ): ReadableStream<Uint8Array> {
   const encoder = new EventEncoder();
