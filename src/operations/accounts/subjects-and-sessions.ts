@@ -120,6 +120,12 @@ export async function sessionFrom(
   return session;
 }
 
+/** The name a signed-in person is shown as: their account's username, or words when it is gone. */
+export async function signedInName(deps: Deps, session: SessionRecord): Promise<string> {
+  const subject = await deps.store.getSubject(session.subject_id);
+  return subject?.username ?? 'your account';
+}
+
 export async function signOut(deps: Deps, secret: string): Promise<void> {
   await inTransaction(deps, (tx) => tx.store.deleteSession(sha256(secret)));
 }

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { ShownApp } from '../../model/client.ts';
 import { shownApps } from '../../operations/accounts/shown-apps.ts';
+import { signedInName } from '../../operations/accounts/subjects-and-sessions.ts';
 import { currentSession } from '../shared/session.ts';
 import { type AppBundle, appBundleLoader } from './app-bundle.ts';
 import { APP_VIEWS, appSecurityHeaders, appShell, missingBundlePage } from './app-shell.ts';
@@ -63,11 +64,11 @@ async function page(c: Context, web: WebContext, bundle: AppBundle | undefined):
   const name = providerName(web);
   const headers = { 'Content-Type': 'text/html; charset=utf-8', ...appSecurityHeaders() };
   if (!bundle) return c.body(missingBundlePage(name).toString(), 503, headers);
-  const subject = await web.deps.store.getSubject(session.record.subject_id);
+  const username = await signedInName(web.deps, session.record);
   const body = appShell({
     bundle,
     csrf: session.csrf,
-    username: subject?.username ?? 'your account',
+    username,
     providerName: name,
   });
   return c.body(body.toString(), 200, headers);

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
+import { signedInName } from '../../operations/accounts/subjects-and-sessions.ts';
 import type { ConsentView, DecisionOutcome } from '../../operations/consent/preview.ts';
 import { decidedUrl } from '../../operations/consent/request.ts';
 import type { WebSession } from '../shared/session.ts';
@@ -119,10 +120,10 @@ function capitalize(s: string): string {
 }
 
 export async function pageContext(web: WebContext, session: WebSession): Promise<PageContext> {
-  const subject = await web.deps.store.getSubject(session.record.subject_id);
+  const username = await signedInName(web.deps, session.record);
   return {
     csrf: session.csrf,
-    username: subject?.username ?? 'your account',
+    username,
     providerName: providerName(web),
     now: web.deps.clock(),
   };

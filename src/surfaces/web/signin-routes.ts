@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { askingAppWords } from '../../model/client.ts';
-import { signOut } from '../../operations/accounts/subjects-and-sessions.ts';
+import { signedInName, signOut } from '../../operations/accounts/subjects-and-sessions.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
 import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';
@@ -69,11 +69,11 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
   app.get('/signin', async (c) => {
     const session = await currentSession(c, web.deps, web.plan);
     if (!session) return showSignIn(c, web, { returnTo: safeReturnTo(c.req.query('return_to')) });
-    const subject = await web.deps.store.getSubject(session.record.subject_id);
+    const username = await signedInName(web.deps, session.record);
     return send(
       c,
       signedInPage({
-        username: subject?.username ?? 'your account',
+        username,
         csrf: session.csrf,
         providerName: providerName(web),
       }),
