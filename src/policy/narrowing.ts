@@ -93,6 +93,68 @@ export function narrowDraft(
   });
 }
 
+/**
+ * What the person kept of a request, whatever form they used (the consent page, the web app's
+ * A2UI form): each list as left ticked, each policy and the expiry as chosen, `undefined` for
+ * "as asked". Values are a form's, not yet checked: a value the form could not have offered is
+ * carried into the narrowing so that narrowDraft refuses it, rather than being dropped.
+ */
+export interface KeptChoice {
+  readonly purposes: readonly string[];
+  readonly allowed_domains: readonly string[];
+  readonly allowed_namespaces: readonly string[];
+  readonly allowed_operations: readonly string[];
+  /** The ticked keys, of those the form offered. */
+  readonly allowed_claim_keys: readonly string[];
+  readonly cross_domain_transfer?: string | undefined;
+  readonly writeback_policy?: string | undefined;
+  readonly expires_at?: string | undefined;
+}
+
+/** A narrowing as a form expressed it; the operation's schema checks its values. */
+export interface ChosenNarrowing {
+  purposes?: string[];
+  allowed_domains?: string[];
+  allowed_namespaces?: string[];
+  allowed_claim_keys?: string[];
+  allowed_operations?: string[];
+  cross_domain_transfer?: string;
+  writeback_policy?: string;
+  expires_at?: string;
+}
+
+const LISTS = ['purposes', 'allowed_domains', 'allowed_namespaces', 'allowed_operations'] as const;
+
+/**
+ * The narrowing a choice expresses: only the fields that differ from what was asked, so keeping
+ * everything is the empty narrowing (approve as asked). `offeredKeys` are the keys the form
+ * showed. Keys follow their namespaces: unticking a namespace drops its keys without naming them.
+ */
+export function narrowingOfChoice(
+  draft: GrantRequestDraft,
+  kept: KeptChoice,
+  offeredKeys: readonly string[],
+): ChosenNarrowing {
+  const narrow: ChosenNarrowing = {};
+  for (const name of LISTS) {
+    if (!sameItems(draft[name], kept[name])) narrow[name] = [...new Set(kept[name])];
+  }
+  const inKept = (k: string) => kept.allowed_namespaces.includes(namespaceOfKey(k));
+  const offered = offeredKeys.map(normalizeKey).filter(inKept);
+  const keys = [...new Set(kept.allowed_claim_keys.map(normalizeKey))].filter(inKept);
+  if (!sameItems(offered, keys)) narrow.allowed_claim_keys = keys;
+  const { cross_domain_transfer: cross, writeback_policy: writeback, expires_at: expires } = kept;
+  if (cross !== undefined && cross !== draft.cross_domain_transfer) narrow.cross_domain_transfer = cross;
+  if (writeback !== undefined && writeback !== draft.writeback_policy) narrow.writeback_policy = writeback;
+  if (expires !== undefined && expires !== draft.expires_at) narrow.expires_at = expires;
+  return narrow;
+}
+
+/** The same items, as sets (a form may repeat a value; narrowDraft keeps each once). */
+function sameItems(asked: readonly string[], kept: readonly string[]): boolean {
+  return asked.every((x) => kept.includes(x)) && kept.every((x) => asked.includes(x));
+}
+
 function subset(
   field: string,
   asked: readonly string[],

@@ -1,6 +1,6 @@
 import type { AppBundle } from './app-bundle.ts';
 import { html, type SafeHtml } from './escape.ts';
-import { STYLESHEET_PATH } from './layout.ts';
+import { hardenedPageHeaders, STYLESHEET_PATH } from './layout.ts';
 
 // The HTML page the web app runs in (docs/web-app.md): the bundle's script and stylesheet, the
 // session's CSRF token in a <meta> for the app's requests (the AG-UI stream checks it), and a
@@ -9,18 +9,11 @@ import { STYLESHEET_PATH } from './layout.ts';
 /** The client-side views: every one is this same page; the script draws the view its path names. */
 export const APP_VIEWS = ['', '/access', '/history', '/activity', '/data'] as const;
 
-/** The CSP of the app's page: its own scripts, styles and requests only. */
+/** The headers of the app's page: its CSP allows its own scripts, styles and requests only. */
 export function appSecurityHeaders(): Record<string, string> {
-  return {
-    'Content-Security-Policy':
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-store',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-  };
+  return hardenedPageHeaders(
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
 }
 
 export interface ShellInput {

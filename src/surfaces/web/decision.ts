@@ -1,15 +1,17 @@
 import type { z } from 'zod';
-import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
+import { normalizeKey } from '../../model/claim.ts';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
 import { NarrowInput } from '../../operations/consent/decide.ts';
+import { narrowingOfChoice } from '../../operations/consent/narrowing-choices.ts';
 import { keysOfNamespace } from '../shared/describe.ts';
 import { type Form, field, fields } from './session.ts';
 
 // The consent form ↔ the operations' narrowing. The form shows what was asked, pre-ticked; what
-// the subject leaves ticked becomes a `NarrowInput` that names only the fields that changed, so
-// "allow as asked" approves exactly the request. Whether a narrowing is allowed is decided by
-// policy/narrowing.ts (through approveGrantRequest), never here.
+// the subject leaves ticked becomes a `NarrowInput` that names only the fields that changed
+// (policy/narrowing.ts#narrowingOfChoice), so "allow as asked" approves exactly the request.
+// Whether a narrowing is allowed is decided by policy/narrowing.ts#narrowDraft (through
+// approveGrantRequest), never here.
 
 /** The state of the consent form. */
 export interface Selection {
@@ -69,43 +71,36 @@ function offeredKeys(draft: GrantRequestDraft): string[] {
 }
 
 /**
- * The narrowing the form expresses. Unticking a namespace drops its keys too. Values the form
- * could not have produced (an unknown duration, a policy left empty) are passed on as they are
- * so that the operation refuses them, rather than being silently dropped.
+ * The narrowing the form expresses (policy/narrowing.ts#narrowingOfChoice, which the web app's
+ * form uses too). Values the form could not have produced (an unknown duration, a policy left
+ * empty) are passed on as they are so that the operation refuses them, rather than being
+ * silently dropped.
  */
 export function narrowingOf(
   draft: GrantRequestDraft,
   sel: Selection,
   now: Date,
 ): { ok: true; narrow: z.infer<typeof NarrowInput> } | { ok: false; error: string } {
-  const narrow: Record<string, unknown> = {};
-  const changed = (asked: readonly string[], kept: readonly string[]) =>
-    kept.length !== asked.length || asked.some((x) => !kept.includes(x));
-  const lists = [
-    ['purposes', draft.purposes, sel.purposes],
-    ['allowed_domains', draft.allowed_domains, sel.domains],
-    ['allowed_namespaces', draft.allowed_namespaces, sel.namespaces],
-    ['allowed_operations', draft.allowed_operations, sel.operations],
-  ] as const;
-  for (const [name, asked, kept] of lists) if (changed(asked, kept)) narrow[name] = [...new Set(kept)];
-
-  const inKept = (k: string) => sel.namespaces.includes(namespaceOfKey(k));
-  const offered = offeredKeys(draft).filter(inKept);
-  const keptKeys = [...new Set(sel.keys)].filter(inKept);
-  if (offered.some((k) => !keptKeys.includes(k)) || keptKeys.some((k) => !offered.includes(k))) {
-    narrow['allowed_claim_keys'] = keptKeys;
+  if (sel.duration !== '' && (!/^\d{1,3}$/.test(sel.duration) || Number(sel.duration) < 1)) {
+    return { ok: false, error: 'Choose how long to allow it from the list.' };
   }
-
-  if (sel.cross_domain_transfer !== draft.cross_domain_transfer)
-    narrow['cross_domain_transfer'] = sel.cross_domain_transfer;
-  if (sel.writeback_policy !== draft.writeback_policy) narrow['writeback_policy'] = sel.writeback_policy;
-
-  if (sel.duration !== '') {
-    if (!/^\d{1,3}$/.test(sel.duration) || Number(sel.duration) < 1) {
-      return { ok: false, error: 'Choose how long to allow it from the list.' };
-    }
-    narrow['expires_at'] = new Date(now.getTime() + Number(sel.duration) * MS_PER_DAY).toISOString();
-  }
+  const narrow = narrowingOfChoice(
+    draft,
+    {
+      purposes: sel.purposes,
+      allowed_domains: sel.domains,
+      allowed_namespaces: sel.namespaces,
+      allowed_claim_keys: sel.keys,
+      allowed_operations: sel.operations,
+      cross_domain_transfer: sel.cross_domain_transfer,
+      writeback_policy: sel.writeback_policy,
+      expires_at:
+        sel.duration === ''
+          ? undefined
+          : new Date(now.getTime() + Number(sel.duration) * MS_PER_DAY).toISOString(),
+    },
+    offeredKeys(draft),
+  );
   // The operation's own schema checks the shape (known policy values, sizes) before it runs.
   const parsed = NarrowInput.safeParse(narrow);
   if (!parsed.success) {

@@ -1,57 +1,38 @@
+import { html as honoHtml, raw } from 'hono/html';
 import { withoutBidiControls } from '../../model/shown-text.ts';
 
-/**
- * HTML escaping for the server-rendered pages. Every interpolated value goes through `html`,
- * which escapes it unless it is already `SafeHtml` (built by `html` itself). There is no other
- * way to put text into a page, so user data can never be concatenated in raw.
- */
-export class SafeHtml {
-  readonly #value: string;
+// The pages are written with hono's `html` tag (hono/html): literal parts are trusted markup,
+// every `${value}` is escaped (& < > " ' as entities), arrays are flattened, what `html` or `raw`
+// made is kept as it is, and null, undefined and false render nothing. There is no other way to
+// put text into a page, so user data can never be concatenated in raw. Ours on top: drawn text
+// never carries bidi controls (model/shown-text.ts: they redraw outside text), and what may be
+// interpolated is typed (no object that would render as "[object Object]", no `true`).
 
-  constructor(value: string) {
-    this.#value = value;
-  }
+/** Markup made by `html` (a string hono knows is escaped). */
+export type SafeHtml = ReturnType<typeof raw>;
 
-  toString(): string {
-    return this.#value;
-  }
+type Interpolated = SafeHtml | string | number | false | null | undefined | readonly Interpolated[];
+
+// A SafeHtml is a String object at run time (typeof 'object'): only plain text is cleaned here.
+function shown(value: Interpolated): Interpolated {
+  if (typeof value === 'string') return withoutBidiControls(value);
+  return Array.isArray(value) ? value.map(shown) : value;
 }
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Escapes text for an element body or a quoted attribute value. */
-export function escapeHtml(value: string): string {
-  // Drawn text never carries bidi controls (model/shown-text.ts): they redraw outside text.
-  return withoutBidiControls(value).replace(/[&<>"'`]/g, (ch) => ENTITIES[ch]!);
-}
-
-type Interpolated = SafeHtml | string | number | boolean | null | undefined | readonly Interpolated[];
-
-function render(value: Interpolated): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof SafeHtml) return value.toString();
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/**
- * The one template tag: literal parts are trusted markup, every `${value}` is escaped (arrays
- * are joined, `SafeHtml` from nested `html` calls is kept, null/undefined/false render nothing).
- */
+/** The one template tag (hono's), over text without bidi controls. */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): SafeHtml {
-  let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
-  return new SafeHtml(out);
+  const out = honoHtml(strings, ...values.map(shown));
+  // hono answers a promise only when a value is one, or carries render callbacks; none here is.
+  if (out instanceof Promise) throw new TypeError('an asynchronous value in a page template');
+  return out;
+}
+
+/** Text escaped for an element body or a quoted attribute value. */
+export function escapeHtml(value: string): string {
+  return html`${value}`.toString();
 }
 
 /** `checked` / `selected` / `disabled` attributes, when the condition holds. */
 export function attr(name: 'checked' | 'selected' | 'disabled' | 'required', on: boolean): SafeHtml {
-  return new SafeHtml(on ? ` ${name}` : '');
+  return raw(on ? ` ${name}` : '');
 }

@@ -8,12 +8,20 @@ export const STYLESHEET_PATH = '/web/style.css';
  * nothing cached, no referrer leaks the consent URL to the client's site.
  * `formTargets` lists origins a form may be redirected to after posting: Chromium checks
  * `form-action` against every redirect a form submission follows, so the consent page names the
- * client's registered redirect origin there too.
+ * client's registered redirect origin there too. Per answer, not hono's `secureHeaders`
+ * middleware: that one fixes its CSP before the handler runs (docs/architecture.md).
  */
 export function securityHeaders(formTargets: readonly string[] = []): Record<string, string> {
   const formAction = ["'self'", ...formTargets].join(' ');
+  return hardenedPageHeaders(
+    `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+}
+
+/** What every page carries besides its own CSP (the pages here and the web app's, app-shell.ts). */
+export function hardenedPageHeaders(csp: string): Record<string, string> {
   return {
-    'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': csp,
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',

@@ -1,9 +1,12 @@
 import type { GrantRequestDraft } from '../../../src/model/grant-request.ts';
+import { type ChosenNarrowing, narrowingOfChoice } from '../../../src/policy/narrowing.ts';
 
 // The ConsentRequestForm's choices (`/choice` of its data model, docs/a2ui.md) as the `grant`
-// narrowing of the resume payload `{action: 'edit', grant}` (docs/ag-ui.md): only the fields the
-// person changed, as the consent page does (surfaces/web/decision.ts). Whether a narrowing is
-// allowed is the provider's decision (policy/narrowing.ts); a wider one is refused there, in words.
+// narrowing of the resume payload `{action: 'edit', grant}` (docs/ag-ui.md). The diff itself is
+// the consent page's too (policy/narrowing.ts#narrowingOfChoice); here only the form's shape is
+// read: ticks by index, the chosen policy as a one-item list, the expiry as a day. Whether a
+// narrowing is allowed is the provider's decision (policy/narrowing.ts#narrowDraft); a wider one
+// is refused there, in words.
 
 export interface Choice {
   readonly purposes?: Record<string, boolean>;
@@ -19,40 +22,31 @@ export interface Choice {
 const kept = (asked: readonly string[], boxes: Record<string, boolean> | undefined) =>
   asked.filter((_, i) => boxes?.[String(i)] !== false);
 
-const differs = (asked: readonly string[], keep: readonly string[]) => keep.length !== asked.length;
-
 const one = (v: readonly string[] | string | undefined) =>
   (Array.isArray(v) ? v[0] : v) as string | undefined;
 
-const namespaceOf = (key: string) => (key.includes('.') ? key.slice(0, key.indexOf('.')) : 'core');
+/** The end of the chosen day (UTC), if it is another day than asked; a later one is refused. */
+function expiryOf(draft: GrantRequestDraft, day: string | undefined): string | undefined {
+  if (day === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(day) || day === draft.expires_at.slice(0, 10))
+    return undefined;
+  return new Date(Date.parse(`${day}T23:59:59.000Z`)).toISOString();
+}
 
-export function grantNarrowing(draft: GrantRequestDraft, choice: Choice): Record<string, unknown> {
-  const grant: Record<string, unknown> = {};
-  const lists = [
-    ['purposes', draft.purposes, choice.purposes],
-    ['allowed_domains', draft.allowed_domains, choice.domains],
-    ['allowed_namespaces', draft.allowed_namespaces, choice.namespaces],
-    ['allowed_operations', draft.allowed_operations, choice.operations],
-  ] as const;
-  for (const [name, asked, boxes] of lists) {
-    const keep = kept(asked, boxes);
-    if (differs(asked, keep)) grant[name] = keep;
-  }
-  if (draft.allowed_claim_keys !== undefined) {
-    const namespaces = kept(draft.allowed_namespaces, choice.namespaces);
-    const keys = kept(draft.allowed_claim_keys, choice.keys).filter((k) =>
-      namespaces.includes(namespaceOf(k)),
-    );
-    if (differs(draft.allowed_claim_keys, keys)) grant['allowed_claim_keys'] = keys;
-  }
-  const cross = one(choice.cross_domain_transfer);
-  if (cross !== undefined && cross !== draft.cross_domain_transfer) grant['cross_domain_transfer'] = cross;
-  const writeback = one(choice.writeback_policy);
-  if (writeback !== undefined && writeback !== draft.writeback_policy) grant['writeback_policy'] = writeback;
-  const day = choice.expires_at;
-  if (day !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(day) && day !== draft.expires_at.slice(0, 10)) {
-    // The end of the chosen day (UTC); a later day than asked is sent as it is, and refused.
-    grant['expires_at'] = new Date(Date.parse(`${day}T23:59:59.000Z`)).toISOString();
-  }
-  return grant;
+export function grantNarrowing(draft: GrantRequestDraft, choice: Choice): ChosenNarrowing {
+  // The form offers keys only when the request names them (consent-request-form.ts).
+  const offered = draft.allowed_claim_keys ?? [];
+  return narrowingOfChoice(
+    draft,
+    {
+      purposes: kept(draft.purposes, choice.purposes),
+      allowed_domains: kept(draft.allowed_domains, choice.domains),
+      allowed_namespaces: kept(draft.allowed_namespaces, choice.namespaces),
+      allowed_claim_keys: kept(offered, choice.keys),
+      allowed_operations: kept(draft.allowed_operations, choice.operations),
+      cross_domain_transfer: one(choice.cross_domain_transfer),
+      writeback_policy: one(choice.writeback_policy),
+      expires_at: expiryOf(draft, choice.expires_at),
+    },
+    offered,
+  );
 }

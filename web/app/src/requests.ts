@@ -1,4 +1,5 @@
 import { HttpAgent } from '@ag-ui/client';
+import type { ChosenNarrowing } from '../../../src/policy/narrowing.ts';
 import { sentence } from './actions.ts';
 import {
   type ConsentInterrupt,
@@ -16,7 +17,7 @@ import {
 export type Decision =
   | { action: 'approve' }
   | { action: 'reject' }
-  | { action: 'edit'; grant: Record<string, unknown> };
+  | { action: 'edit'; grant: ChosenNarrowing };
 
 interface Probe {
   readonly agent: HttpAgent;
