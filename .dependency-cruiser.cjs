@@ -35,6 +35,12 @@ module.exports = {
       { path: '^src/', pathNot: '^src/model/' },
     ),
     forbid(
+      'cache-imports-ours',
+      'cache/ (memos every layer may use) imports nothing of ours: it knows no PPX object',
+      { path: '^src/cache/' },
+      { path: '^src/', pathNot: '^src/cache/' },
+    ),
+    forbid(
       'pure-imports-a-layer-above',
       'policy/ and resolve/ are pure: no store, operations, auth or surface',
       { path: '^src/(policy|resolve)/' },

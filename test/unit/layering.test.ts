@@ -105,6 +105,11 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
     ],
   },
   {
+    rule: 'cache-imports-ours',
+    bad: [{ file: 'src/cache/identity-memo.ts', specifier: '../model/claim.ts', typeOnly: true }],
+    good: [{ file: 'src/cache/identity-memo.ts', specifier: './other-memo.ts' }],
+  },
+  {
     rule: 'surface-imports-the-top',
     bad: [
       { file: 'src/surfaces/http/app.ts', specifier: '../../server.ts' },
