@@ -47,3 +47,20 @@ it('every file a doc names exists', () => {
   }
   assert.deepEqual(missing, [], `docs name files that do not exist:\n${missing.join('\n')}`);
 });
+
+it("docs/architecture.md's layout names every folder of src/ and of its layers", () => {
+  const layout = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+  const folders = (dir: string) =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'migrations')
+      .map((e) => e.name);
+  const unnamed = [
+    ...folders('src'),
+    ...['operations', 'surfaces', 'store'].flatMap((layer) => folders(`src/${layer}`)),
+  ].filter((name) => !layout.includes(`${name}/`));
+  assert.deepEqual(
+    unnamed,
+    [],
+    `folders the layout of docs/architecture.md does not name: ${unnamed.join(', ')}`,
+  );
+});
