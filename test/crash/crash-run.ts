@@ -1,12 +1,12 @@
 import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import { issueSubjectToken } from '../../src/operations/issue-tokens.ts';
 import { DEMO_LOGIN } from '../../src/operations/seed-demo.ts';
-import { signInOverHttp } from '../e2e/web/helpers.ts';
 import { freePort } from '../support/provider.ts';
 import { prng } from '../support/random.ts';
+import { type RoundSize, type Subject, seedRound } from '../support/seed-over-http.ts';
+import { signInOverHttp } from '../support/web-session.ts';
 import { type Checks, checkRound } from './checks.ts';
 import { fireAndKill, KINDS, type Kind, writesOf } from './load.ts';
-import { type RoundSize, type Subject, seedRound } from './seed.ts';
 import { killHard, type Served, serve } from './serve-child.ts';
 import { crashStore, type StoreKind } from './stores.ts';
 

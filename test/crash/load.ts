@@ -1,6 +1,6 @@
-import { type Answer, send } from './http.ts';
-import type { Material, RoundSize, Subject } from './seed.ts';
-import { CLIENT, decisionFields, proposedClaim } from './surface-requests.ts';
+import { type Answer, send } from '../support/http-answer.ts';
+import type { Material, RoundSize, Subject } from '../support/seed-over-http.ts';
+import { CLIENT, decisionFields, proposedClaim } from '../support/surface-requests.ts';
 
 // The load of one crash round: the five kinds of write fired concurrently (proposals by
 // grantees, confirmations and rejections by the subject, refresh rotations, revocations, consent

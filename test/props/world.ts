@@ -7,7 +7,7 @@ import { DEMO_CLIENTS } from '../../src/operations/demo-profile.ts';
 import { createGrant } from '../../src/operations/grants.ts';
 import { importProfile } from '../../src/operations/import-profile.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/issue-tokens.ts';
-import { importSecondSubject, SECOND_SUBJECT } from '../e2e/derived-views/helpers.ts';
+import { importSecondSubject, SECOND_SUBJECT } from '../support/derived-views.ts';
 import { startTestProvider, type TestProvider } from '../support/provider.ts';
 import { type Case, type ClaimDraft, type GrantDraftCase, POOL, type Surface } from './case.ts';
 

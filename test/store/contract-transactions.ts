@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store, StoreTx } from '../../src/store/store.ts';
-import { auditEvent, gate, grant, minimalClaim, profileRecord, withStore } from './fixtures.ts';
+import { auditEvent, gate, grant, minimalClaim, profileRecord, withStore } from '../support/store-records.ts';
 
 const COUNTER_ID = 'ppx:claim:counter';
 

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Checkpointer } from '../../src/store/sqlite/checkpointer.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { auditEvent, subjectId } from './fixtures.ts';
+import { auditEvent, subjectId } from '../support/store-records.ts';
 
 // Checkpoints move to a worker thread once a store has committed a while (sqlite/checkpointer.ts):
 // the database file then still takes in what the WAL holds, though the writer no longer

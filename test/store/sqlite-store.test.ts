@@ -13,7 +13,6 @@ import { ContextModifier } from '../../src/model/context-modifier.ts';
 import { listMigrations } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { IdConflictError } from '../../src/store/store.ts';
-import { runStoreContract } from './contract.ts';
 import {
   auditEvent,
   fullClaim,
@@ -27,7 +26,8 @@ import {
   refreshToken,
   tokenFamily,
   withStore,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
+import { runStoreContract } from './contract.ts';
 
 let dir = '';
 let files = 0;

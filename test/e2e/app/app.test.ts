@@ -4,13 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import { idsFor, localPart, surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import { effective, pendingReviews, travelGrant } from '../../support/cross-domain.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { effective, pendingReviews, travelGrant } from '../cross-domain/helpers.ts';
-import { connect, mcpGrant } from '../mcp/helpers.ts';
-import { exchange, launchChromium, requestConsent, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { proposed } from '../writeback/helpers.ts';
-import { addPerson, openView, screenshot, shown, signInToApp } from './helpers.ts';
+import { addPerson, openView, screenshot, shown, signInToApp } from '../../support/web-app.ts';
+import { exchange, requestConsent } from '../../support/web-session.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // The person's web app in Chromium (playwright-core, Debian's chromium): sign in and land on the
 // app, read the profile in words, approve a narrowed consent request, revoke a grant (its token

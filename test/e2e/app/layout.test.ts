@@ -3,10 +3,11 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { launchChromium, requestConsent, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { addPerson, live, screenshot, shown, signInToApp } from './helpers.ts';
+import { addPerson, live, screenshot, shown, signInToApp } from '../../support/web-app.ts';
+import { requestConsent } from '../../support/web-session.ts';
 
 // The web app as a person on a phone, on a keyboard, and to axe-core: every view readable at
 // 390 px without sideways scrolling, a grant revoked with Tab and Enter alone, and no serious or

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { idsFor, localPart, surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { proposed } from '../writeback/helpers.ts';
-import { addPerson, screenshot, shown, signInToApp } from './helpers.ts';
+import { addPerson, screenshot, shown, signInToApp } from '../../support/web-app.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // Issue 22 items 6 and 7, in Chromium: a suggestion shows what it would replace, several for one
 // preference are one card with what it says now shown once; "Change it" with the slider left

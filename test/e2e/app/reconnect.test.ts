@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Route } from 'playwright-core';
 import { surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { addPerson, live, openView, signInToApp } from './helpers.ts';
+import { addPerson, live, openView, signInToApp } from '../../support/web-app.ts';
 
 // The page's following run drops and the page reconnects from the seq it holds
 // (`forwardedProps.since`), catching up on what changed while it was away. The first following

@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PENDING_PER_APP } from '../../../src/operations/consent/pending-caps.ts';
 import { REQUEST_TTL_SECONDS } from '../../../src/operations/consent/request.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { testClock } from '../../support/clock.ts';
+import { pkce, requestBody } from '../../support/consent-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { pkce, requestBody } from '../consent/helpers.ts';
-import { launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { addPerson, signInToApp } from './helpers.ts';
+import { addPerson, signInToApp } from '../../support/web-app.ts';
 
 // Issue 22 item 10 in the person's app: 500 consent requests sent in a burst used to draw 501
 // forms; the caps keep what waits to PENDING_PER_APP per app, and a request the person left

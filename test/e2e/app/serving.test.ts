@@ -8,7 +8,7 @@ import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { cookieFrom, hiddenField, requestConsent, signInOverHttp } from '../web/helpers.ts';
+import { cookieFrom, hiddenField, requestConsent, signInOverHttp } from '../../support/web-session.ts';
 
 // The web app as the provider serves it, over plain HTTP (the browser tests are app.test.ts):
 // the page needs the session, carries the CSRF token and a strict CSP, its built files are

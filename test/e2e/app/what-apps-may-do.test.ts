@@ -6,11 +6,12 @@ import type { WritebackPolicy } from '../../../src/model/vocabulary.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
 import { surfaceIdFor } from '../../../src/surfaces/shared/a2ui/ids.ts';
 import { writePowerWords } from '../../../src/surfaces/shared/writeback-words.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { launchChromium, requestConsent, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { propose, proposed } from '../writeback/helpers.ts';
-import { addPerson, openView, shown, signInToApp } from './helpers.ts';
+import { addPerson, openView, shown, signInToApp } from '../../support/web-app.ts';
+import { requestConsent } from '../../support/web-session.ts';
+import { propose, proposed } from '../../support/writeback.ts';
 
 // What the person is told about apps, in Chromium (issue 22 items 3, 4, 14, 15): every place
 // that describes a grant (its card in /app, "Explain this", the consent page) says exactly what

@@ -8,10 +8,11 @@ import { createApp } from '../../../src/server.ts';
 import { ROUTES } from '../../../src/surfaces/http/route.ts';
 import { BACK_CHANNEL_PATHS } from '../../../src/surfaces/oauth/endpoints.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import { codeRequest, get, pkce } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { codeRequest, get, pkce } from '../oauth/helpers.ts';
-import { cookieFrom, hiddenField, launchChromium, requestConsent, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
+import { cookieFrom, hiddenField, requestConsent } from '../../support/web-session.ts';
 import {
   accountSignedIn,
   escapeForPage,

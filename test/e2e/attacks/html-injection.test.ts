@@ -6,13 +6,13 @@ import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { createGrant } from '../../../src/operations/grants.ts';
 import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
 import { DEFAULT_APP_DIR } from '../../../src/surfaces/web/app-bundle.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import { requestBody } from '../../support/consent-flow.ts';
+import { codeRequest, get, pkce, REDIRECT, register } from '../../support/oauth-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { PERSON } from '../app/helpers.ts';
-import { requestBody } from '../consent/helpers.ts';
-import { codeRequest, get, pkce, REDIRECT, register } from '../oauth/helpers.ts';
-import { launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { proposed } from '../writeback/helpers.ts';
+import { PERSON } from '../../support/web-app.ts';
+import { proposed } from '../../support/writeback.ts';
 import { accountSignedIn, newSession } from './helpers.ts';
 
 // HTML injection through everything a client or a grantee can put in front of the person: the

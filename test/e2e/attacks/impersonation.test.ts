@@ -5,10 +5,10 @@ import type { ClientRecord } from '../../../src/model/client.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { CLIENT_NAME_MAX } from '../../../src/operations/oauth/register.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import { codeRequest, get, pkce, REDIRECT, register } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { codeRequest, get, pkce, REDIRECT, register } from '../oauth/helpers.ts';
-import { launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
 import { newSession } from './helpers.ts';
 
 // Client impersonation on the consent page: anyone may register (RFC 7591) under any name, with

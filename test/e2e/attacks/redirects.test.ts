@@ -3,11 +3,12 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { registerClient } from '../../../src/operations/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import { requestBody } from '../../support/consent-flow.ts';
+import { authorizeUrl, get, pkce } from '../../support/oauth-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { requestBody } from '../consent/helpers.ts';
-import { authorizeUrl, get, pkce } from '../oauth/helpers.ts';
-import { cookieFrom, hiddenField, launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
+import { cookieFrom, hiddenField } from '../../support/web-session.ts';
 import { accountSignedIn, decisionFields, newSession, post, type SignedIn } from './helpers.ts';
 
 // Open redirects: the provider sends a browser to another site only at a redirect URI the client

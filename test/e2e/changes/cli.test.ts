@@ -10,7 +10,7 @@ import { demoProfile } from '../../../src/operations/demo-profile.ts';
 import { exportProfile } from '../../../src/operations/export-profile.ts';
 import { createGrant } from '../../../src/operations/grants.ts';
 import { importProfile } from '../../../src/operations/import-profile.ts';
-import { cleanEnv, runCli, show } from '../../cli/helpers.ts';
+import { cleanEnv, runCli, show } from '../../support/cli.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { type Watch, watch } from './helpers.ts';
 

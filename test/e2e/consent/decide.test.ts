@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { issueSubjectToken } from '../../../src/operations/issue-tokens.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, keysOf } from '../http/helpers.ts';
 import {
   approve,
   ask,
@@ -14,7 +12,9 @@ import {
   REDIRECT,
   readEffective,
   reject,
-} from './helpers.ts';
+} from '../../support/consent-flow.ts';
+import { assertError, keysOf } from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Deciding on a request (WIRE-NOTES §2.2): only the subject it names, with a subject token; once;
 // narrowing only ever shrinks the request and is enforced on every read.

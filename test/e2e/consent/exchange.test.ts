@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { registerClient } from '../../../src/operations/clients.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
 import {
   approve,
   ask,
@@ -13,7 +11,9 @@ import {
   pkce,
   REDIRECT,
   readEffective,
-} from './helpers.ts';
+} from '../../support/consent-flow.ts';
+import { assertError } from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Attacks on POST /v1/consent/token (WIRE-NOTES §2.3): each breaks one thing of a genuine,
 // approved exchange. Every one is the same 400 invalid_grant with the same description, and none

@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadSigningKey } from '../../../src/auth/signing-keys.ts';
 import { TokenService } from '../../../src/auth/tokens.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertInvalidTokenChallenge, assertNoInternalId } from '../http/helpers.ts';
 import {
   approve,
   ask,
@@ -14,7 +12,9 @@ import {
   readEffective,
   refresh,
   statusOf,
-} from './helpers.ts';
+} from '../../support/consent-flow.ts';
+import { assertInvalidTokenChallenge, assertNoInternalId } from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // The consent flow end to end over real HTTP (WIRE-NOTES §2): request → approve → exchange →
 // read → refresh → read; revocation is immediate; tokens are bound to this resource; single-use

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { approve, ask, exchange, grantsOf, readEffective } from '../../support/consent-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { approve, ask, exchange, grantsOf, readEffective } from './helpers.ts';
 
 // A client never learns a subject's internal id, only its pairwise id (docs/policy.md). When it
 // asks for consent again (after a revocation, or for more), it names the subject by that id. Only

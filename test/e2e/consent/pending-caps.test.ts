@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType } from '@ag-ui/client';
 import { registerClient } from '../../../src/operations/clients.ts';
 import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../../src/operations/consent/pending-caps.ts';
+import { parseSse } from '../../support/agui-client.ts';
 import { testClock } from '../../support/clock.ts';
+import { pkce, requestBody } from '../../support/consent-flow.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { parseSse } from '../agui/helpers.ts';
-import { assertError } from '../http/helpers.ts';
-import { pkce, requestBody } from './helpers.ts';
 
 // Issue 22 item 10: consent-request spam. Anyone may ask (POST /v1/consent/request takes no
 // token), so what one person can be asked at once is capped: PENDING_PER_APP live requests per app

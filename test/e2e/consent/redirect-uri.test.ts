@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { registerClient } from '../../../src/operations/clients.ts';
+import { approve, ask, exchange, pkce, REDIRECT, reject, requestBody } from '../../support/consent-flow.ts';
+import { assertError } from '../../support/http-api.ts';
+import { formFields } from '../../support/oauth-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
-import { formFields } from '../oauth/helpers.ts';
-import { signedInForms, signInOverHttp } from '../web/helpers.ts';
-import { approve, ask, exchange, pkce, REDIRECT, reject, requestBody } from './helpers.ts';
+import { signedInForms, signInOverHttp } from '../../support/web-session.ts';
 
 // consent-v2 without redirect_uri (WIRE-NOTES §2.1, RFC 6749 §3.1.2.3): the client's only
 // registered URI is used; a client with several must name one; a client registered with none is

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testClock } from '../../support/clock.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertInvalidTokenChallenge } from '../http/helpers.ts';
 import {
   assertInvalidGrant,
   assertReuseRefused,
@@ -10,7 +8,9 @@ import {
   readEffective,
   refresh,
   statusOf,
-} from './helpers.ts';
+} from '../../support/consent-flow.ts';
+import { assertError, assertInvalidTokenChallenge } from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // POST /v1/consent/refresh (WIRE-NOTES §2.4): rotation; a spent (rotated) token presented again
 // is theft (the family and the grant die), however close in time, a concurrent race included

@@ -2,10 +2,17 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { sha256 } from '../../../src/auth/secrets.ts';
 import { createSubject } from '../../../src/operations/accounts.ts';
+import {
+  ask,
+  assertInvalidGrant,
+  exchange,
+  grantsOf,
+  pkce,
+  requestBody,
+} from '../../support/consent-flow.ts';
+import { assertError, assertInvalidTokenChallenge } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertInvalidTokenChallenge } from '../http/helpers.ts';
-import { signInOverHttp } from '../web/helpers.ts';
-import { ask, assertInvalidGrant, exchange, grantsOf, pkce, requestBody } from './helpers.ts';
+import { signInOverHttp } from '../../support/web-session.ts';
 
 // POST /v1/consent/request (WIRE-NOTES §2.1): registered clients only, exact redirect URIs,
 // PKCE S256 only, strict bodies; and a pending request carries no authority at all.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decide, effective, travelGrant } from '../../support/cross-domain.ts';
+import { assertError, sorted } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, sorted } from '../http/helpers.ts';
-import { decide, effective, travelGrant } from './helpers.ts';
 
 // Audit filters `grantee` and `kind`, and the audit entries of cross-domain reviews.
 

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  assertNoRawFragrance,
+  decide,
+  effective,
+  pendingReviews,
+  travelGrant,
+} from '../../support/cross-domain.ts';
+import { CORE_KEYS, FRAGRANCE_KEYS, keysOf, sorted } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { CORE_KEYS, FRAGRANCE_KEYS, keysOf, sorted } from '../http/helpers.ts';
-import { assertNoRawFragrance, decide, effective, pendingReviews, travelGrant } from './helpers.ts';
 
 // A travel agent reads a profile whose fragrance claims are cross-domain for it, under each of
 // the four `cross_domain_transfer` values (SPEC §6.5, §13.2; docs/cross-domain.md).

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { comparableRun } from '../../support/compare.ts';
+import { decide, pendingReviews } from '../../support/cross-domain.ts';
 import { type ApiResponse, api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { decide, pendingReviews } from './helpers.ts';
 
 // Issue 10, leak 3: under allow_with_review, `cross_domain_review` must not tell whether claims
 // of another domain exist. A grant under allow_with_review whose scope could ever map a claim

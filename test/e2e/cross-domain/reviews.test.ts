@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newReviewId } from '../../../src/operations/cross-domain/transfer.ts';
+import { decide, effective, pendingReviews, travelGrant } from '../../support/cross-domain.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
-import { decide, effective, pendingReviews, travelGrant } from './helpers.ts';
 
 // The subject's review endpoints: who may call them and what bad input gets.
 

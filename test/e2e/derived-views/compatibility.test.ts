@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantDraft } from '../../../src/operations/grants.ts';
+import {
+  assertView,
+  grantKeys,
+  importSecondSubject,
+  SECOND_RAW,
+  SECOND_SUBJECT,
+} from '../../support/derived-views.ts';
+import { assertError } from '../../support/http-api.ts';
 import { officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
-import { assertView, grantKeys, importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from './helpers.ts';
 
 // compatibility over two subjects (WIRE-NOTES §6): the caller's grant and a counterpart grant of
 // a second subject held by the same client, both active with purpose `matching`. Only keys both

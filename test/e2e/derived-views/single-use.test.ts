@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../../../src/model/ids.ts';
 import { issueFamily } from '../../../src/operations/consent/tokens.ts';
 import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
+import { assertView } from '../../support/derived-views.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
-import { assertView } from './helpers.ts';
 
 // One-time grants for matching (SPEC §13.3): the grant ends with the session its first token
 // opens (WIRE-NOTES §4), the views it yields never outlive it, and it never exports.

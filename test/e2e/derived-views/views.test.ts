@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertView, grantKeys } from '../../support/derived-views.ts';
+import { assertError, assertInvalidTokenChallenge } from '../../support/http-api.ts';
 import { officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertInvalidTokenChallenge } from '../http/helpers.ts';
-import { assertView, grantKeys } from './helpers.ts';
 
 // POST /v1/derived-views/{match,recommendation_basis} over HTTP, under grants that allow only
 // part of the demo profile: nothing outside the grant may appear (SPEC §4.7, §5.5).

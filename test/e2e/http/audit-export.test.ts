@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   assertError,
   assertNoInternalId,
@@ -10,7 +9,8 @@ import {
   sleep,
   sorted,
   TRAVEL_KEYS,
-} from './helpers.ts';
+} from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Audit (SPEC §10 MUST 3) and export (SPEC §9) over HTTP.
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
+import { CHILD_ID } from '../../support/grant-packages.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
+import { publicClient } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant } from '../mcp/helpers.ts';
-import { publicClient } from '../oauth/helpers.ts';
-import { CHILD_ID } from '../packages/helpers.ts';
 import { assertNoSubjectId, Caller, expire, mcpPackage, revoke } from './helpers.ts';
 
 // Read profile §3: ppx_list_granted_access, per child: grant_id, source, purposes, processing

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant } from '../mcp/helpers.ts';
 import { assertNoSubjectId, Caller, ENDED, expire, mcpPackage, revoke } from './helpers.ts';
 
 // Read profile §3: a list of grant_ids fans out, one sub-call per named child, one entry each in

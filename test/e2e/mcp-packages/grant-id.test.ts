@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { childId } from '../../../src/operations/child-ids.ts';
 import { auditAfter, auditMark } from '../../support/audit.ts';
+import { connect, INITIALIZE, mcpGrant, rawPost } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
 import { assertNoSubjectId, Caller, mcpPackage } from './helpers.ts';
 
 // Read profile §3: with a package token every data-disclosing tool requires grant_id; a missing,

@@ -5,16 +5,16 @@ import addFormatsModule from 'ajv-formats';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
 import type { GrantDraft } from '../../../src/operations/grants.ts';
-import type { TestProvider } from '../../support/provider.ts';
-import { mcpUrl } from '../mcp/helpers.ts';
-import { get, pkce, publicClient, signedInCookie } from '../oauth/helpers.ts';
 import {
   type Detail,
   decisionForm,
   exchangeCode,
   packageRequest,
   postDecision,
-} from '../packages/helpers.ts';
+} from '../../support/grant-packages.ts';
+import { mcpUrl } from '../../support/mcp-client.ts';
+import { get, pkce, publicClient, signedInCookie } from '../../support/oauth-flow.ts';
+import type { TestProvider } from '../../support/provider.ts';
 
 // Grant packages on /mcp (PDPP MCP read profile, WIRE-NOTES §4–§5). Not a *.test.ts file.
 

@@ -4,8 +4,8 @@ import { decodeJwt } from 'jose';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { childId } from '../../../src/operations/child-ids.ts';
 import { auditAfter, auditMark } from '../../support/audit.ts';
+import { connect, rawPost, toolCall } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, rawPost, toolCall } from '../mcp/helpers.ts';
 import { assertNoSubjectId, Caller, ENDED, expire, mcpPackage, revoke } from './helpers.ts';
 
 // Read profile §3 / WIRE-NOTES §5, package rows: an inactive named child is a tool result

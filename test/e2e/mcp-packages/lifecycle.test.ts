@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FRAGRANCE, outcomeGrants, TRAVEL } from '../../support/grant-packages.ts';
+import { connect, INITIALIZE, mcpGrant, prmUrl, rawPost, toolCall } from '../../support/mcp-client.ts';
+import { publicClient, signedInCookie } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, INITIALIZE, mcpGrant, prmUrl, rawPost, toolCall } from '../mcp/helpers.ts';
-import { publicClient, signedInCookie } from '../oauth/helpers.ts';
-import { FRAGRANCE, outcomeGrants, TRAVEL } from '../packages/helpers.ts';
 import { assertNoSubjectId, Caller, ENDED, expire, mcpPackage, packageThroughAs, revoke } from './helpers.ts';
 
 // A package token from the real authorization server, on /mcp; and the token's end: with no

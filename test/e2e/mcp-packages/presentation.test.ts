@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { setChangeTimes } from '../../support/change-times.ts';
+import { connect, prmUrl } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, prmUrl } from '../mcp/helpers.ts';
 import { Caller, mcpPackage } from './helpers.ts';
 
 // Read profile §3: every claim carries instance_id beside its id (here: `claim_instances`, aligned

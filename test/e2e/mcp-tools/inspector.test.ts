@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { mcpGrant, mcpUrl } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { mcpGrant, mcpUrl } from '../mcp/helpers.ts';
 
 // The official MCP Inspector (CLI mode, devDependency @modelcontextprotocol/inspector 2.x, Node
 // 22+) against a started provider, as a child process with a time limit: it must list the eight

@@ -3,8 +3,8 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { authenticateMcp } from '../../../src/operations/mcp-caller.ts';
 import { mountMcp } from '../../../src/surfaces/mcp/app.ts';
+import { mcpGrant } from '../../support/mcp-client.ts';
 import { freePort, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { mcpGrant } from '../mcp/helpers.ts';
 
 // TEST BUILD ONLY. The MCP conformance suite's server mode cannot send a bearer token, so it runs
 // against this: the production MCP surface (mountMcp: Origin check, transport, tools, resources)

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testClock } from '../../support/clock.ts';
+import { INITIALIZE, mcpGrant, rawPost, toolCall } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { INITIALIZE, mcpGrant, rawPost, toolCall } from '../mcp/helpers.ts';
 
 // /mcp shares the HTTP API's limiter (same window, keyed per token, else per address) and sends
 // the RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers) on every answer.

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { childId } from '../../../src/operations/child-ids.ts';
-import { api, type TestProvider } from '../../support/provider.ts';
-import { codeFlow, get, pkce, REDIRECT } from '../oauth/helpers.ts';
-import { cookieFrom, hiddenField } from '../web/helpers.ts';
 import {
   decidePackage,
   FRAGRANCE,
@@ -18,7 +15,10 @@ import {
   postDecision,
   subjectGrants,
   TRAVEL,
-} from './helpers.ts';
+} from '../../support/grant-packages.ts';
+import { codeFlow, get, pkce, REDIRECT } from '../../support/oauth-flow.ts';
+import { api, type TestProvider } from '../../support/provider.ts';
+import { cookieFrom, hiddenField } from '../../support/web-session.ts';
 
 // A grant package decided on one page and exchanged for one package token (WIRE-NOTES §4).
 

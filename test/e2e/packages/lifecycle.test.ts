@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { api, type TestProvider } from '../../support/provider.ts';
 import {
   decidePackage,
   exchangeCode,
@@ -13,7 +12,8 @@ import {
   refresh,
   subjectGrants,
   TRAVEL,
-} from './helpers.ts';
+} from '../../support/grant-packages.ts';
+import { api, type TestProvider } from '../../support/provider.ts';
 
 // What happens to a package after its code: replays, withdrawing children, refresh rotation,
 // single-use children (WIRE-NOTES §4).

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { childId } from '../../../src/operations/child-ids.ts';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
+import { CHILD_ID } from '../../support/grant-packages.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { CHILD_ID } from './helpers.ts';
 
 // Package tokens minted by the operator (`ppx mint package`), checked over real HTTP:
 // introspection, refresh with one child withdrawn, the disconnect endpoint.

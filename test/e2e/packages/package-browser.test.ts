@@ -3,11 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
+import {
+  FRAGRANCE,
+  outcomePpxGrants,
+  packageRequest,
+  subjectGrants,
+  TRAVEL,
+} from '../../support/grant-packages.ts';
+import { pkce, postForm, register } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { pkce, postForm, register } from '../oauth/helpers.ts';
-import { CALLBACK, launchChromium, SKIP_NO_CHROMIUM } from '../web/helpers.ts';
-import { FRAGRANCE, outcomePpxGrants, packageRequest, subjectGrants, TRAVEL } from './helpers.ts';
+import { CALLBACK } from '../../support/web-session.ts';
 
 // A grant package in a real browser (Debian's chromium via playwright-core): the client sends
 // the person to authorize with two authorization_details; they sign in, read both grants on one

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { api, type TestProvider } from '../../support/provider.ts';
-import { get, pkce, REDIRECT } from '../oauth/helpers.ts';
 import {
   type Detail,
   FRAGRANCE,
@@ -12,7 +10,9 @@ import {
   postDecision,
   subjectGrants,
   TRAVEL,
-} from './helpers.ts';
+} from '../../support/grant-packages.ts';
+import { get, pkce, REDIRECT } from '../../support/oauth-flow.ts';
+import { api, type TestProvider } from '../../support/provider.ts';
 
 // Malformed packages are answered to the client; malformed decisions are refused on the page
 // and decide nothing; a package member cannot be decided on its own.

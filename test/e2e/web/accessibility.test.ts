@@ -4,9 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { launchChromium, requestConsent, SKIP_NO_CHROMIUM } from './helpers.ts';
+import { requestConsent } from '../../support/web-session.ts';
 
 // axe-core (WCAG 2.1 A and AA rules) on the pages a person sees: sign-in, the consent page, a
 // request that does not exist; at desktop and at phone width. axe is injected by the test (the

@@ -6,17 +6,16 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts.ts';
 import { registerClient } from '../../../src/operations/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
+import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
 import {
   CALLBACK,
   type CreatedRequest,
   exchange,
-  launchChromium,
   requestConsent,
-  SKIP_NO_CHROMIUM,
   signInOverHttp,
-} from './helpers.ts';
+} from '../../support/web-session.ts';
 
 // The consent page in a real browser (Debian's chromium via playwright-core): sign in, read what
 // is asked in words, narrow, approve or reject, and come back to the client's redirect URI.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
 import {
   auditActions,
   confirm,
@@ -11,7 +11,7 @@ import {
   readKey,
   storedClaims,
   WRITE_GRANT,
-} from './helpers.ts';
+} from '../../support/writeback.ts';
 
 // confirm_updates (SPEC §9): confirm, edit, reject, at most once; history and diff (SPEC §11).
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importProfile } from '../../../src/operations/import-profile.ts';
+import { assertError, keysOf } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, keysOf } from '../http/helpers.ts';
-import { auditActions, proposalsOf, propose, proposed, WRITE_GRANT } from './helpers.ts';
+import { auditActions, proposalsOf, propose, proposed, WRITE_GRANT } from '../../support/writeback.ts';
 
 // Deletion (SPEC §10 MUST 6) and the export -> delete -> import round trip.
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { comparableRun } from '../../support/compare.ts';
 import { type ApiResponse, api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { confirm, propose, proposed, storedClaims } from './helpers.ts';
+import { confirm, propose, proposed, storedClaims } from '../../support/writeback.ts';
 
 // Issue 10, leak 1: a proposal may only target claims its grant can see. For a claim hidden from
 // the grant it behaves exactly as if no claim existed: a fresh id, the policy decided as for an

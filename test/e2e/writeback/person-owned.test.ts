@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { a2aClient, a2aGrant, ask, errorOf, isTask, TaskState } from '../../support/a2a-client.ts';
+import { assertError } from '../../support/http-api.ts';
+import { mcpGrant, rawPost, toolCall } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { a2aClient, a2aGrant, ask, errorOf, isTask, TaskState } from '../a2a/helpers.ts';
-import { assertError } from '../http/helpers.ts';
-import { mcpGrant, rawPost, toolCall } from '../mcp/helpers.ts';
-import { confirm, proposalsOf, propose, proposed, readKey, storedClaims, WRITE_GRANT } from './helpers.ts';
+import {
+  confirm,
+  proposalsOf,
+  propose,
+  proposed,
+  readKey,
+  storedClaims,
+  WRITE_GRANT,
+} from '../../support/writeback.ts';
 
 // Issue 22 item 2: the person-owned fields of a claim — whether the person sees it and may edit
 // it, when they confirmed it, that they said it — are the person's alone. A grantee's write can

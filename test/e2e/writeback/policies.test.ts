@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EffectiveProfile } from '../../../src/model/effective-profile.ts';
+import { assertError, assertNoInternalId } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertNoInternalId } from '../http/helpers.ts';
 import {
   auditActions,
   claimByKey,
@@ -12,7 +12,7 @@ import {
   readKey,
   storedClaims,
   WRITE_GRANT,
-} from './helpers.ts';
+} from '../../support/writeback.ts';
 
 // propose_updates under each writeback policy (SPEC §6.6, docs/writeback.md), and bad proposals.
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
-import { auditActions, propose, proposed, WRITE_GRANT } from './helpers.ts';
+import { auditActions, propose, proposed, WRITE_GRANT } from '../../support/writeback.ts';
 
 // GET/POST /v1/profile/sensitive-keys (docs/writeback.md): the subject marks keys sensitive, and
 // under auto_for_low_risk a proposal on such a key waits for review instead of being applied.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { auditActions, propose, proposed, storedClaims } from './helpers.ts';
+import { auditActions, propose, proposed, storedClaims } from '../../support/writeback.ts';
 
 // Issue 22 item 7: the person writing the value a claim already has confirms it. Where the value
 // came from changes only when they set a different value.

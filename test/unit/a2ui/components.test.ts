@@ -10,8 +10,8 @@ import {
   type SurfaceParts,
   suggestionGroup,
 } from '../../../src/surfaces/shared/a2ui/index.ts';
+import { actionOf, allWords, ofType, typeOf } from '../../support/a2ui-oracles.ts';
 import { appNameOf, DEMO_CLAIMS, DIFF, GRANTS, NOW, PROPOSAL, REQUESTS, SUGGESTIONS } from './fixtures.ts';
-import { actionOf, allWords, ofType, typeOf } from './support.ts';
 
 // What each archetype must show and offer (bindings/a2ui.md): stated and inferred told apart, a
 // value widget per type, the actions with the object's id in their context, expiry relative to

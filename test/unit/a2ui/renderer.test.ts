@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { v0_8 } from '@a2ui/lit';
 import { objectContents } from '../../../src/surfaces/shared/a2ui/data-model.ts';
 import { deleteSurface, surfaceMessages } from '../../../src/surfaces/shared/a2ui/index.ts';
+import { toPlain } from '../../support/a2ui-oracles.ts';
 import { AWKWARD_CLAIMS, allSurfaces, GRANTS, PROPOSAL, REQUESTS } from './fixtures.ts';
-import { toPlain } from './support.ts';
 
 // The official renderer's v0.8 message processor (@a2ui/lit, the one <a2ui-surface> reads) takes
 // every surface without error, builds its tree from the root, and its data model at each path is

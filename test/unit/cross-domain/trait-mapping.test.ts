@@ -8,7 +8,7 @@ import {
   signalOf,
   TRAIT_MAPPINGS,
 } from '../../../src/policy/trait-mapping.ts';
-import { claim, NOW } from '../policy/helpers.ts';
+import { claim, NOW } from '../../support/policy-fixtures.ts';
 
 // The trait mapping table and mapToCoreTraits (docs/cross-domain.md): exact numbers, and never a
 // raw domain value in what comes out.

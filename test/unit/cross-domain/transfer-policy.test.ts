@@ -11,7 +11,7 @@ import {
   type ReviewFact,
 } from '../../../src/policy/trait-mapping.ts';
 import { isClaimVisible, reviewableCrossDomainClaims } from '../../../src/policy/visibility.ts';
-import { assertOk, claim, grant, NOW } from '../policy/helpers.ts';
+import { assertOk, claim, grant, NOW } from '../../support/policy-fixtures.ts';
 
 // The policy side of a cross-domain transfer (SPEC §13.2): which claims are reviewable, which
 // mapped traits a read may include given the subject's reviews.

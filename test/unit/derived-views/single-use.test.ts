@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
 import { createGrant } from '../../../src/operations/grants.ts';
 import { evaluateAccess } from '../../../src/policy/scope.ts';
+import { assertDenied, assertOk, grant, NOW } from '../../support/policy-fixtures.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertDenied, assertOk, grant, NOW } from '../policy/helpers.ts';
 
 // One-time grants for matching (SPEC §13.3 step 5): they end with the session and never export.
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { type ApiResponse, api, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
+import { assertError } from './http-api.ts';
+import { type ApiResponse, api, type TestProvider } from './provider.ts';
 
 // The consent flow (WIRE-NOTES §2) driven over HTTP, one step per function, so that each test can
 // break exactly one thing and keep the rest genuine.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { A2uiMessageSchema } from '@a2ui/web_core';
 import { Ajv } from 'ajv';
-import type { Component, SurfaceParts } from '../../../src/surfaces/shared/a2ui/messages.ts';
+import type { Component, SurfaceParts } from '../../src/surfaces/shared/a2ui/messages.ts';
 
 // The two oracles for a v0.8 message (PITFALLS): the JSON schema with the standard catalog shipped
 // in @a2ui/web_core (read by path: the package does not export it; ajv strict off, as it uses

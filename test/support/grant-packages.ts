@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { decodeJwt } from 'jose';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   codeRequest,
   formFields,
@@ -11,7 +10,8 @@ import {
   publicClient,
   REDIRECT,
   signedInCookie,
-} from '../oauth/helpers.ts';
+} from './oauth-flow.ts';
+import { api, startTestProvider, type TestProvider } from './provider.ts';
 
 // Grant packages driven over plain HTTP, as a browser and a client would (WIRE-NOTES §4): one
 // authorization with several authorization_details → one consent page → one code → one package

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
-import type { ReviewState } from '../../../src/operations/review-state.ts';
-import type { TestProvider } from '../../support/provider.ts';
+import type { ReviewState } from '../../src/operations/review-state.ts';
+import type { TestProvider } from './provider.ts';
 
 // Driving the AG-UI review stream (POST /v1/agui/review) with @ag-ui/client's HttpAgent, the
 // client a person's app uses: it validates every event, enforces AG-UI's ordering rules (a run

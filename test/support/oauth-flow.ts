@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { createSubject, signIn } from '../../../src/operations/accounts.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { createSubject, signIn } from '../../src/operations/accounts.ts';
+import { startTestProvider, type TestProvider } from './provider.ts';
 
 // The OAuth flow driven by plain fetch, as a browser and a client would: one helper per step.
 

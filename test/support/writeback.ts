@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Claim } from '../../../src/model/claim.ts';
-import { api, type TestProvider } from '../../support/provider.ts';
+import type { Claim } from '../../src/model/claim.ts';
+import { api, type TestProvider } from './provider.ts';
 
 // Shared steps of the write-back suites (test/e2e/writeback/*.test.ts).
 

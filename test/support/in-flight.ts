@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 
-// Requests held in flight on purpose, for the graceful-shutdown checks (serve-lifecycle.test.ts,
+// Requests held in flight on purpose, for the graceful-shutdown checks (test/cli/serve-lifecycle.test.ts,
 // bench/soak.ts): the headers and half the body are sent now, the rest when `finish` is called,
 // so the server has the request in hand when SIGTERM comes, and its answer can only come after.
 // Not a *.test.ts file.

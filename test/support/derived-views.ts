@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Claim } from '../../../src/model/claim.ts';
-import { PPX_VERSION } from '../../../src/model/vocabulary.ts';
-import { importProfile } from '../../../src/operations/import-profile.ts';
-import type { ApiResponse, TestProvider } from '../../support/provider.ts';
+import type { Claim } from '../../src/model/claim.ts';
+import { PPX_VERSION } from '../../src/model/vocabulary.ts';
+import { importProfile } from '../../src/operations/import-profile.ts';
+import type { ApiResponse, TestProvider } from './provider.ts';
 
 // Shared setup for the derived-view end-to-end suites. Not a *.test.ts file.
 

@@ -3,7 +3,7 @@ import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
 import { keysOfNamespace } from '../../src/surfaces/shared/describe.ts';
 
 // One request of each surface as its clients send it, and the answer that counts as success:
-// shared by the crash load, the graceful-shutdown test (serve-lifecycle.test.ts) and the soak
+// shared by the crash load, the graceful-shutdown test (test/cli/serve-lifecycle.test.ts) and the soak
 // (bench/soak.ts). Not a *.test.ts file.
 
 export interface SurfaceRequest {

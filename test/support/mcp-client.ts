@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { GrantRecord } from '../../../src/model/grant-record.ts';
-import type { GrantDraft } from '../../../src/operations/grants.ts';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
-import type { TestProvider } from '../../support/provider.ts';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
+import type { GrantDraft } from '../../src/operations/grants.ts';
+import { issueGrantToken } from '../../src/operations/issue-tokens.ts';
+import type { TestProvider } from './provider.ts';
 
 // Helpers for driving /mcp with the official SDK client (1.x).
 

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createSubject } from '../../../src/operations/accounts.ts';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import type { TestProvider } from '../../support/provider.ts';
+import { createSubject } from '../../src/operations/accounts.ts';
+import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
+import type { TestProvider } from './provider.ts';
 
 // Shared by the web app's browser tests: the person signs in through the page as a person would,
 // and the screenshots go to test-artifacts/app/. Not a *.test.ts file.
 
-export const ARTIFACTS = join(import.meta.dirname, '../../../test-artifacts/app');
+export const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts/app');
 
 export const PERSON = { username: 'app-person', password: 'app-person-password-1' };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { DEMO_SUBJECT } from '../../../src/operations/demo-profile.ts';
-import type { ApiResponse } from '../../support/provider.ts';
+import { DEMO_SUBJECT } from '../../src/operations/demo-profile.ts';
+import type { ApiResponse } from './provider.ts';
 
 // Shared expectations for the HTTP end-to-end suites (test/e2e/http/*.test.ts).
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { CrossDomainTransfer } from '../../../src/model/vocabulary.ts';
-import { type ApiResponse, api, type TestProvider } from '../../support/provider.ts';
+import type { CrossDomainTransfer } from '../../src/model/vocabulary.ts';
+import { type ApiResponse, api, type TestProvider } from './provider.ts';
 
 // Shared steps for the cross-domain suites: a travel agent's grant over core + fragrance, so
 // every fragrance claim is cross-domain for it (docs/cross-domain.md).

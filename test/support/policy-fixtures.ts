@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Claim } from '../../../src/model/claim.ts';
-import type { PpxErrorCode, Result } from '../../../src/model/errors.ts';
-import type { GrantRecord } from '../../../src/model/grant-record.ts';
+import type { Claim } from '../../src/model/claim.ts';
+import type { PpxErrorCode, Result } from '../../src/model/errors.ts';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
 
 // Builders for the policy tests. Not a *.test.ts file, so the runner does not pick it up.
 
@@ -58,9 +58,9 @@ export function assertOk<T>(r: Result<T>): T {
   return r.value;
 }
 
-import { pick } from '../../support/random.ts';
+import { pick } from './random.ts';
 
-export { pick, prng } from '../../support/random.ts';
+export { pick, prng } from './random.ts';
 
 /** A random non-empty subset, or `undefined` with probability `pUndefined`. */
 export function subset<T>(rand: () => number, items: readonly T[], pUndefined = 0): T[] | undefined {

@@ -6,8 +6,8 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { issueGrantToken } from '../../../src/operations/issue-tokens.ts';
-import type { TestProvider } from '../../support/provider.ts';
+import { issueGrantToken } from '../../src/operations/issue-tokens.ts';
+import type { TestProvider } from './provider.ts';
 
 // Driving the preference agent (POST /a2a) with @a2a-js/sdk's own client, as another agent
 // would: the card from /.well-known/agent-card.json, JSON-RPC over HTTP with the grant's bearer

@@ -1,4 +1,4 @@
-import { must } from './http.ts';
+import { must } from './http-answer.ts';
 import { CLIENT, consentAskBody, pkcePair, proposedClaim } from './surface-requests.ts';
 
 // What one crash round works on, made over HTTP the way clients make it before the load starts:
