@@ -178,7 +178,7 @@ export async function setUp(
     return t.access_token;
   };
   // Minted directly, as a client's exchange would: a single-use grant's tokens alike (that a
-  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/consent).
+  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/http/consent).
   const tokens = {
     http: await token('http'),
     mcp: await token('mcp'),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Claim } from '../../src/model/claim.ts';
 import { api, type TestProvider } from './provider.ts';
 
-// Shared steps of the write-back suites (test/e2e/writeback/*.test.ts).
+// Shared steps of the write-back suites (test/e2e/http/writeback/*.test.ts).
 
 /** A proposed claim (no claim_id: the provider picks it). */
 export function proposed(namespace: string, key: string, value: unknown, overrides: Partial<Claim> = {}) {

@@ -10,7 +10,7 @@ import { grant } from '../../support/policy-fixtures.ts';
 // person-owned fields (review.user_visible, review.user_editable, lifecycle.last_confirmed_at,
 // provenance user_stated), either it is refused, or what the provider keeps sets none of them,
 // and a claim that said "the person said this" is flagged so the operation queues it for the
-// person under every policy (propose.ts#plan; the e2e test test/e2e/writeback/person-owned.test.ts).
+// person under every policy (propose.ts#plan; the e2e test test/e2e/http/writeback/person-owned.test.ts).
 
 const KINDS = ['user_stated', 'observed', 'imported', 'inferred', 'derived_aggregate'] as const;
 const POLICIES = ['allow', 'auto_for_low_risk', 'review_required'] as const;
