@@ -91,8 +91,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'SPEC §6.2 rule 5, §6.6',
     rule: 'each writeback_policy value decides refuse / review / apply',
     tests: [
-      ['test/unit/writeback/writeback.test.ts', 'forbidden refuses every proposal'],
-      ['test/unit/writeback/writeback.test.ts', 'auto_for_low_risk queues high-confidence inferences'],
+      ['test/unit/policy/writeback.test.ts', 'forbidden refuses every proposal'],
+      ['test/unit/policy/writeback.test.ts', 'auto_for_low_risk queues high-confidence inferences'],
     ],
   },
   {
@@ -306,7 +306,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: [
       ['test/e2e/http/consent/decide.test.ts', 'a grant token presented to approve is 403 access_denied'],
       ['test/e2e/http/consent/decide.test.ts', 'narrowed to one core key: every read returns only that key'],
-      ['test/unit/consent/narrowing.test.ts', 'refuses an item that was not requested, in each list'],
+      ['test/unit/policy/narrowing.test.ts', 'refuses an item that was not requested, in each list'],
     ],
   },
   {
@@ -747,7 +747,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/a2a/skills.test.ts', 'a revoked grant fails the very next call'],
       ['test/e2e/a2a/skills.test.ts', 'tokens for other resources, owner tokens and no token are 401'],
-      ['test/unit/a2a-stream-guard.test.ts', 'ends with a failed status once it is revoked'],
+      ['test/unit/surfaces/a2a/stream-guard.test.ts', 'ends with a failed status once it is revoked'],
     ],
   },
   {
@@ -1032,15 +1032,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a call offering to read SSE is answered with one JSON body, and GET opens no stream',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         'queues up to the limit unread, and the write past it cuts the stream (erroring it, no response)',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         'a reader that keeps up is never cut, and one event larger than the bound still goes to it',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         "counts the response's unread bytes, destroys the response when cut, and is flushed only once they left",
       ],
     ],
@@ -1060,7 +1060,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/agui/stream-credential.test.ts', 'a run on a token still valid goes on'],
       [
-        'test/unit/a2a-stream-guard.test.ts',
+        'test/unit/surfaces/a2a/stream-guard.test.ts',
         'passes events while the grant is active, then ends with a failed status once it is revoked',
       ],
     ],
@@ -1092,7 +1092,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'the same refusal over MCP and A2A (the same operation)',
       ],
       [
-        'test/unit/writeback/person-owned.property.test.ts',
+        'test/unit/operations/writeback/person-owned.property.test.ts',
         'a grantee write never ends with a person-owned field set by the grantee',
       ],
     ],
@@ -1107,11 +1107,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'suggestions for one preference: one card, what it says now once, each as now → suggested; accepting one leaves the rest',
       ],
       [
-        'test/unit/a2ui/components.test.ts',
+        'test/unit/surfaces/shared/a2ui/components.test.ts',
         'shows what it says now once, then each suggestion as now → suggested, and warns over the person’s own words',
       ],
       [
-        'test/unit/a2ui/components.test.ts',
+        'test/unit/surfaces/shared/a2ui/components.test.ts',
         'a suggestion for a preference not stored says so, and its slider sends the position',
       ],
     ],
@@ -1134,7 +1134,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a different value is the person’s own: said by them',
       ],
       [
-        'test/unit/writeback/only-confirms.test.ts',
+        'test/unit/policy/writeback-only-confirms.test.ts',
         'the same value with other provenance, confidence or review only confirms',
       ],
     ],
@@ -1162,7 +1162,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a grant that may confirm updates is told as changing the profile without asking',
       ],
       [
-        'test/unit/surfaces/writeback-words.test.ts',
+        'test/unit/surfaces/shared/writeback-words.test.ts',
         '"auto_for_low_risk": the words match what decideWriteback does',
       ],
     ],
@@ -1227,7 +1227,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'an app that registered itself is named with its host, never by its dcr_ client id',
       ],
       [
-        'test/unit/surfaces/writeback-words.test.ts',
+        'test/unit/surfaces/shared/writeback-words.test.ts',
         'has words for every reason the policy gives, none of them spec words',
       ],
     ],

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StreamResponse, TaskState } from '@a2a-js/sdk';
-import type { Deps } from '../../src/operations/deps.ts';
-import type { GrantCaller } from '../../src/operations/mcp-caller.ts';
-import { guarded } from '../../src/surfaces/a2a/stream-guard.ts';
+import type { Deps } from '../../../../src/operations/deps.ts';
+import type { GrantCaller } from '../../../../src/operations/mcp-caller.ts';
+import { guarded } from '../../../../src/surfaces/a2a/stream-guard.ts';
 
 // A task stream ends the moment its grant does (issue 13, item 3): the grant is read again before
 // each event, and a revoked one turns the next event into the task's final failed status, in the

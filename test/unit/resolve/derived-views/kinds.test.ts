@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Claim } from '../../../src/model/claim.ts';
-import { DerivedView } from '../../../src/model/derived-view.ts';
-import { compatibility } from '../../../src/resolve/derived-views/compatibility.ts';
-import type { ViewOutput } from '../../../src/resolve/derived-views/contract.ts';
+import type { Claim } from '../../../../src/model/claim.ts';
+import { DerivedView } from '../../../../src/model/derived-view.ts';
+import { compatibility } from '../../../../src/resolve/derived-views/compatibility.ts';
+import type { ViewOutput } from '../../../../src/resolve/derived-views/contract.ts';
 import {
   DERIVED_VIEW_KINDS,
   derivedViewKind,
   derivedViewKindNames,
-} from '../../../src/resolve/derived-views/index.ts';
-import { match } from '../../../src/resolve/derived-views/match.ts';
-import { recommendationBasis } from '../../../src/resolve/derived-views/recommendation-basis.ts';
+} from '../../../../src/resolve/derived-views/index.ts';
+import { match } from '../../../../src/resolve/derived-views/match.ts';
+import { recommendationBasis } from '../../../../src/resolve/derived-views/recommendation-basis.ts';
 import { c, NOW, orders } from './helpers.ts';
 
 // Each kind's compute, with exact numbers (docs/derived-views.md). Values are chosen to be

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Claim } from '../../../src/model/claim.ts';
-import { WritebackPolicy } from '../../../src/model/vocabulary.ts';
-import { QUEUE_REASONS } from '../../../src/model/writeback-rules.ts';
-import { decideWriteback } from '../../../src/policy/writeback.ts';
-import { grantCard } from '../../../src/surfaces/shared/a2ui/index.ts';
+import type { Claim } from '../../../../src/model/claim.ts';
+import { WritebackPolicy } from '../../../../src/model/vocabulary.ts';
+import { QUEUE_REASONS } from '../../../../src/model/writeback-rules.ts';
+import { decideWriteback } from '../../../../src/policy/writeback.ts';
+import { grantCard } from '../../../../src/surfaces/shared/a2ui/index.ts';
 import {
   queuedBecauseWords,
   WRITEBACK_WORDS,
   writePowerWords,
-} from '../../../src/surfaces/shared/writeback-words.ts';
+} from '../../../../src/surfaces/shared/writeback-words.ts';
 
 // writePowerWords says what decideWriteback does (issue 22 item 3): for every policy, the words
 // promise "without asking you" exactly when a low-risk change applies, and say what the person

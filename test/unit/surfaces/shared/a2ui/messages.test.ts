@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deleteSurface, surfaceMessages } from '../../../src/surfaces/shared/a2ui/index.ts';
-import { messageProblems, personStrings, referencedIds } from '../../support/a2ui-oracles.ts';
+import { deleteSurface, surfaceMessages } from '../../../../../src/surfaces/shared/a2ui/index.ts';
+import { messageProblems, personStrings, referencedIds } from '../../../../support/a2ui-oracles.ts';
 import { allSurfaces } from './fixtures.ts';
 
 // Every message every archetype produces, for every fixture object, is a valid A2UI v0.8 message

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Claim } from '../../src/model/claim.ts';
-import { ProvenanceKind } from '../../src/model/vocabulary.ts';
-import { demoProfile } from '../../src/operations/demo-profile.ts';
-import { confidenceWords, isStated } from '../../src/surfaces/shared/a2ui/words.ts';
-import { BANDS, bandOf, confidenceModel } from '../../web/app/src/plots/confidence.ts';
-import { confidenceMix } from '../../web/app/src/plots/index.ts';
-import {
-  assertAccessibleFigure,
-  barTitles,
-  part,
-  tableRows,
-  textOf,
-  wellFormed,
-} from './app-plots-support.ts';
+import type { Claim } from '../../../src/model/claim.ts';
+import { ProvenanceKind } from '../../../src/model/vocabulary.ts';
+import { demoProfile } from '../../../src/operations/demo-profile.ts';
+import { confidenceWords, isStated } from '../../../src/surfaces/shared/a2ui/words.ts';
+import { BANDS, bandOf, confidenceModel } from '../../../web/app/src/plots/confidence.ts';
+import { confidenceMix } from '../../../web/app/src/plots/index.ts';
+import { assertAccessibleFigure, barTitles, part, tableRows, textOf, wellFormed } from './plots-support.ts';
 
 // "Where your preferences come from, and how sure they are" (web/app/src/plots/confidence.ts):
 // per area, said by the person or not, and how sure, in the claim cards' own words.

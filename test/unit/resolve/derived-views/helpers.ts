@@ -1,4 +1,4 @@
-import type { Claim } from '../../../src/model/claim.ts';
+import type { Claim } from '../../../../src/model/claim.ts';
 
 // Builders for the derived-view kind tests. Not a *.test.ts file, so the runner skips it.
 

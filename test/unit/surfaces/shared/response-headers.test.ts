@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Hono } from 'hono';
-import { responseHeaders } from '../../../src/surfaces/shared/response-headers.ts';
+import { responseHeaders } from '../../../../src/surfaces/shared/response-headers.ts';
 
 // The root middleware's headers (issue 10 item 8), on answers whose headers can be changed and on
 // those whose cannot (Response.redirect's are immutable).

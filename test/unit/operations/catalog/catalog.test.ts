@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { CATALOG, operationIdOf, toolNameOf } from '../../../src/operations/catalog/index.ts';
-import { SCOPE_OPERATIONS } from '../../../src/operations/oauth/metadata.ts';
+import { CATALOG, operationIdOf, toolNameOf } from '../../../../src/operations/catalog/index.ts';
+import { SCOPE_OPERATIONS } from '../../../../src/operations/oauth/metadata.ts';
 
 // The operation catalog's own rules, checked without a server (the end-to-end side is
 // test/e2e/catalog/catalog.test.ts): names, bindings, and what the A2A surface will derive its

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { v0_8 } from '@a2ui/lit';
-import { objectContents } from '../../../src/surfaces/shared/a2ui/data-model.ts';
-import { deleteSurface, surfaceMessages } from '../../../src/surfaces/shared/a2ui/index.ts';
-import { toPlain } from '../../support/a2ui-oracles.ts';
+import { objectContents } from '../../../../../src/surfaces/shared/a2ui/data-model.ts';
+import { deleteSurface, surfaceMessages } from '../../../../../src/surfaces/shared/a2ui/index.ts';
+import { toPlain } from '../../../../support/a2ui-oracles.ts';
 import { AWKWARD_CLAIMS, allSurfaces, GRANTS, PROPOSAL, REQUESTS } from './fixtures.ts';
 
 // The official renderer's v0.8 message processor (@a2ui/lit, the one <a2ui-surface> reads) takes

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Claim } from '../../../src/model/claim.ts';
+import type { Claim } from '../../../../../src/model/claim.ts';
 import {
   claimCard,
   consentRequestForm,
@@ -9,8 +9,8 @@ import {
   proposalCard,
   type SurfaceParts,
   suggestionGroup,
-} from '../../../src/surfaces/shared/a2ui/index.ts';
-import { actionOf, allWords, ofType, typeOf } from '../../support/a2ui-oracles.ts';
+} from '../../../../../src/surfaces/shared/a2ui/index.ts';
+import { actionOf, allWords, ofType, typeOf } from '../../../../support/a2ui-oracles.ts';
 import { appNameOf, DEMO_CLAIMS, DIFF, GRANTS, NOW, PROPOSAL, REQUESTS, SUGGESTIONS } from './fixtures.ts';
 
 // What each archetype must show and offer (bindings/a2ui.md): stated and inferred told apart, a

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { proposalProblems } from '../../../src/operations/writeback/validate.ts';
-import { grantScope } from '../../../src/policy/scope.ts';
-import { granteeClaim } from '../../../src/policy/writeback.ts';
-import { grant } from '../../support/policy-fixtures.ts';
+import { proposalProblems } from '../../../../src/operations/writeback/validate.ts';
+import { grantScope } from '../../../../src/policy/scope.ts';
+import { granteeClaim } from '../../../../src/policy/writeback.ts';
+import { grant } from '../../../support/policy-fixtures.ts';
 
 // Issue 22 item 2, as a property: whatever claim a grantee proposes, with any mix of the
 // person-owned fields (review.user_visible, review.user_editable, lifecycle.last_confirmed_at,

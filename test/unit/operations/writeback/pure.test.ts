@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Claim } from '../../../src/model/claim.ts';
-import type { ClaimHistoryInput } from '../../../src/model/claim-history.ts';
-import { findTarget } from '../../../src/operations/writeback/apply.ts';
-import { profileDiff, sameJson, stateAt } from '../../../src/operations/writeback/diff.ts';
-import { proposalProblems } from '../../../src/operations/writeback/validate.ts';
-import type { Scope } from '../../../src/policy/scope.ts';
+import type { Claim } from '../../../../src/model/claim.ts';
+import type { ClaimHistoryInput } from '../../../../src/model/claim-history.ts';
+import { findTarget } from '../../../../src/operations/writeback/apply.ts';
+import { profileDiff, sameJson, stateAt } from '../../../../src/operations/writeback/diff.ts';
+import { proposalProblems } from '../../../../src/operations/writeback/validate.ts';
+import type { Scope } from '../../../../src/policy/scope.ts';
 
 const claim = (id: string, value: unknown, key = 'novelty_tolerance'): Claim => ({
   claim_id: id,

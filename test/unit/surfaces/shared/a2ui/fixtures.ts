@@ -1,9 +1,9 @@
-import type { Claim } from '../../../src/model/claim.ts';
-import type { ClaimHistoryInput } from '../../../src/model/claim-history.ts';
-import type { ConsentGrant } from '../../../src/model/consent-grant.ts';
-import type { ProposalRecord } from '../../../src/model/proposal.ts';
-import { DEMO_SUBJECT, demoProfile } from '../../../src/operations/demo-profile.ts';
-import { profileDiff } from '../../../src/operations/writeback/diff.ts';
+import type { Claim } from '../../../../../src/model/claim.ts';
+import type { ClaimHistoryInput } from '../../../../../src/model/claim-history.ts';
+import type { ConsentGrant } from '../../../../../src/model/consent-grant.ts';
+import type { ProposalRecord } from '../../../../../src/model/proposal.ts';
+import { DEMO_SUBJECT, demoProfile } from '../../../../../src/operations/demo-profile.ts';
+import { profileDiff } from '../../../../../src/operations/writeback/diff.ts';
 import {
   claimCard,
   consentRequestForm,
@@ -13,7 +13,7 @@ import {
   type SuggestionGroup,
   type SurfaceParts,
   suggestionGroup,
-} from '../../../src/surfaces/shared/a2ui/index.ts';
+} from '../../../../../src/surfaces/shared/a2ui/index.ts';
 
 // The PPX objects the A2UI tests render: the demo profile (every provenance kind and value type),
 // claims whose text would trip the renderer's JSON parsing or path splitting, a proposal, grants

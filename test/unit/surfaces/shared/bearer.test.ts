@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
-import { signingKeyOf } from '../../../src/auth/signing-keys.ts';
-import { TokenService } from '../../../src/auth/tokens.ts';
-import { ok } from '../../../src/model/errors.ts';
-import { limiterKey, readBearer } from '../../../src/surfaces/shared/bearer.ts';
-import { signatureSpellings } from '../../support/spellings.ts';
+import { signingKeyOf } from '../../../../src/auth/signing-keys.ts';
+import { TokenService } from '../../../../src/auth/tokens.ts';
+import { ok } from '../../../../src/model/errors.ts';
+import { limiterKey, readBearer } from '../../../../src/surfaces/shared/bearer.ts';
+import { signatureSpellings } from '../../../support/spellings.ts';
 
 // The rate-limit key (issue 10 item 6): what a token is, not how it is spelled.
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeKey } from '../../../src/model/claim.ts';
-import { SUPPORTED_EXTENSIONS } from '../../../src/model/extensions/index.ts';
-import { valueWords } from '../../../src/surfaces/shared/describe.ts';
-import { KEY_WORDS } from '../../../src/surfaces/shared/key-words.ts';
+import { normalizeKey } from '../../../../src/model/claim.ts';
+import { SUPPORTED_EXTENSIONS } from '../../../../src/model/extensions/index.ts';
+import { valueWords } from '../../../../src/surfaces/shared/describe.ts';
+import { KEY_WORDS } from '../../../../src/surfaces/shared/key-words.ts';
 
 // The consent page names every vocabulary key in words (key-words.ts): a key added to a
 // vocabulary without them would reach the page as a bare name.

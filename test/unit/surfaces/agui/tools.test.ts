@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { PERSON_TOOLS } from '../../src/surfaces/agui/actions.ts';
+import { PERSON_TOOLS } from '../../../../src/surfaces/agui/actions.ts';
 
 // The person's tools of the AG-UI review run come from the catalog (its `agui` entries): only
 // the subject's own operations, and each one documented in docs/ag-ui.md.
@@ -19,7 +19,7 @@ describe('the AG-UI person tools', () => {
   });
 
   it('are each documented in docs/ag-ui.md', () => {
-    const doc = readFileSync(new URL('../../docs/ag-ui.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../../docs/ag-ui.md', import.meta.url), 'utf8');
     for (const name of PERSON_TOOLS.keys())
       assert.ok(doc.includes(`\`${name}\``), `${name} in docs/ag-ui.md`);
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import { Metrics } from '../../src/operations/metrics.ts';
-import { type BoundedSink, boundedStream } from '../../src/surfaces/shared/bounded-stream.ts';
+import { Metrics } from '../../../../src/operations/metrics.ts';
+import { type BoundedSink, boundedStream } from '../../../../src/surfaces/shared/bounded-stream.ts';
 
 // The bound of one stream (issue 22, item 8): what waits for the reader (the stream's queue and
 // the response's writableLength) never passes the limit by more than the one event that found

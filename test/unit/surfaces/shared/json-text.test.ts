@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { share } from '../../../src/resolve/identity-memo.ts';
-import { jsonBytes, jsonText } from '../../../src/surfaces/shared/json-text.ts';
-import { prng } from '../../support/random.ts';
+import { share } from '../../../../src/resolve/identity-memo.ts';
+import { jsonBytes, jsonText } from '../../../../src/surfaces/shared/json-text.ts';
+import { prng } from '../../../support/random.ts';
 
 // jsonText must be JSON.stringify, only cheaper for shared values: compared on random data with
 // shared values at every depth, undefined members and elements, and values with toJSON.

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AuditAction, AuditEvent } from '../../src/model/audit-event.ts';
-import { ACCESS_ACTIONS, accessModel } from '../../web/app/src/plots/access.ts';
-import { accessOverTime } from '../../web/app/src/plots/index.ts';
-import { GRAPHIC_COLOURS, TEXT_COLOURS } from '../../web/app/src/plots/palette.ts';
+import type { AuditAction, AuditEvent } from '../../../src/model/audit-event.ts';
+import { ACCESS_ACTIONS, accessModel } from '../../../web/app/src/plots/access.ts';
+import { accessOverTime } from '../../../web/app/src/plots/index.ts';
+import { GRAPHIC_COLOURS, TEXT_COLOURS } from '../../../web/app/src/plots/palette.ts';
 import {
   assertAccessibleFigure,
   barTitles,
@@ -12,7 +12,7 @@ import {
   tableRows,
   textOf,
   wellFormed,
-} from './app-plots-support.ts';
+} from './plots-support.ts';
 
 // "Who looked at your profile" (web/app/src/plots/access.ts): reads per day per app over the
 // last days, as a chart and as a table that say the same numbers.
