@@ -105,7 +105,7 @@ export async function crashRun(kind: StoreKind, options: RunOptions): Promise<Ro
         rand,
         width: options.width ?? 24,
         killAfter: Math.max(1, Math.floor(total * (0.3 + 0.5 * rand()))),
-        killDelayMs: Math.floor(rand() * 12),
+        killAfterFires: 1 + Math.floor(rand() * 12),
         kill: () => killHard(running),
       });
       const t2 = performance.now();

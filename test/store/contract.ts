@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { claimShape } from '../../src/model/claim.ts';
 import { IdConflictError, type Store } from '../../src/store/store.ts';
+import { nextMillisecond } from '../support/clock.ts';
 import {
   at,
   auditEvent,
@@ -198,7 +199,7 @@ function claimAndModifierContract(open: () => Promise<Store>): void {
     it(
       'listClaimChanges keeps one time per claim shape: moved by every write to or from it, kept after a delete, gone with the profile',
       withStore(open, async (store) => {
-        const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+        const tick = nextMillisecond;
         const profile = profileRecord();
         await store.insertProfile(profile);
         assert.deepEqual(await store.listClaimChanges(profile.profile_id), []);

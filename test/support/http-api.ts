@@ -122,7 +122,3 @@ export function assertBareChallenge(r: ApiResponse): void {
 export function pastIso(msAgo = 3_600_000): string {
   return new Date(Date.now() - msAgo).toISOString();
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

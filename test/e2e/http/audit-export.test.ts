@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { nextMillisecond } from '../../support/clock.ts';
 import {
   assertError,
   assertNoInternalId,
   CORE_KEYS,
   FRAGRANCE_KEYS,
   keysOf,
-  sleep,
   sorted,
   TRAVEL_KEYS,
 } from '../../support/http-api.ts';
@@ -136,9 +136,9 @@ describe('HTTP audit log', () => {
   it('filters by since and until', async () => {
     const { grant, token } = await p.grant();
     await api(p.url, '/v1/profile/summary', { token });
-    await sleep(25);
+    await nextMillisecond();
     const mid = new Date().toISOString();
-    await sleep(25);
+    await nextMillisecond();
     await api(p.url, '/v1/profile/query', { token, body: {} });
     const gid = encodeURIComponent(grant.grant_id);
     const after = (await auditAll(token, `?grant_id=${gid}&since=${encodeURIComponent(mid)}`)).map(
