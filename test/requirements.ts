@@ -254,7 +254,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/http/consent/redirect-uri.test.ts', 'a client with one registered URI: that URI is used'],
       ['test/e2e/http/consent/redirect-uri.test.ts', 'a client with several registered URIs must name one'],
       ['test/e2e/http/consent/redirect-uri.test.ts', 'back-channel, decided on the page'],
-      ['test/e2e/web/consent-browser.test.ts', 'a back-channel client (no redirect URI)'],
+      ['test/e2e/web/consent-browser.browser.test.ts', 'a back-channel client (no redirect URI)'],
       ['test/e2e/oauth/redirect-uri.test.ts', 'one registered URI: it is used'],
       ['test/e2e/oauth/redirect-uri.test.ts', 'a client registered with none cannot use the code flow'],
     ],
@@ -412,10 +412,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'the consent page shows the request in words, marks stated vs inferred, allows narrowing; CSRF and clickjacking are refused',
     tests: [
       [
-        'test/e2e/web/consent-browser.test.ts',
+        'test/e2e/web/consent-browser.browser.test.ts',
         'sign in, read the request in words, untick a namespace, approve',
       ],
-      ['test/e2e/web/consent-browser.test.ts', 'a page on another origin cannot frame the consent page'],
+      [
+        'test/e2e/web/consent-browser.browser.test.ts',
+        'a page on another origin cannot frame the consent page',
+      ],
       ['test/e2e/web/pages.test.ts', 'a decision without the CSRF token, or from another site, is refused'],
     ],
   },
@@ -794,7 +797,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/web/app/serving.test.ts', 'a plain sign-in lands on /app'],
       ['test/e2e/web/app/serving.test.ts', 'the consent page and the signed-in page link to the app'],
-      ['test/e2e/web/app/app.test.ts', 'signing in from /app lands on the app'],
+      ['test/e2e/web/app/app.browser.test.ts', 'signing in from /app lands on the app'],
     ],
   },
   {
@@ -813,11 +816,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'what another surface changes shows on the open page without a reload, and a dropped stream resumes without a gap',
     tests: [
       [
-        'test/e2e/web/app/app.test.ts',
+        'test/e2e/web/app/app.browser.test.ts',
         'a proposal an agent makes over MCP while the page is open appears without reload',
       ],
-      ['test/e2e/web/app/app.test.ts', 'a consent request appears without reload'],
-      ['test/e2e/web/app/reconnect.test.ts', 'the next run resumes from the state’s seq'],
+      ['test/e2e/web/app/app.browser.test.ts', 'a consent request appears without reload'],
+      ['test/e2e/web/app/reconnect.browser.test.ts', 'the next run resumes from the state’s seq'],
     ],
   },
   {
@@ -825,10 +828,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 items 1 and 3; WIRE-NOTES §7',
     rule: "the person's decisions on the page go through the same operations as everywhere: a narrowed approval is exactly what was kept, a revoked grant's token fails on its next read",
     tests: [
-      ['test/e2e/web/app/app.test.ts', 'approved narrowed, the grant is exactly what was kept'],
-      ['test/e2e/web/app/app.test.ts', 'the app’s next read with its token fails'],
-      ['test/e2e/web/app/app.test.ts', 'export downloads a file'],
-      ['test/e2e/web/app/app.test.ts', 'deleting the whole profile takes a confirmation'],
+      ['test/e2e/web/app/app.browser.test.ts', 'approved narrowed, the grant is exactly what was kept'],
+      ['test/e2e/web/app/app.browser.test.ts', 'the app’s next read with its token fails'],
+      ['test/e2e/web/app/app.browser.test.ts', 'export downloads a file'],
+      ['test/e2e/web/app/app.browser.test.ts', 'deleting the whole profile takes a confirmation'],
     ],
   },
   {
@@ -836,11 +839,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 item 5',
     rule: 'plain words, errors in words, usable by keyboard alone, readable at 390 px without sideways scrolling, no serious or critical axe-core violation',
     tests: [
-      ['test/e2e/web/app/app.test.ts', 'which shows the profile by area in words'],
-      ['test/e2e/web/app/app.test.ts', 'offline, an action says so in words'],
-      ['test/e2e/web/app/layout.test.ts', 'keyboard only: Tab to a grant’s revoke button'],
-      ['test/e2e/web/app/layout.test.ts', 'at 390 px wide every view reads without sideways scrolling'],
-      ['test/e2e/web/app/layout.test.ts', 'no serious or critical axe-core violation on any view'],
+      ['test/e2e/web/app/app.browser.test.ts', 'which shows the profile by area in words'],
+      ['test/e2e/web/app/app.browser.test.ts', 'offline, an action says so in words'],
+      ['test/e2e/web/app/layout.browser.test.ts', 'keyboard only: Tab to a grant’s revoke button'],
+      [
+        'test/e2e/web/app/layout.browser.test.ts',
+        'at 390 px wide every view reads without sideways scrolling',
+      ],
+      ['test/e2e/web/app/layout.browser.test.ts', 'no serious or critical axe-core violation on any view'],
     ],
   },
   {
@@ -858,14 +864,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'CSRF on every cookie route refused; no open redirect; impostor clients marked; injected markup stays text; no SSRF through client metadata URLs; secrets stored as hashes and compared in constant time; sign-in and token endpoints rate limited',
     tests: [
       [
-        'test/e2e/attacks/csrf.test.ts',
+        'test/e2e/attacks/csrf.browser.test.ts',
         'the route table has no cookie-carried state-changing route this file does not attack',
       ],
-      ['test/e2e/attacks/csrf.test.ts', 'cannot decide a consent request'],
-      ['test/e2e/attacks/redirects.test.ts', 'is shown, not followed'],
-      ['test/e2e/attacks/redirects.test.ts', 'a redirect URI deregistered after the request'],
-      ['test/e2e/attacks/impersonation.test.ts', 'an app naming itself exactly like the real one'],
-      ['test/e2e/attacks/html-injection.test.ts', 'the web app, every view: no injected element'],
+      ['test/e2e/attacks/csrf.browser.test.ts', 'cannot decide a consent request'],
+      ['test/e2e/attacks/redirects.browser.test.ts', 'is shown, not followed'],
+      ['test/e2e/attacks/redirects.browser.test.ts', 'a redirect URI deregistered after the request'],
+      ['test/e2e/attacks/impersonation.browser.test.ts', 'an app naming itself exactly like the real one'],
+      ['test/e2e/attacks/html-injection.browser.test.ts', 'the web app, every view: no injected element'],
       [
         'test/e2e/attacks/ssrf.test.ts',
         'every spelling of this machine is refused with its reason, and no connection arrives',
@@ -1103,7 +1109,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'a suggestion shows what it would replace (now → suggested, as a ProfileDiffView row), warns over the person’s own words, and several for one key are one card with the current value once',
     tests: [
       [
-        'test/e2e/web/app/own-words.test.ts',
+        'test/e2e/web/app/own-words.browser.test.ts',
         'suggestions for one preference: one card, what it says now once, each as now → suggested; accepting one leaves the rest',
       ],
       [
@@ -1122,7 +1128,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: '"Change it" without a new value, and the subject’s write of what is stored, confirm: provenance and confidence unchanged, last_confirmed_at set, and the page says it was confirmed',
     tests: [
       [
-        'test/e2e/web/app/own-words.test.ts',
+        'test/e2e/web/app/own-words.browser.test.ts',
         '"Change it" with the slider not moved confirms: where it came from and how sure stay, and it says so',
       ],
       [
@@ -1146,11 +1152,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'every place that describes a grant (grant cards, "Explain this", the consent page and its A2UI form) says what its write-back policy lets the app do, from one function made from the rules the write-back follows',
     tests: [
       [
-        'test/e2e/web/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'each grant card, and its explanation, says what its write-back policy lets the app do',
       ],
       [
-        'test/e2e/web/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'the consent page says what write-back "allow" lets the app do',
       ],
       [
@@ -1185,7 +1191,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'the consent page and the sign-in page name the stranger’s document with its host',
       ],
       [
-        'test/e2e/web/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'an impostor’s suggestion, grant card and explanation read with its host',
       ],
       [
@@ -1200,7 +1206,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'bidi embedding, override, isolate and mark characters in outside text (values, map keys, domains, names) are taken out wherever it is drawn, by one definition',
     tests: [
       [
-        'test/e2e/web/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'outside text (values, map keys, domains) draws without bidi controls',
       ],
       [
@@ -1254,10 +1260,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/oauth/pending-caps.test.ts', 'past the per-person cap the app gets temporarily_unavailable'],
       [
-        'test/e2e/web/app/request-spam.test.ts',
+        'test/e2e/web/app/request-spam.browser.test.ts',
         '500 requests in a burst: the page draws at most the cap of forms',
       ],
-      ['test/e2e/web/app/request-spam.test.ts', 'a request left unanswered for 15 minutes leaves the page'],
+      [
+        'test/e2e/web/app/request-spam.browser.test.ts',
+        'a request left unanswered for 15 minutes leaves the page',
+      ],
       ['test/store/contract-consent.ts', 'lists a subject’s requests that are pending and live at now'],
       ['test/store/contract-consent.ts', 'pruneGrantRequests removes requests expired before the horizon'],
     ],

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 
-// The browser tests' browser: Debian's chromium driven by playwright-core (PITFALLS.md).
-// Not a *.test.ts file.
+// The browser tests' browser: Debian's chromium driven by playwright-core (PITFALLS.md). A test
+// that launches it is named *.browser.test.ts (npm run test:browser). Not a *.test.ts file.
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -30,7 +30,7 @@ export async function launchChromium(
       '--no-first-run',
     ],
     viewport: { width: 900, height: 900 },
-    // Only for injecting axe-core (accessibility.test.ts): the pages allow no script of their own.
+    // Only for injecting axe-core (accessibility.browser.test.ts): the pages allow no script of their own.
     bypassCSP: options.bypassCSP === true,
   });
   return {

@@ -10,7 +10,7 @@ import { createWebApp } from '../../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { cookieFrom, hiddenField, requestConsent, signInOverHttp } from '../../../support/web-session.ts';
 
-// The web app as the provider serves it, over plain HTTP (the browser tests are app.test.ts):
+// The web app as the provider serves it, over plain HTTP (the browser tests are app.browser.test.ts):
 // the page needs the session, carries the CSRF token and a strict CSP, its built files are
 // served with long cache lifetimes, and without a bundle /app answers a page in words.
 
