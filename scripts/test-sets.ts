@@ -8,9 +8,12 @@
 //            more than 20 s on a 2-core machine
 //   fast     every other test file
 //   all      every test file (npm test), the slow ones first so that they do not run alone at the end
+//   postgres the end-to-end suites and the store contract, for PPX_TEST_STORE=postgres
 
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const QUICK_SURFACES = [
   'test/e2e/http/smoke.test.ts',
@@ -54,6 +57,12 @@ const SETS: Record<string, readonly string[]> = {
   slow,
   fast,
   all: [...slow, ...browser, ...fast],
+  // With PPX_TEST_STORE=postgres (npm run test:postgres): the end-to-end suites and the store contract.
+  postgres: [
+    ...files('test/e2e/**/*.test.ts'),
+    'test/store/postgres-store.test.ts',
+    'test/store/postgres-concurrency.test.ts',
+  ],
 };
 
 const [name, ...flags] = process.argv.slice(2);
@@ -68,9 +77,15 @@ for (const f of set) {
     process.exit(2);
   }
 }
+// Node's compile cache, inherited by every test process and every `ppx` a test starts: a CLI test
+// starts dozens, and each compiles the same modules again without it (about half a spawn's time).
+const env = {
+  ...process.env,
+  NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] ?? join(tmpdir(), 'ppx-node-compile-cache'),
+};
 const run = spawnSync(
   process.execPath,
   ['--test', '--test-concurrency=2', '--test-timeout=120000', ...flags, ...new Set(set)],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env },
 );
 process.exit(run.status ?? 1);
