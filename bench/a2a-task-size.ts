@@ -8,7 +8,7 @@ import { issueGrantToken } from '../src/operations/tokens/issue-tokens.ts';
 import { inTransaction } from '../src/operations/transaction.ts';
 import { startServer } from '../src/server.ts';
 import { A2UI_EXTENSION } from '../src/surfaces/a2a/a2ui-parts.ts';
-import { ask } from '../test/e2e/a2a/helpers.ts';
+import { ask } from '../test/support/a2a-client.ts';
 import { DEMO, seedBenchProvider } from './bench-provider.ts';
 import { runMain } from './harness.ts';
 import { markdown } from './rounds.ts';

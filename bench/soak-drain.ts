@@ -1,4 +1,4 @@
-import { holdRequest } from '../test/crash/in-flight.ts';
+import { holdRequest } from '../test/support/in-flight.ts';
 import {
   a2aMessage,
   aguiRun,
@@ -10,7 +10,7 @@ import {
   pkcePair,
   proposal,
   type SurfaceRequest,
-} from '../test/crash/surface-requests.ts';
+} from '../test/support/surface-requests.ts';
 import type { SoakWorld } from './soak-world.ts';
 
 // The soak's last step: SIGTERM while requests are in flight. Besides whatever the steady load

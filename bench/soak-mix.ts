@@ -16,7 +16,7 @@ import {
   revocation,
   type SurfaceRequest,
   summaryRead,
-} from '../test/crash/surface-requests.ts';
+} from '../test/support/surface-requests.ts';
 import type { SoakWorld } from './soak-world.ts';
 
 // The soak's traffic: a weighted mix of what every surface is asked, one action at a time,

@@ -2,12 +2,12 @@ import { createGrant } from '../src/operations/grants/consent-grants.ts';
 import { DEMO_SUBJECT } from '../src/operations/seed/demo-profile.ts';
 import { DEMO_LOGIN } from '../src/operations/seed/seed-demo.ts';
 import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
-import { grantThroughConsent } from '../test/crash/seed.ts';
 import { type Served, serve } from '../test/crash/serve-child.ts';
 import type { CrashStore } from '../test/crash/stores.ts';
-import { CLIENT } from '../test/crash/surface-requests.ts';
-import { signInOverHttp } from '../test/e2e/web/helpers.ts';
 import { freePort } from '../test/support/provider.ts';
+import { grantThroughConsent } from '../test/support/seed-over-http.ts';
+import { CLIENT } from '../test/support/surface-requests.ts';
+import { signInOverHttp } from '../test/support/web-session.ts';
 
 // What the soak's traffic needs, set up before it starts: `ppx serve` as a child process (so
 // that its memory can be read from /proc and its inspector asked), on a fresh database, with the demo profile; grants

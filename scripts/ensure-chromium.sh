@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure Debian's chromium is at /usr/bin/chromium for the browser tests (test/e2e/web).
+# Makes sure Debian's chromium is at /usr/bin/chromium for the browser tests (test/**/*.browser.test.ts, npm run test:browser).
 # Idempotent: returns at once when it is already there. playwright-core drives it; it never
 # downloads a browser of its own (PITFALLS.md).
 set -euo pipefail

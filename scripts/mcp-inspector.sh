@@ -2,7 +2,7 @@
 # Calls the provider's MCP endpoint with the official Inspector CLI (devDependency
 # @modelcontextprotocol/inspector 2.x, installed by `npm install`; needs Node 22+, so run with
 # node_modules/.bin first on PATH). Nothing is fetched at run time.
-# test/e2e/mcp-tools/inspector.test.ts runs the same CLI under `npm test`.
+# test/e2e/mcp/conformance/inspector.test.ts runs the same CLI under `npm test`.
 #
 #   PATH=$PWD/node_modules/.bin:$PATH npm start &          # or any running provider
 #   a grant token whose audience is ${base}/mcp: from the OAuth flow (resource=${base}/mcp), or

@@ -91,8 +91,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'SPEC §6.2 rule 5, §6.6',
     rule: 'each writeback_policy value decides refuse / review / apply',
     tests: [
-      ['test/unit/writeback/writeback.test.ts', 'forbidden refuses every proposal'],
-      ['test/unit/writeback/writeback.test.ts', 'auto_for_low_risk queues high-confidence inferences'],
+      ['test/unit/policy/writeback.test.ts', 'forbidden refuses every proposal'],
+      ['test/unit/policy/writeback.test.ts', 'auto_for_low_risk queues high-confidence inferences'],
     ],
   },
   {
@@ -242,8 +242,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.1',
     rule: 'unknown clients are 404 unknown_client; redirect_uri matches a registered one exactly',
     tests: [
-      ['test/e2e/consent/request.test.ts', 'an unknown client is 404 unknown_client'],
-      ['test/e2e/consent/request.test.ts', 'redirect_uri must match a registered one exactly'],
+      ['test/e2e/http/consent/request.test.ts', 'an unknown client is 404 unknown_client'],
+      ['test/e2e/http/consent/request.test.ts', 'redirect_uri must match a registered one exactly'],
     ],
   },
   {
@@ -251,10 +251,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.1, RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1',
     rule: 'without redirect_uri the only registered URI is used; several: 400; none: a back-channel client whose decision ends on the provider page',
     tests: [
-      ['test/e2e/consent/redirect-uri.test.ts', 'a client with one registered URI: that URI is used'],
-      ['test/e2e/consent/redirect-uri.test.ts', 'a client with several registered URIs must name one'],
-      ['test/e2e/consent/redirect-uri.test.ts', 'back-channel, decided on the page'],
-      ['test/e2e/web/consent-browser.test.ts', 'a back-channel client (no redirect URI)'],
+      ['test/e2e/http/consent/redirect-uri.test.ts', 'a client with one registered URI: that URI is used'],
+      ['test/e2e/http/consent/redirect-uri.test.ts', 'a client with several registered URIs must name one'],
+      ['test/e2e/http/consent/redirect-uri.test.ts', 'back-channel, decided on the page'],
+      ['test/e2e/web/consent-browser.browser.test.ts', 'a back-channel client (no redirect URI)'],
       ['test/e2e/oauth/redirect-uri.test.ts', 'one registered URI: it is used'],
       ['test/e2e/oauth/redirect-uri.test.ts', 'a client registered with none cannot use the code flow'],
     ],
@@ -284,9 +284,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.1, §3',
     rule: 'PKCE S256 only: a missing challenge or plain is 400; the verifier is checked at exchange',
     tests: [
-      ['test/e2e/consent/request.test.ts', 'method plain is 400'],
-      ['test/e2e/consent/request.test.ts', 'a missing code_challenge is 400'],
-      ['test/e2e/consent/exchange.test.ts', 'a wrong code verifier is invalid_grant'],
+      ['test/e2e/http/consent/request.test.ts', 'method plain is 400'],
+      ['test/e2e/http/consent/request.test.ts', 'a missing code_challenge is 400'],
+      ['test/e2e/http/consent/exchange.test.ts', 'a wrong code verifier is invalid_grant'],
       ['test/unit/auth/secrets.test.ts', 'matches the RFC 7636 appendix B example'],
     ],
   },
@@ -295,8 +295,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.1',
     rule: 'a pending request carries no authority; the request token is returned once and stored hashed',
     tests: [
-      ['test/e2e/consent/request.test.ts', 'the request token is not a bearer token'],
-      ['test/e2e/consent/request.test.ts', 'an exchange before approval is invalid_grant'],
+      ['test/e2e/http/consent/request.test.ts', 'the request token is not a bearer token'],
+      ['test/e2e/http/consent/request.test.ts', 'an exchange before approval is invalid_grant'],
     ],
   },
   {
@@ -304,9 +304,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.2',
     rule: 'only the subject decides; a grant token never approves; narrowing is enforced on every read',
     tests: [
-      ['test/e2e/consent/decide.test.ts', 'a grant token presented to approve is 403 access_denied'],
-      ['test/e2e/consent/decide.test.ts', 'narrowed to one core key: every read returns only that key'],
-      ['test/unit/consent/narrowing.test.ts', 'refuses an item that was not requested, in each list'],
+      ['test/e2e/http/consent/decide.test.ts', 'a grant token presented to approve is 403 access_denied'],
+      ['test/e2e/http/consent/decide.test.ts', 'narrowed to one core key: every read returns only that key'],
+      ['test/unit/policy/narrowing.test.ts', 'refuses an item that was not requested, in each list'],
     ],
   },
   {
@@ -314,9 +314,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §2.3',
     rule: 'every failed exchange is the same 400 invalid_grant; a request is exchanged at most once',
     tests: [
-      ['test/e2e/consent/exchange.test.ts', 'the id alone (no request token) is invalid_grant'],
-      ['test/e2e/consent/exchange.test.ts', 'a replay of a successful exchange is invalid_grant'],
-      ['test/e2e/consent/exchange.test.ts', 'five concurrent genuine exchanges: exactly one 200'],
+      ['test/e2e/http/consent/exchange.test.ts', 'the id alone (no request token) is invalid_grant'],
+      ['test/e2e/http/consent/exchange.test.ts', 'a replay of a successful exchange is invalid_grant'],
+      ['test/e2e/http/consent/exchange.test.ts', 'five concurrent genuine exchanges: exactly one 200'],
     ],
   },
   {
@@ -325,11 +325,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'refresh rotates; a replayed refresh token kills the family and revokes the grant; 410 after revoke',
     tests: [
       [
-        'test/e2e/consent/refresh.test.ts',
+        'test/e2e/http/consent/refresh.test.ts',
         'a replayed (rotated) refresh token: invalid_grant, the family dies',
       ],
-      ['test/e2e/consent/refresh.test.ts', 'refresh after the subject revoked the grant is 410 grant_gone'],
-      ['test/e2e/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
+      [
+        'test/e2e/http/consent/refresh.test.ts',
+        'refresh after the subject revoked the grant is 410 grant_gone',
+      ],
+      ['test/e2e/http/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
     ],
   },
   {
@@ -357,7 +360,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a token for the MCP resource (the default) is refused by the HTTP API',
       ],
       [
-        'test/e2e/consent/flow.test.ts',
+        'test/e2e/http/consent/flow.test.ts',
         'a token minted with the provider key for another resource (audience) is 401',
       ],
     ],
@@ -385,7 +388,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ['test/e2e/oauth/introspect-revoke.test.ts', 'revoking a refresh token ends the grant, at once'],
       ['test/e2e/oauth/introspect-revoke.test.ts', 'introspection requires authentication'],
       [
-        'test/e2e/packages/operator-package.test.ts',
+        'test/e2e/oauth/packages/operator-package.test.ts',
         'introspection reports the package kind and each child status',
       ],
     ],
@@ -395,9 +398,12 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'WIRE-NOTES §4',
     rule: 'a package token covers several grants; withdrawing one child leaves the others; disconnect ends all',
     tests: [
-      ['test/e2e/packages/operator-package.test.ts', 'withdrawing one child leaves the others'],
-      ['test/e2e/packages/operator-package.test.ts', 'the disconnect endpoint ends every child'],
-      ['test/e2e/packages/operator-package.test.ts', 'a single-use child is consumed by the first token'],
+      ['test/e2e/oauth/packages/operator-package.test.ts', 'withdrawing one child leaves the others'],
+      ['test/e2e/oauth/packages/operator-package.test.ts', 'the disconnect endpoint ends every child'],
+      [
+        'test/e2e/oauth/packages/operator-package.test.ts',
+        'a single-use child is consumed by the first token',
+      ],
     ],
   },
   {
@@ -406,10 +412,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'the consent page shows the request in words, marks stated vs inferred, allows narrowing; CSRF and clickjacking are refused',
     tests: [
       [
-        'test/e2e/web/consent-browser.test.ts',
+        'test/e2e/web/consent-browser.browser.test.ts',
         'sign in, read the request in words, untick a namespace, approve',
       ],
-      ['test/e2e/web/consent-browser.test.ts', 'a page on another origin cannot frame the consent page'],
+      [
+        'test/e2e/web/consent-browser.browser.test.ts',
+        'a page on another origin cannot frame the consent page',
+      ],
       ['test/e2e/web/pages.test.ts', 'a decision without the CSRF token, or from another site, is refused'],
     ],
   },
@@ -418,14 +427,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'SPEC §6.2 rule 5, §6.6; WIRE-NOTES §5; issue 4 item 1',
     rule: 'each writeback policy refuses, queues or applies; proposals never overwrite user_stated; bad proposals store nothing',
     tests: [
-      ['test/e2e/writeback/policies.test.ts', 'forbidden: 403 writeback_forbidden, nothing stored'],
+      ['test/e2e/http/writeback/policies.test.ts', 'forbidden: 403 writeback_forbidden, nothing stored'],
       [
-        'test/e2e/writeback/policies.test.ts',
+        'test/e2e/http/writeback/policies.test.ts',
         'review_required: 202 proposal_created, invisible to reads until confirmed',
       ],
-      ['test/e2e/writeback/policies.test.ts', 'auto_for_low_risk: low-risk observed applied'],
+      ['test/e2e/http/writeback/policies.test.ts', 'auto_for_low_risk: low-risk observed applied'],
       [
-        'test/e2e/writeback/policies.test.ts',
+        'test/e2e/http/writeback/policies.test.ts',
         'propose-updates: bad proposals name the claim and the problem, nothing stored',
       ],
     ],
@@ -435,8 +444,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'SPEC §9 confirm_updates; issue 4 item 2',
     rule: 'confirmation changes later reads and sets last_confirmed_at; history and diff are kept',
     tests: [
-      ['test/e2e/writeback/confirm.test.ts', 'a confirmation changes what a later read returns'],
-      ['test/e2e/writeback/confirm.test.ts', 'diff between two instants'],
+      ['test/e2e/http/writeback/confirm.test.ts', 'a confirmation changes what a later read returns'],
+      ['test/e2e/http/writeback/confirm.test.ts', 'diff between two instants'],
     ],
   },
   {
@@ -445,12 +454,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'derived views are computed only from claims the grant allows, never carry raw values, and validate',
     tests: [
       [
-        'test/e2e/derived-views/views.test.ts',
+        'test/e2e/http/derived-views/views.test.ts',
         'recommendation_basis: basis is exactly the allowed keys held',
       ],
-      ['test/e2e/derived-views/views.test.ts', 'each kind is valid against the official derived-view schema'],
       [
-        'test/e2e/derived-views/compatibility.test.ts',
+        'test/e2e/http/derived-views/views.test.ts',
+        'each kind is valid against the official derived-view schema',
+      ],
+      [
+        'test/e2e/http/derived-views/compatibility.test.ts',
         'compares only keys both grants allow and both subjects hold',
       ],
     ],
@@ -461,11 +473,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'under allow_with_review only mapped core traits cross, after the subject reviews; never raw domain claims',
     tests: [
       [
-        'test/e2e/cross-domain/policies.test.ts',
+        'test/e2e/http/cross-domain/policies.test.ts',
         'allow_with_review: pending first, mapped core traits only after approval',
       ],
       [
-        'test/e2e/cross-domain/policies.test.ts',
+        'test/e2e/http/cross-domain/policies.test.ts',
         'deny: fragrance claims omitted, no mapped trait, no review created',
       ],
     ],
@@ -474,7 +486,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     id: 'one-time-grants',
     source: 'SPEC §13.3; issue 4 item 5',
     rule: 'one-time grants end after the session and never export',
-    tests: [['test/e2e/derived-views/single-use.test.ts', 'works until its token expires, then 401']],
+    tests: [['test/e2e/http/derived-views/single-use.test.ts', 'works until its token expires, then 401']],
   },
   {
     id: 'deletion-export',
@@ -482,10 +494,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'export round-trips through import; deleted claims are read by no grant and leave the export',
     tests: [
       [
-        'test/e2e/writeback/delete-export.test.ts',
+        'test/e2e/http/writeback/delete-export.test.ts',
         'export -> delete the profile -> import restores it exactly',
       ],
-      ['test/e2e/writeback/delete-export.test.ts', 'deletes one claim: gone from reads and exports'],
+      ['test/e2e/http/writeback/delete-export.test.ts', 'deletes one claim: gone from reads and exports'],
     ],
   },
   {
@@ -537,18 +549,18 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'another domain is 403 cross_domain_denied; writeback forbidden is 403 writeback_forbidden',
       ],
       [
-        'test/e2e/mcp-packages/inactive.test.ts',
+        'test/e2e/mcp/packages/inactive.test.ts',
         'an operation or purpose outside the named child is isError insufficient_scope, not 403',
       ],
       [
-        'test/e2e/mcp-packages/inactive.test.ts',
+        'test/e2e/mcp/packages/inactive.test.ts',
         'a cross-domain read under the named child is isError cross_domain_denied, not 403',
       ],
       [
-        'test/e2e/mcp-packages/inactive.test.ts',
+        'test/e2e/mcp/packages/inactive.test.ts',
         'a write-back the named child forbids is 403 writeback_forbidden',
       ],
-      ['test/e2e/mcp-packages/inactive.test.ts', 'tool error texts avoid the trigger words, codes included'],
+      ['test/e2e/mcp/packages/inactive.test.ts', 'tool error texts avoid the trigger words, codes included'],
     ],
   },
   {
@@ -557,18 +569,18 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'with a package token grant_id is required; missing, malformed, repeated or unknown is isError before any read, even for one child',
     tests: [
       [
-        'test/e2e/mcp-packages/grant-id.test.ts',
+        'test/e2e/mcp/packages/grant-id.test.ts',
         'every data-disclosing tool requires grant_id, even with a one-child package',
       ],
-      ['test/e2e/mcp-packages/grant-id.test.ts', 'a malformed grant_id is refused before any read'],
-      ['test/e2e/mcp-packages/grant-id.test.ts', 'a repeated grant_id is refused before any read'],
-      ['test/e2e/mcp-packages/grant-id.test.ts', 'an unknown grant_id'],
+      ['test/e2e/mcp/packages/grant-id.test.ts', 'a malformed grant_id is refused before any read'],
+      ['test/e2e/mcp/packages/grant-id.test.ts', 'a repeated grant_id is refused before any read'],
+      ['test/e2e/mcp/packages/grant-id.test.ts', 'an unknown grant_id'],
       [
-        'test/e2e/mcp-packages/grant-id.test.ts',
+        'test/e2e/mcp/packages/grant-id.test.ts',
         'with a single-grant token grant_id stays optional and must match',
       ],
       [
-        'test/e2e/mcp-packages/grant-id.test.ts',
+        'test/e2e/mcp/packages/grant-id.test.ts',
         'a child id names the child; its PPX grant id is accepted as the same name',
       ],
     ],
@@ -579,18 +591,18 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'one entry per named child, computed under that child only; isError only when every entry failed',
     tests: [
       [
-        'test/e2e/mcp-packages/fan-out.test.ts',
+        'test/e2e/mcp/packages/fan-out.test.ts',
         'one entry per named child, each computed under its own grant only',
       ],
       [
-        'test/e2e/mcp-packages/fan-out.test.ts',
+        'test/e2e/mcp/packages/fan-out.test.ts',
         'mixed success: isError is false, the failed child has an error entry',
       ],
       [
-        'test/e2e/mcp-packages/fan-out.test.ts',
+        'test/e2e/mcp/packages/fan-out.test.ts',
         'every entry failed: isError is true, with the ended-access text',
       ],
-      ['test/e2e/mcp-packages/fan-out.test.ts', 'a one-element list is still a fan-out'],
+      ['test/e2e/mcp/packages/fan-out.test.ts', 'a one-element list is still a fan-out'],
     ],
   },
   {
@@ -599,12 +611,12 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'an ended child is a package_child_inactive tool result, never HTTP 401/403 and never another child; no active child left is HTTP 401 invalid_token',
     tests: [
       [
-        'test/e2e/mcp-packages/inactive.test.ts',
+        'test/e2e/mcp/packages/inactive.test.ts',
         'gives package_child_inactive, as a tool result, for every tool',
       ],
-      ['test/e2e/mcp-packages/inactive.test.ts', 'the active child still reads'],
+      ['test/e2e/mcp/packages/inactive.test.ts', 'the active child still reads'],
       [
-        'test/e2e/mcp-packages/lifecycle.test.ts',
+        'test/e2e/mcp/packages/lifecycle.test.ts',
         'no active child left: HTTP 401 invalid_token with the resource metadata',
       ],
     ],
@@ -615,11 +627,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'ppx_list_granted_access lists each child (grant_id, source, purposes, permissions, streams with pairwise instance_ids, access mode, status), nothing else, and reflects a revocation on the next call',
     tests: [
       [
-        'test/e2e/mcp-packages/discovery.test.ts',
+        'test/e2e/mcp/packages/discovery.test.ts',
         'lists every child with its source, purposes, permissions, streams, pairwise handles, mode and status',
       ],
-      ['test/e2e/mcp-packages/discovery.test.ts', 'reflects a revocation on the very next call'],
-      ['test/e2e/mcp-packages/discovery.test.ts', 'takes no grant_id'],
+      ['test/e2e/mcp/packages/discovery.test.ts', 'reflects a revocation on the very next call'],
+      ['test/e2e/mcp/packages/discovery.test.ts', 'takes no grant_id'],
     ],
   },
   {
@@ -627,13 +639,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'PDPP MCP read profile §3 (instance_id, freshness); WIRE-NOTES §4',
     rule: 'every claim id in a result has its instance_id beside it; freshness per namespace at structuredContent.data.freshness, granularity declared',
     tests: [
-      ['test/e2e/mcp-packages/presentation.test.ts', 'each claim id has its pairwise instance_id beside it'],
+      ['test/e2e/mcp/packages/presentation.test.ts', 'each claim id has its pairwise instance_id beside it'],
       [
-        'test/e2e/mcp-packages/presentation.test.ts',
+        'test/e2e/mcp/packages/presentation.test.ts',
         'freshness: per stream and instance, last_success_at = when claims there last changed',
       ],
       [
-        'test/e2e/mcp-packages/presentation.test.ts',
+        'test/e2e/mcp/packages/presentation.test.ts',
         'the protected resource metadata declares the freshness granularity',
       ],
       ['test/e2e/mcp/tools.test.ts', 'proposes (queued for review) and confirms an update under the grant'],
@@ -645,7 +657,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'no tool list, instruction, result or error carries a non-pairwise subject id',
     tests: [
       [
-        'test/e2e/mcp-packages/lifecycle.test.ts',
+        'test/e2e/mcp/packages/lifecycle.test.ts',
         'no grantee-visible output carries the internal subject id',
       ],
     ],
@@ -738,7 +750,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/a2a/skills.test.ts', 'a revoked grant fails the very next call'],
       ['test/e2e/a2a/skills.test.ts', 'tokens for other resources, owner tokens and no token are 401'],
-      ['test/unit/a2a-stream-guard.test.ts', 'ends with a failed status once it is revoked'],
+      ['test/unit/surfaces/a2a/stream-guard.test.ts', 'ends with a failed status once it is revoked'],
     ],
   },
   {
@@ -779,10 +791,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 item 3',
     rule: "the web app at /app is the signed-in person's own: without a session, sign in and come back; a plain sign-in lands there; the consent page links to it",
     tests: [
-      ['test/e2e/app/serving.test.ts', 'without a session, /app and its views send the person to sign in'],
-      ['test/e2e/app/serving.test.ts', 'a plain sign-in lands on /app'],
-      ['test/e2e/app/serving.test.ts', 'the consent page and the signed-in page link to the app'],
-      ['test/e2e/app/app.test.ts', 'signing in from /app lands on the app'],
+      [
+        'test/e2e/web/app/serving.test.ts',
+        'without a session, /app and its views send the person to sign in',
+      ],
+      ['test/e2e/web/app/serving.test.ts', 'a plain sign-in lands on /app'],
+      ['test/e2e/web/app/serving.test.ts', 'the consent page and the signed-in page link to the app'],
+      ['test/e2e/web/app/app.browser.test.ts', 'signing in from /app lands on the app'],
     ],
   },
   {
@@ -790,9 +805,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 item 3',
     rule: "built by the project's own build, served by the provider under a CSP of its own origin, nothing from a CDN or fetched at run time; without a bundle, a page in words",
     tests: [
-      ['test/e2e/app/serving.test.ts', 'the page: the bundle, the CSRF token'],
-      ['test/e2e/app/serving.test.ts', 'the built files: long cache lifetimes'],
-      ['test/e2e/app/serving.test.ts', 'without a built bundle, /app says so in words'],
+      ['test/e2e/web/app/serving.test.ts', 'the page: the bundle, the CSRF token'],
+      ['test/e2e/web/app/serving.test.ts', 'the built files: long cache lifetimes'],
+      ['test/e2e/web/app/serving.test.ts', 'without a built bundle, /app says so in words'],
     ],
   },
   {
@@ -801,11 +816,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'what another surface changes shows on the open page without a reload, and a dropped stream resumes without a gap',
     tests: [
       [
-        'test/e2e/app/app.test.ts',
+        'test/e2e/web/app/app.browser.test.ts',
         'a proposal an agent makes over MCP while the page is open appears without reload',
       ],
-      ['test/e2e/app/app.test.ts', 'a consent request appears without reload'],
-      ['test/e2e/app/reconnect.test.ts', 'the next run resumes from the state’s seq'],
+      ['test/e2e/web/app/app.browser.test.ts', 'a consent request appears without reload'],
+      ['test/e2e/web/app/reconnect.browser.test.ts', 'the next run resumes from the state’s seq'],
     ],
   },
   {
@@ -813,10 +828,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 items 1 and 3; WIRE-NOTES §7',
     rule: "the person's decisions on the page go through the same operations as everywhere: a narrowed approval is exactly what was kept, a revoked grant's token fails on its next read",
     tests: [
-      ['test/e2e/app/app.test.ts', 'approved narrowed, the grant is exactly what was kept'],
-      ['test/e2e/app/app.test.ts', 'the app’s next read with its token fails'],
-      ['test/e2e/app/app.test.ts', 'export downloads a file'],
-      ['test/e2e/app/app.test.ts', 'deleting the whole profile takes a confirmation'],
+      ['test/e2e/web/app/app.browser.test.ts', 'approved narrowed, the grant is exactly what was kept'],
+      ['test/e2e/web/app/app.browser.test.ts', 'the app’s next read with its token fails'],
+      ['test/e2e/web/app/app.browser.test.ts', 'export downloads a file'],
+      ['test/e2e/web/app/app.browser.test.ts', 'deleting the whole profile takes a confirmation'],
     ],
   },
   {
@@ -824,11 +839,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     source: 'issue 12 item 5',
     rule: 'plain words, errors in words, usable by keyboard alone, readable at 390 px without sideways scrolling, no serious or critical axe-core violation',
     tests: [
-      ['test/e2e/app/app.test.ts', 'which shows the profile by area in words'],
-      ['test/e2e/app/app.test.ts', 'offline, an action says so in words'],
-      ['test/e2e/app/layout.test.ts', 'keyboard only: Tab to a grant’s revoke button'],
-      ['test/e2e/app/layout.test.ts', 'at 390 px wide every view reads without sideways scrolling'],
-      ['test/e2e/app/layout.test.ts', 'no serious or critical axe-core violation on any view'],
+      ['test/e2e/web/app/app.browser.test.ts', 'which shows the profile by area in words'],
+      ['test/e2e/web/app/app.browser.test.ts', 'offline, an action says so in words'],
+      ['test/e2e/web/app/layout.browser.test.ts', 'keyboard only: Tab to a grant’s revoke button'],
+      [
+        'test/e2e/web/app/layout.browser.test.ts',
+        'at 390 px wide every view reads without sideways scrolling',
+      ],
+      ['test/e2e/web/app/layout.browser.test.ts', 'no serious or critical axe-core violation on any view'],
     ],
   },
   {
@@ -846,14 +864,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'CSRF on every cookie route refused; no open redirect; impostor clients marked; injected markup stays text; no SSRF through client metadata URLs; secrets stored as hashes and compared in constant time; sign-in and token endpoints rate limited',
     tests: [
       [
-        'test/e2e/attacks/csrf.test.ts',
+        'test/e2e/attacks/csrf.browser.test.ts',
         'the route table has no cookie-carried state-changing route this file does not attack',
       ],
-      ['test/e2e/attacks/csrf.test.ts', 'cannot decide a consent request'],
-      ['test/e2e/attacks/redirects.test.ts', 'is shown, not followed'],
-      ['test/e2e/attacks/redirects.test.ts', 'a redirect URI deregistered after the request'],
-      ['test/e2e/attacks/impersonation.test.ts', 'an app naming itself exactly like the real one'],
-      ['test/e2e/attacks/html-injection.test.ts', 'the web app, every view: no injected element'],
+      ['test/e2e/attacks/csrf.browser.test.ts', 'cannot decide a consent request'],
+      ['test/e2e/attacks/redirects.browser.test.ts', 'is shown, not followed'],
+      ['test/e2e/attacks/redirects.browser.test.ts', 'a redirect URI deregistered after the request'],
+      ['test/e2e/attacks/impersonation.browser.test.ts', 'an app naming itself exactly like the real one'],
+      ['test/e2e/attacks/html-injection.browser.test.ts', 'the web app, every view: no injected element'],
       [
         'test/e2e/attacks/ssrf.test.ts',
         'every spelling of this machine is refused with its reason, and no connection arrives',
@@ -895,7 +913,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'races of 10 refreshes: one winner, and the family always ends',
       ],
       ['test/e2e/instances/refresh-races.test.ts', 'races of 10 refreshes spread over both'],
-      ['test/e2e/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
+      ['test/e2e/http/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
     ],
   },
   {
@@ -905,10 +923,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: [
       ['test/e2e/oauth/mcp-sdk.test.ts', 'after the person ends its access, the refresh says so'],
       [
-        'test/e2e/consent/refresh.test.ts',
+        'test/e2e/http/consent/refresh.test.ts',
         'a refresh after the client gave up its own grant says the app ended it',
       ],
-      ['test/e2e/consent/refresh.test.ts', 'says the access expired, in words'],
+      ['test/e2e/http/consent/refresh.test.ts', 'says the access expired, in words'],
       ['test/e2e/oauth/introspect-revoke.test.ts', 'revoking a refresh token ends the grant, at once'],
     ],
   },
@@ -1020,15 +1038,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a call offering to read SSE is answered with one JSON body, and GET opens no stream',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         'queues up to the limit unread, and the write past it cuts the stream (erroring it, no response)',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         'a reader that keeps up is never cut, and one event larger than the bound still goes to it',
       ],
       [
-        'test/unit/bounded-stream.test.ts',
+        'test/unit/surfaces/shared/bounded-stream.test.ts',
         "counts the response's unread bytes, destroys the response when cut, and is flushed only once they left",
       ],
     ],
@@ -1048,7 +1066,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/agui/stream-credential.test.ts', 'a run on a token still valid goes on'],
       [
-        'test/unit/a2a-stream-guard.test.ts',
+        'test/unit/surfaces/a2a/stream-guard.test.ts',
         'passes events while the grant is active, then ends with a failed status once it is revoked',
       ],
     ],
@@ -1060,24 +1078,27 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'a grantee can neither set nor claim the person-owned fields: hiding or locking a claim is 400, its confirmation date is dropped, its "the person said this" is kept as imported from it and queued; a grant never confirms what the person stated',
     tests: [
       [
-        'test/e2e/writeback/person-owned.test.ts',
+        'test/e2e/http/writeback/person-owned.test.ts',
         'a grantee cannot hide a claim from the person or lock it: 400 invalid_request, nothing stored',
       ],
       [
-        'test/e2e/writeback/person-owned.test.ts',
+        'test/e2e/http/writeback/person-owned.test.ts',
         'a grantee’s last_confirmed_at is dropped: the person never confirmed it',
       ],
       [
-        'test/e2e/writeback/person-owned.test.ts',
+        'test/e2e/http/writeback/person-owned.test.ts',
         'a grantee’s "the person said this" is kept as imported from it, and always waits for the person',
       ],
       [
-        'test/e2e/writeback/person-owned.test.ts',
+        'test/e2e/http/writeback/person-owned.test.ts',
         'a grant’s confirm_update never reaches what the person said: 403 access_denied',
       ],
-      ['test/e2e/writeback/person-owned.test.ts', 'the same refusal over MCP and A2A (the same operation)'],
       [
-        'test/unit/writeback/person-owned.property.test.ts',
+        'test/e2e/http/writeback/person-owned.test.ts',
+        'the same refusal over MCP and A2A (the same operation)',
+      ],
+      [
+        'test/unit/operations/writeback/person-owned.property.test.ts',
         'a grantee write never ends with a person-owned field set by the grantee',
       ],
     ],
@@ -1088,15 +1109,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'a suggestion shows what it would replace (now → suggested, as a ProfileDiffView row), warns over the person’s own words, and several for one key are one card with the current value once',
     tests: [
       [
-        'test/e2e/app/own-words.test.ts',
+        'test/e2e/web/app/own-words.browser.test.ts',
         'suggestions for one preference: one card, what it says now once, each as now → suggested; accepting one leaves the rest',
       ],
       [
-        'test/unit/a2ui/components.test.ts',
+        'test/unit/surfaces/shared/a2ui/components.test.ts',
         'shows what it says now once, then each suggestion as now → suggested, and warns over the person’s own words',
       ],
       [
-        'test/unit/a2ui/components.test.ts',
+        'test/unit/surfaces/shared/a2ui/components.test.ts',
         'a suggestion for a preference not stored says so, and its slider sends the position',
       ],
     ],
@@ -1107,16 +1128,19 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: '"Change it" without a new value, and the subject’s write of what is stored, confirm: provenance and confidence unchanged, last_confirmed_at set, and the page says it was confirmed',
     tests: [
       [
-        'test/e2e/app/own-words.test.ts',
+        'test/e2e/web/app/own-words.browser.test.ts',
         '"Change it" with the slider not moved confirms: where it came from and how sure stay, and it says so',
       ],
       [
-        'test/e2e/writeback/subject-confirms.test.ts',
+        'test/e2e/http/writeback/subject-confirms.test.ts',
         'is a confirmation: provenance and confidence unchanged, last_confirmed_at set, history says confirmed',
       ],
-      ['test/e2e/writeback/subject-confirms.test.ts', 'a different value is the person’s own: said by them'],
       [
-        'test/unit/writeback/only-confirms.test.ts',
+        'test/e2e/http/writeback/subject-confirms.test.ts',
+        'a different value is the person’s own: said by them',
+      ],
+      [
+        'test/unit/policy/writeback-only-confirms.test.ts',
         'the same value with other provenance, confidence or review only confirms',
       ],
     ],
@@ -1128,11 +1152,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'every place that describes a grant (grant cards, "Explain this", the consent page and its A2UI form) says what its write-back policy lets the app do, from one function made from the rules the write-back follows',
     tests: [
       [
-        'test/e2e/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'each grant card, and its explanation, says what its write-back policy lets the app do',
       ],
       [
-        'test/e2e/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'the consent page says what write-back "allow" lets the app do',
       ],
       [
@@ -1144,7 +1168,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'a grant that may confirm updates is told as changing the profile without asking',
       ],
       [
-        'test/unit/surfaces/writeback-words.test.ts',
+        'test/unit/surfaces/shared/writeback-words.test.ts',
         '"auto_for_low_risk": the words match what decideWriteback does',
       ],
     ],
@@ -1167,7 +1191,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'the consent page and the sign-in page name the stranger’s document with its host',
       ],
       [
-        'test/e2e/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'an impostor’s suggestion, grant card and explanation read with its host',
       ],
       [
@@ -1182,7 +1206,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'bidi embedding, override, isolate and mark characters in outside text (values, map keys, domains, names) are taken out wherever it is drawn, by one definition',
     tests: [
       [
-        'test/e2e/app/what-apps-may-do.test.ts',
+        'test/e2e/web/app/what-apps-may-do.browser.test.ts',
         'outside text (values, map keys, domains) draws without bidi controls',
       ],
       [
@@ -1209,7 +1233,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'an app that registered itself is named with its host, never by its dcr_ client id',
       ],
       [
-        'test/unit/surfaces/writeback-words.test.ts',
+        'test/unit/surfaces/shared/writeback-words.test.ts',
         'has words for every reason the policy gives, none of them spec words',
       ],
     ],
@@ -1221,13 +1245,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     rule: 'live pending consent requests are capped per app and per person (429 with Retry-After and words, the same for an unknown subject; on OAuth the app’s oldest is withdrawn, past the person cap temporarily_unavailable), expire after 15 minutes, and are neither listed, counted nor drawn once expired',
     tests: [
       [
-        'test/e2e/consent/pending-caps.test.ts',
+        'test/e2e/http/consent/pending-caps.test.ts',
         '500 requests for one person in a burst: at most the cap stay pending',
       ],
-      ['test/e2e/consent/pending-caps.test.ts', 'past the per-person cap, other apps are refused too'],
-      ['test/e2e/consent/pending-caps.test.ts', 'a subject that does not exist gets the same answers'],
+      ['test/e2e/http/consent/pending-caps.test.ts', 'past the per-person cap, other apps are refused too'],
+      ['test/e2e/http/consent/pending-caps.test.ts', 'a subject that does not exist gets the same answers'],
       [
-        'test/e2e/consent/pending-caps.test.ts',
+        'test/e2e/http/consent/pending-caps.test.ts',
         'a request older than 15 minutes is neither listed nor counted',
       ],
       [
@@ -1236,10 +1260,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       ['test/e2e/oauth/pending-caps.test.ts', 'past the per-person cap the app gets temporarily_unavailable'],
       [
-        'test/e2e/app/request-spam.test.ts',
+        'test/e2e/web/app/request-spam.browser.test.ts',
         '500 requests in a burst: the page draws at most the cap of forms',
       ],
-      ['test/e2e/app/request-spam.test.ts', 'a request left unanswered for 15 minutes leaves the page'],
+      [
+        'test/e2e/web/app/request-spam.browser.test.ts',
+        'a request left unanswered for 15 minutes leaves the page',
+      ],
       ['test/store/contract-consent.ts', 'lists a subject’s requests that are pending and live at now'],
       ['test/store/contract-consent.ts', 'pruneGrantRequests removes requests expired before the horizon'],
     ],

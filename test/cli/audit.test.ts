@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { auditEvent } from '../store/fixtures.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
+import { auditEvent } from '../support/store-records.ts';
 
 // `ppx audit prune` (docs/audit.md): removes the events older than the retention, and only those.
 

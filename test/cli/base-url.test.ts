@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config.ts';
 import { openProvider } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 import { api, freePort } from '../support/provider.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
 
 // Tokens are bound to a base URL (`iss`, and `aud` under it). `ppx serve` records the one it
 // serves on as the setting `served_base_url`; mint defaults to it and warns when told another,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { cleanEnv, runCli, sandbox, show } from '../support/cli.ts';
 import { postgresUnreachable } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
-import { cleanEnv, runCli, sandbox, show } from './helpers.ts';
 
 // A PostgreSQL URL the provider cannot use is said in words, exit 1, never pg's stack (issue 22
 // item 17: `ppx serve --database-url postgres://127.0.0.1:5432/db` with USER unset died with "no

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 import { officialErrors, SKIP_NO_SHARED } from '../support/official-schemas.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
 
 const SUBJECT = 'did:example:user-demo-0001';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 import { dropSchemas, postgresUnreachable, schemaName, urlInSchema } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
 
 // `ppx migrate` as a user runs it (issue 14, item 3): a store seeded on SQLite moved to PostgreSQL
 // and back, checked by what `ppx export` gives for each subject before and after; a progress bar

@@ -4,8 +4,8 @@ import { loadConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { openProvider } from '../../src/provider.ts';
 import { startServer } from '../../src/server.ts';
+import { type CliSandbox, sandbox } from '../support/cli.ts';
 import { api, freePort } from '../support/provider.ts';
-import { type CliSandbox, sandbox } from './helpers.ts';
 
 /** Parses `export NAME='value'` lines as a shell would. */
 function parseExports(stdout: string): Record<string, string> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 
 // What `ppx mint` refuses instead of guessing (issue 11, item 2): a grant without namespaces,
 // keys no vocabulary registers, a flag of another kind of token, and a mistyped flag.

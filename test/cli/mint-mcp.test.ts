@@ -5,10 +5,10 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt } from 'jose';
-import { ask, bearerFetch, isTask, resultOf } from '../e2e/a2a/helpers.ts';
+import { ask, bearerFetch, isTask, resultOf } from '../support/a2a-client.ts';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 import { freePort } from '../support/provider.ts';
 import { killHard, serveProcess } from '../support/serve-process.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
 
 // `ppx mint grant --for mcp`: a grant token for /mcp from the CLI, used by the official MCP SDK
 // client against a `ppx serve` process, with no grant_id in the call (issue 11, item 1).

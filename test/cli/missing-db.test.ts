@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cleanEnv, runCli, sandbox, show } from './helpers.ts';
+import { cleanEnv, runCli, sandbox, show } from '../support/cli.ts';
 
 // Commands other than `serve` and `seed` refuse a database that is not there, instead of creating
 // an empty one and then saying the client or subject is unknown (issue 11, item 2).

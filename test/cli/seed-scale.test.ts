@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { type CliSandbox, sandbox, show } from './helpers.ts';
+import { type CliSandbox, sandbox, show } from '../support/cli.ts';
 
 // `ppx seed --scale N` (issue 14, item 5): generated subjects with their claims, grants and audit
 // history in one process, with progress on stderr; seeding again from where it stopped grows the

@@ -5,8 +5,11 @@ import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { DEMO_LOGIN } from '../../src/operations/seed/seed-demo.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { holdRequest } from '../crash/in-flight.ts';
-import { grantThroughConsent, pendingRequest } from '../crash/seed.ts';
+import { BIN, type CliSandbox, ROOT, sandbox, show } from '../support/cli.ts';
+import { holdRequest } from '../support/in-flight.ts';
+import { freePort } from '../support/provider.ts';
+import { grantThroughConsent, pendingRequest } from '../support/seed-over-http.ts';
+import { auditEvent } from '../support/store-records.ts';
 import {
   a2aMessage,
   aguiRun,
@@ -18,11 +21,8 @@ import {
   oauthRefresh,
   proposal,
   revocation,
-} from '../crash/surface-requests.ts';
-import { signInOverHttp } from '../e2e/web/helpers.ts';
-import { auditEvent } from '../store/fixtures.ts';
-import { freePort } from '../support/provider.ts';
-import { BIN, type CliSandbox, ROOT, sandbox, show } from './helpers.ts';
+} from '../support/surface-requests.ts';
+import { signInOverHttp } from '../support/web-session.ts';
 import { type Child, waitForExit, waitForLine } from './serve-child.ts';
 
 // `ppx serve` as an operator runs it (issue 11, item 4): one access-log line per request and

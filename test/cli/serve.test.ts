@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, describe, it } from 'node:test';
+import { BIN, ROOT, sandbox } from '../support/cli.ts';
 import { officialErrors, SKIP_NO_SHARED } from '../support/official-schemas.ts';
 import { freePort } from '../support/provider.ts';
-import { BIN, ROOT, sandbox } from './helpers.ts';
 import { type Child, waitForExit, waitForLine } from './serve-child.ts';
 
 describe('ppx serve as a child process', () => {

@@ -2,11 +2,11 @@ import { sha256 } from '../../src/auth/secrets.ts';
 import type { ChangeEvent, ChangeKind } from '../../src/model/change-event.ts';
 import type { Deps } from '../../src/operations/deps.ts';
 import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
-import { send } from './http.ts';
+import { send } from '../support/http-answer.ts';
+import type { Material, SeededGrant, Subject } from '../support/seed-over-http.ts';
+import { CLIENT, REDIRECT } from '../support/surface-requests.ts';
 import type { ConfirmationFired, DecisionFired, Fired, LoadReport } from './load.ts';
-import type { Material, SeededGrant, Subject } from './seed.ts';
 import type { CrashStore } from './stores.ts';
-import { CLIENT, REDIRECT } from './surface-requests.ts';
 
 // What must hold after a kill and a restart (docs/crash-safety.md), checked against the store
 // (opened beside the restarted server) and over HTTP: every acknowledged write is there, no

@@ -1,12 +1,12 @@
 import { DEMO_SUBJECT } from '../../src/operations/seed/demo-profile.ts';
 import { DEMO_LOGIN } from '../../src/operations/seed/seed-demo.ts';
 import { issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
-import { signInOverHttp } from '../e2e/web/helpers.ts';
 import { freePort } from '../support/provider.ts';
 import { prng } from '../support/random.ts';
+import { type RoundSize, type Subject, seedRound } from '../support/seed-over-http.ts';
+import { signInOverHttp } from '../support/web-session.ts';
 import { type Checks, checkRound } from './checks.ts';
 import { fireAndKill, KINDS, type Kind, writesOf } from './load.ts';
-import { type RoundSize, type Subject, seedRound } from './seed.ts';
 import { killHard, type Served, serve } from './serve-child.ts';
 import { crashStore, type StoreKind } from './stores.ts';
 
@@ -105,7 +105,7 @@ export async function crashRun(kind: StoreKind, options: RunOptions): Promise<Ro
         rand,
         width: options.width ?? 24,
         killAfter: Math.max(1, Math.floor(total * (0.3 + 0.5 * rand()))),
-        killDelayMs: Math.floor(rand() * 12),
+        killAfterFires: 1 + Math.floor(rand() * 12),
         kill: () => killHard(running),
       });
       const t2 = performance.now();

@@ -1,6 +1,6 @@
-import { type Answer, send } from './http.ts';
-import type { Material, RoundSize, Subject } from './seed.ts';
-import { CLIENT, decisionFields, proposedClaim } from './surface-requests.ts';
+import { type Answer, send } from '../support/http-answer.ts';
+import type { Material, RoundSize, Subject } from '../support/seed-over-http.ts';
+import { CLIENT, decisionFields, proposedClaim } from '../support/surface-requests.ts';
 
 // The load of one crash round: the five kinds of write fired concurrently (proposals by
 // grantees, confirmations and rejections by the subject, refresh rotations, revocations, consent
@@ -79,10 +79,13 @@ export interface LoadPlan {
   readonly rand: () => number;
   /** Requests at once besides the refresh families (each family rotates one request at a time). */
   readonly width: number;
-  /** Acknowledged writes after which `kill` is called, `killDelayMs` later. */
+  /**
+   * Acknowledged writes after which the kill is armed. It then comes as the `killAfterFires`-th
+   * write fired after that is sent (so it does not always come right after an answer went out),
+   * or as the last one is, whichever is first: always while that write, at least, is in flight.
+   */
   readonly killAfter: number;
-  /** A few ms more, so that the kill does not always come right after an answer went out. */
-  readonly killDelayMs: number;
+  readonly killAfterFires: number;
   readonly kill: () => Promise<void>;
 }
 
@@ -109,6 +112,7 @@ export async function fireAndKill(plan: LoadPlan): Promise<LoadReport> {
   let inFlight = 0;
   let stopping = false;
   let armed = false;
+  let firedSinceArmed = 0;
   let killing: Promise<void> | undefined;
   const killNow = () => {
     if (stopping) return;
@@ -127,7 +131,9 @@ export async function fireAndKill(plan: LoadPlan): Promise<LoadReport> {
     inFlight++;
     let fired: Fired;
     try {
-      const answer = await request();
+      const sent = request();
+      if (armed && (++firedSinceArmed >= plan.killAfterFires || lastTask())) killNow();
+      const answer = await sent;
       fired = { ...record, state: answer.status === ok ? 'acked' : 'refused', answer };
     } catch (e) {
       const error = (e instanceof Error ? `${e.message} ${String(e.cause ?? '')}` : String(e)).trim();
@@ -138,7 +144,8 @@ export async function fireAndKill(plan: LoadPlan): Promise<LoadReport> {
     report.fired.push(fired);
     if (fired.state === 'acked' && ++acked >= plan.killAfter && !armed) {
       armed = true;
-      setTimeout(killNow, plan.killDelayMs);
+      // Nothing more to fire: kill now, while the writes still unanswered are in flight.
+      if (lastTask() && inFlight > 0) killNow();
     }
     return fired;
   };
@@ -187,6 +194,8 @@ export async function fireAndKill(plan: LoadPlan): Promise<LoadReport> {
   shuffle(tasks, rand);
 
   let next = 0;
+  /** Every task has been started (the refresh rotations may still fire). */
+  const lastTask = () => next >= tasks.length;
   const workers = Array.from({ length: Math.min(plan.width, tasks.length) }, async () => {
     while (!stopping && next < tasks.length) await tasks[next++]?.();
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { a2aGrant } from '../e2e/a2a/helpers.ts';
-import { mcpGrant, rawPost } from '../e2e/mcp/helpers.ts';
+import { a2aGrant } from '../support/a2a-client.ts';
+import { mcpGrant, rawPost } from '../support/mcp-client.ts';
 import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../support/postgres.ts';
 import { api, startTestProvider, type TestProvider } from '../support/provider.ts';
 

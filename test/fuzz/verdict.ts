@@ -9,7 +9,7 @@ import type { Outcome, RawRequest } from './wire.ts';
 /** The wire codes a 4xx may carry: the provider's own table, and the OAuth ones it speaks (RFC 6749 §5.2, RFC 7009 §2.2.1). */
 const KNOWN_CODES = new Set<string>([...Object.keys(ERROR_STATUS), 'unsupported_token_type']);
 
-/** Stack frames and paths of the implementation (test/e2e/http/helpers.ts#assertNoTrace, and more). */
+/** Stack frames and paths of the implementation (test/support/http-api.ts#assertNoTrace, and more). */
 const TRACES = [
   /\bat [\w.<>$]+ \((?:file:|node:|\/)[^)]*\)/,
   /\n\s+at [\w.<>$]+ /,

@@ -1,9 +1,9 @@
 import { type Claim, qualifiedKey } from '../../src/model/claim.ts';
 import type { GrantRecord } from '../../src/model/grant-record.ts';
 import { CATALOG, toolNameOf } from '../../src/operations/catalog/index.ts';
-import { rawPost, toolCall } from '../e2e/mcp/helpers.ts';
-import { proposed } from '../e2e/writeback/helpers.ts';
+import { rawPost, toolCall } from '../support/mcp-client.ts';
 import { api } from '../support/provider.ts';
+import { proposed } from '../support/writeback.ts';
 import { POOL, type Step } from './case.ts';
 import type { World } from './world.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { oneShot } from '../e2e/agui/helpers.ts';
+import { oneShot } from '../support/agui-client.ts';
 import { comparableRun } from '../support/compare.ts';
 import { type Answer, runStep } from './calls.ts';
 import { type Case, caseArbitrary, type Step } from './case.ts';

@@ -7,7 +7,7 @@ import { importProfile } from '../../src/operations/export-import/import-profile
 import { createGrant } from '../../src/operations/grants/consent-grants.ts';
 import { DEMO_CLIENTS } from '../../src/operations/seed/demo-profile.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
-import { importSecondSubject, SECOND_SUBJECT } from '../e2e/derived-views/helpers.ts';
+import { importSecondSubject, SECOND_SUBJECT } from '../support/derived-views.ts';
 import { startTestProvider, type TestProvider } from '../support/provider.ts';
 import { type Case, type ClaimDraft, type GrantDraftCase, POOL, type Surface } from './case.ts';
 
@@ -178,7 +178,7 @@ export async function setUp(
     return t.access_token;
   };
   // Minted directly, as a client's exchange would: a single-use grant's tokens alike (that a
-  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/consent).
+  // one-time grant ends with its first exchange is the OAuth flow's, tested in test/e2e/http/consent).
   const tokens = {
     http: await token('http'),
     mcp: await token('mcp'),

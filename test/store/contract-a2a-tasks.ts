@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { A2aTaskRecord } from '../../src/model/a2a-task.ts';
 import { type A2aTaskQuery, IdConflictError, type Store } from '../../src/store/store.ts';
-import { at, withStore } from './fixtures.ts';
+import { at, withStore } from '../support/store-records.ts';
 
 // Store contract for A2A tasks (issue 13, docs/store.md "A2A tasks"): kept by the grant they were
 // made under, which every read names; a task of another grant is exactly as absent as a missing one.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import type { AuditFilter, Store } from '../../src/store/store.ts';
-import { at, auditEvent, refreshToken, subjectId, tokenFamily, withStore } from './fixtures.ts';
+import { at, auditEvent, refreshToken, subjectId, tokenFamily, withStore } from '../support/store-records.ts';
 
 // The audit log as it grows (issue 10, item 10): newest-first order, pages that stay correct when
 // a listing stops at its bound of rows examined, time bounds over events logged out of time order,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import type { AuditFilter, Store } from '../../src/store/store.ts';
-import { at, auditEvent, subjectId, withStore } from './fixtures.ts';
+import { at, auditEvent, subjectId, withStore } from '../support/store-records.ts';
 
 /** Every page of a listing, following next_cursor until it is absent. */
 async function allPages(store: Store, filter: AuditFilter): Promise<AuditEvent[][]> {

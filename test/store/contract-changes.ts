@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChangeDraft, ChangeEvent } from '../../src/model/change-event.ts';
 import type { Store } from '../../src/store/store.ts';
-import { gate, subjectId, withStore } from './fixtures.ts';
+import { gate, subjectId, withStore } from '../support/store-records.ts';
 
 // Store contract for the change-event outbox (migration 0009, docs/store.md "Change events").
 

@@ -14,7 +14,7 @@ import {
   subjectId,
   tokenFamily,
   withStore,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
 
 const isConflict = (id: string) => (error: unknown) => error instanceof IdConflictError && error.id === id;
 

@@ -10,7 +10,7 @@ import {
   signingKey,
   subjectId,
   withStore,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
 
 /** Grants, clients, signing keys and settings. */
 export function recordsContract(open: () => Promise<Store>): void {

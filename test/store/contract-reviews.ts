@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { CrossDomainReviewRecord } from '../../src/model/cross-domain-review.ts';
 import { IdConflictError, type Store } from '../../src/store/store.ts';
-import { at, subjectId, withStore } from './fixtures.ts';
+import { at, subjectId, withStore } from '../support/store-records.ts';
 
 // Store contract for cross-domain transfer reviews (migration 0006, docs/cross-domain.md).
 

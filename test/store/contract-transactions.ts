@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store, StoreTx } from '../../src/store/store.ts';
-import { auditEvent, gate, grant, minimalClaim, profileRecord, withStore } from './fixtures.ts';
+import { auditEvent, gate, grant, minimalClaim, profileRecord, withStore } from '../support/store-records.ts';
 
 const COUNTER_ID = 'ppx:claim:counter';
 
@@ -120,14 +119,27 @@ export function transactionContract(open: () => Promise<Store>): void {
       withStore(open, async (store) => {
         const profile = profileRecord();
         await store.insertProfile(profile);
-        const increment = () =>
+        const increment = (between: () => Promise<void> = async () => undefined) =>
           store.transaction(async (tx) => {
             const value = await readCounter(tx, profile.profile_id);
-            await sleep(5);
+            await between();
             await writeCounter(tx, profile.profile_id, value + 1);
             return value;
           });
-        const seen = await Promise.all([increment(), increment(), increment(), increment()]);
+        // Not a pause: the first has read and not yet written while the other three are issued, and
+        // until the store has answered a read issued after them. A store that let them in before the
+        // first commits would have them read the same value as the first, or as one another.
+        const read = gate();
+        const issued = gate();
+        const first = increment(async () => {
+          read.open();
+          await issued.wait;
+        });
+        await read.wait;
+        const others = [increment(), increment(), increment()];
+        await store.getProfile(profile.profile_id);
+        issued.open();
+        const seen = await Promise.all([first, ...others]);
         assert.deepEqual(
           [...seen].sort((a, b) => a - b),
           [0, 1, 2, 3],
@@ -148,7 +160,14 @@ export function transactionContract(open: () => Promise<Store>): void {
         });
         await entered.wait;
         const outside = store.putSettingIfAbsent('owner', 'outside');
-        await sleep(10);
+        let outsideSettled = false;
+        void outside.then(() => {
+          outsideSettled = true;
+        });
+        // Not a pause: the store answers a read issued after the write, and the write is still
+        // waiting for the transaction.
+        assert.equal(await store.getSetting('owner'), undefined);
+        assert.equal(outsideSettled, false);
         held.open();
         assert.equal(await tx, 'transaction');
         assert.equal(await outside, 'transaction');

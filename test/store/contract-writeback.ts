@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ClaimHistoryInput } from '../../src/model/claim-history.ts';
 import type { ProposalRecord } from '../../src/model/proposal.ts';
 import type { Store } from '../../src/store/store.ts';
-import { at, minimalClaim, modifier, profileRecord, withStore } from './fixtures.ts';
+import { at, minimalClaim, modifier, profileRecord, withStore } from '../support/store-records.ts';
 
 let n = 0;
 function proposal(profileId: string, overrides: Partial<ProposalRecord> = {}): ProposalRecord {

@@ -3,15 +3,7 @@ import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { claimShape } from '../../src/model/claim.ts';
 import { IdConflictError, type Store } from '../../src/store/store.ts';
-import { a2aTaskContract } from './contract-a2a-tasks.ts';
-import { auditContract } from './contract-audit.ts';
-import { auditLogContract } from './contract-audit-log.ts';
-import { changesContract } from './contract-changes.ts';
-import { consentContract } from './contract-consent.ts';
-import { recordsContract } from './contract-records.ts';
-import { reviewContract } from './contract-reviews.ts';
-import { transactionContract } from './contract-transactions.ts';
-import { writebackContract } from './contract-writeback.ts';
+import { nextMillisecond } from '../support/clock.ts';
 import {
   at,
   auditEvent,
@@ -21,7 +13,16 @@ import {
   modifier,
   profileRecord,
   withStore,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
+import { a2aTaskContract } from './contract-a2a-tasks.ts';
+import { auditContract } from './contract-audit.ts';
+import { auditLogContract } from './contract-audit-log.ts';
+import { changesContract } from './contract-changes.ts';
+import { consentContract } from './contract-consent.ts';
+import { recordsContract } from './contract-records.ts';
+import { reviewContract } from './contract-reviews.ts';
+import { transactionContract } from './contract-transactions.ts';
+import { writebackContract } from './contract-writeback.ts';
 
 export interface StoreContractOptions {
   /**
@@ -198,7 +199,7 @@ function claimAndModifierContract(open: () => Promise<Store>): void {
     it(
       'listClaimChanges keeps one time per claim shape: moved by every write to or from it, kept after a delete, gone with the profile',
       withStore(open, async (store) => {
-        const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+        const tick = nextMillisecond;
         const profile = profileRecord();
         await store.insertProfile(profile);
         assert.deepEqual(await store.listClaimChanges(profile.profile_id), []);

@@ -11,7 +11,15 @@ import {
   withClient,
 } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
-import { auditEvent, gate, grant, profileRecord, refreshToken, subjectId, tokenFamily } from './fixtures.ts';
+import {
+  auditEvent,
+  gate,
+  grant,
+  profileRecord,
+  refreshToken,
+  subjectId,
+  tokenFamily,
+} from '../support/store-records.ts';
 
 // The PostgreSQL store's concurrency rule (issue 23, item 2; docs/store.md, "Concurrency,
 // operation by operation") and its caches (item 3), with two instances on one schema. Waiting is

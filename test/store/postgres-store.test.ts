@@ -7,8 +7,8 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
+import { profileRecord } from '../support/store-records.ts';
 import { runStoreContract } from './contract.ts';
-import { profileRecord } from './fixtures.ts';
 
 // The store contract against a real PostgreSQL server (PPX_TEST_DATABASE_URL, by default the local
 // one). Every store opened here lives in a schema of its own, dropped when the file is done, so

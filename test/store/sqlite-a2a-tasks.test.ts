@@ -9,7 +9,7 @@ import { a2aTaskQueries } from '../../src/store/sqlite/a2a-task-queries.ts';
 import { listMigrations, migrate } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { StatementCache } from '../../src/store/sqlite/statement-cache.ts';
-import { at, grant, profileRecord } from './fixtures.ts';
+import { at, grant, profileRecord } from '../support/store-records.ts';
 
 // Migration 0012 (A2A tasks) on a database of the stage before it, the table's own guards, and
 // the plans of the task queries (the contract suite, contract-a2a-tasks.ts, covers the behaviour).

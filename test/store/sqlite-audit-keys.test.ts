@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { at, auditEvent, subjectId } from './fixtures.ts';
+import { at, auditEvent, subjectId } from '../support/store-records.ts';
 
 // A store remembers which claim-key lists it stored (sqlite/audit-queries.ts): it must forget them
 // when a rollback takes one back, and when another process prunes lists.

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import { listMigrations } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { at, auditEvent, refreshToken, subjectId, tokenFamily } from './fixtures.ts';
+import { at, auditEvent, refreshToken, subjectId, tokenFamily } from '../support/store-records.ts';
 
 // Migration 0011 carries a log written in the old shape (one JSON body per event) over to the
 // compact one without losing or reordering an event, and keeps refresh tokens exchangeable.

@@ -7,7 +7,7 @@ import { auditQueries } from '../../src/store/sqlite/audit-queries.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { StatementCache } from '../../src/store/sqlite/statement-cache.ts';
 import type { AuditFilter } from '../../src/store/store.ts';
-import { at, auditEvent } from './fixtures.ts';
+import { at, auditEvent } from '../support/store-records.ts';
 
 // The audit log at 100,000 events (issue 10, item 10): every filter the API offers, alone and
 // combined, either way, gives exactly the events it should, and every statement a listing runs

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { minimalClaim, modifier, profileRecord } from './fixtures.ts';
+import { minimalClaim, modifier, profileRecord } from '../support/store-records.ts';
 
 // The read connection keeps parsed claims per profile version (content-cache.ts). These tests
 // write through a second store on the same file, as the CLI does beside a running server, and

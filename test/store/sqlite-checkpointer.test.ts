@@ -1,18 +1,39 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { statSync, watch } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
 import { Checkpointer } from '../../src/store/sqlite/checkpointer.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { auditEvent, subjectId } from './fixtures.ts';
+import { auditEvent, subjectId } from '../support/store-records.ts';
 
 // Checkpoints move to a worker thread once a store has committed a while (sqlite/checkpointer.ts):
 // the database file then still takes in what the WAL holds, though the writer no longer
 // checkpoints, and nothing committed is lost across close and reopen.
+
+/** Resolves once the file at `path` is larger than `size`: on the file's own change events. */
+function grows(path: string, size: number): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(path, () => check());
+    const check = () => {
+      if (statSync(path).size <= size) return;
+      watcher.close();
+      resolve();
+    };
+    check();
+  });
+}
+
+/** Resolves once the next worker thread this process starts has exited, and its exit was handled. */
+function nextWorkerExit(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('worker', (worker: Worker) => worker.once('exit', () => setImmediate(resolve)));
+  });
+}
 
 describe('background WAL checkpoints', () => {
   it('copy the WAL into the database file from the worker, losing nothing', async () => {
@@ -33,13 +54,9 @@ describe('background WAL checkpoints', () => {
             ),
           );
         }
-        // Only the worker checkpoints now; it runs every 200 ms.
-        let grown = false;
-        for (let tries = 0; tries < 100 && !grown; tries++) {
-          await sleep(100);
-          grown = statSync(path).size > before;
-        }
-        assert.ok(grown, 'the database file never took in the WAL');
+        // Only the worker checkpoints now (every 200 ms): the file grows when it has. Never
+        // growing is a failure by the test's timeout.
+        await grows(path, before);
       } finally {
         await store.close();
       }
@@ -72,12 +89,8 @@ describe('background WAL checkpoints', () => {
       const before = statSync(path).size;
       const insert = writer.prepare('INSERT INTO t VALUES (?)');
       for (let i = 0; i < 2000; i++) insert.run('x'.repeat(500));
-      let grown = false;
-      for (let tries = 0; tries < 100 && !grown; tries++) {
-        await sleep(100);
-        grown = statSync(path).size > before;
-      }
-      assert.ok(grown, 'the worker never checkpointed');
+      // The worker checkpointed (the test's timeout, if it never does).
+      await grows(path, before);
       await checkpointer.stop();
       assert.equal(autoCheckpoint(), 1000);
     } finally {
@@ -95,14 +108,11 @@ describe('background WAL checkpoints', () => {
         Number(writer.prepare('PRAGMA wal_autocheckpoint').get()?.['wal_autocheckpoint']);
       // The worker is pointed at a directory: it cannot open it as a database and fails.
       const checkpointer = new Checkpointer(dir, writer);
+      const workerEnded = nextWorkerExit();
       for (let i = 0; i < 500; i++) checkpointer.committed();
       assert.equal(autoCheckpoint(), 0);
-      let restored = false;
-      for (let tries = 0; tries < 100 && !restored; tries++) {
-        await sleep(50);
-        restored = autoCheckpoint() === 1000;
-      }
-      assert.ok(restored, 'the writer never took its checkpoints back');
+      await workerEnded;
+      assert.equal(autoCheckpoint(), 1000, 'the writer never took its checkpoints back');
       // Stopped for good: more commits start no other worker.
       for (let i = 0; i < 600; i++) checkpointer.committed();
       assert.equal(autoCheckpoint(), 1000);
@@ -125,7 +135,7 @@ describe('background WAL checkpoints', () => {
       for (let i = 0; i < 500; i++) checkpointer.committed();
       const insert = writer.prepare('INSERT INTO t VALUES (?)');
       const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      // Transactions of about 1 MB, back to back but for a pause of a few ms (the worker's
+      // Transactions of about 1 MB, back to back but for a turn of the event loop (the worker's
       // messages arrive then), until the WAL, once past the 64 MiB limit, has been emptied.
       // Without it a WAL only grows while writes go on (19 GB once, seeding).
       const limit = 64 * 1024 * 1024;
@@ -139,7 +149,8 @@ describe('background WAL checkpoints', () => {
         const size = wal();
         emptied = largest > limit && size < largest;
         largest = Math.max(largest, size);
-        await sleep(5);
+        // A turn of the event loop, in which the worker's messages arrive.
+        await nextTurn();
       }
       assert.ok(emptied, `the WAL was never emptied (it reached ${(largest / 1e6).toFixed(0)} MB)`);
     } finally {

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AuditEvent } from '../../src/model/audit-event.ts';
 import { Claim, claimShape } from '../../src/model/claim.ts';
 import { ConsentGrant } from '../../src/model/consent-grant.ts';
@@ -13,7 +12,7 @@ import { ContextModifier } from '../../src/model/context-modifier.ts';
 import { listMigrations } from '../../src/store/sqlite/migrate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { IdConflictError } from '../../src/store/store.ts';
-import { runStoreContract } from './contract.ts';
+import { nextMillisecond } from '../support/clock.ts';
 import {
   auditEvent,
   fullClaim,
@@ -27,7 +26,8 @@ import {
   refreshToken,
   tokenFamily,
   withStore,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
+import { runStoreContract } from './contract.ts';
 
 let dir = '';
 let files = 0;
@@ -96,7 +96,7 @@ describe('sqlite store', () => {
       first.map((row) => row['version']),
       listMigrations().map((m) => m.version),
     );
-    await sleep(5);
+    await nextMillisecond();
     const store = await openSqliteStore(path);
     await store.insertProfile(profileRecord());
     await store.close();

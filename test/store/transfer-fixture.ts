@@ -1,5 +1,4 @@
 import type { Store } from '../../src/store/store.ts';
-import { changeDraft } from './contract-changes.ts';
 import {
   at,
   auditEvent,
@@ -17,7 +16,8 @@ import {
   subject,
   subjectId,
   tokenFamily,
-} from './fixtures.ts';
+} from '../support/store-records.ts';
+import { changeDraft } from './contract-changes.ts';
 
 /**
  * Puts rows into every table of the schema through the Store's own writers (so each side's

@@ -15,8 +15,8 @@ import { TABLES } from '../../src/store/transfer/tables.ts';
 import { transferStore } from '../../src/store/transfer/transfer.ts';
 import { dropSchemas, postgresUnreachable, schemaName, urlInSchema } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
+import { minimalClaim } from '../support/store-records.ts';
 import { changeDraft } from './contract-changes.ts';
-import { minimalClaim } from './fixtures.ts';
 import { fillEveryTable } from './transfer-fixture.ts';
 
 // `ppx migrate`'s engine (src/store/transfer/): a whole store from SQLite to PostgreSQL and back,

@@ -28,3 +28,13 @@ export function testClock(startMs = Date.now()): TestClock {
     },
   };
 }
+
+/**
+ * Resolves once the wall clock reads a later millisecond than when called: for times a database
+ * or the provider takes from the real clock (ms resolution), which must differ from one write to
+ * the next. It waits for that tick itself, a turn of the event loop at a time, not a fixed while.
+ */
+export async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
+}

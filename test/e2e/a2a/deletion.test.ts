@@ -6,9 +6,9 @@ import { importProfile } from '../../../src/operations/export-import/import-prof
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { demoProfile } from '../../../src/operations/seed/demo-profile.ts';
 import { issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { a2aClient, a2aGrant, ask, isTask, resultOf } from '../../support/a2a-client.ts';
+import { importSecondSubject, SECOND_SUBJECT } from '../../support/derived-views.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { importSecondSubject, SECOND_SUBJECT } from '../derived-views/helpers.ts';
-import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
 // Issue 22 item 1: a person's deletion removes exactly the stored A2A tasks that could hold what
 // was deleted (the tasks of grants that could see it), and nothing else. A claim outside a grant

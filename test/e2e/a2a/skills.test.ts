@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { AgentCard, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { type CryptoKey, importJWK } from 'jose';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { a2aClient, a2aGrant, ask, errorOf, isTask, resultOf, TaskState } from '../../support/a2a-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { a2aClient, a2aGrant, ask, errorOf, isTask, resultOf, TaskState } from './helpers.ts';
 
 // The preference agent with @a2a-js/sdk's own client against a started server: the card (parsed
 // back with its security schemes, its signature verified from the provider's JWKS), each skill

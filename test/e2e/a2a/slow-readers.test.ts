@@ -4,9 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { A2UI_EXTENSION } from '../../../src/surfaces/a2a/a2ui-parts.ts';
 import { MAX_STREAMS_PER_GRANT } from '../../../src/surfaces/a2a/app.ts';
 import { STREAM_BUFFER_BYTES } from '../../../src/surfaces/shared/bounded-stream.ts';
+import { a2aGrant } from '../../support/a2a-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { liveBytes, mib, neverReading, sample } from '../../support/slow-readers.ts';
-import { a2aGrant } from './helpers.ts';
 
 // Slow readers of A2A task streams (issue 22, item 8): an agent sends SendStreamingMessage with
 // the A2UI extension, 40 times, on a profile holding a 2.4 MB claim, and never reads an answer.

@@ -10,8 +10,8 @@ import {
 import type { Claim } from '../../../src/model/claim.ts';
 import { TASK_CAP_BYTES, TASK_CAP_COUNT } from '../../../src/operations/a2a/tasks.ts';
 import { A2UI_EXTENSION, A2UI_MIME } from '../../../src/surfaces/a2a/a2ui-parts.ts';
+import { a2aClient, a2aGrant, ask, bearerFetch, isTask } from '../../support/a2a-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { a2aClient, a2aGrant, ask, bearerFetch, isTask } from './helpers.ts';
 
 // Issue 22 item 11: a stored A2A task keeps the PPX result only (the A2UI parts are drawn again
 // from it on every read that asks for them), and what one grant keeps is capped: at most

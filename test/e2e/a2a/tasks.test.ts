@@ -4,8 +4,8 @@ import { TaskState as State } from '@a2a-js/sdk';
 import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a/tasks.ts';
 import { issueGrantToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
+import { a2aClient, a2aGrant, ask, isTask, resultOf } from '../../support/a2a-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { a2aClient, a2aGrant, ask, isTask, resultOf } from './helpers.ts';
 
 // Tasks of the preference agent with @a2a-js/sdk's client: streaming, retrieval and listing (a
 // grantee sees its own tasks only: another grant's task is "not found", exactly as a missing

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { a2aClient, ask, errorOf, isTask, resultOf, TaskState } from '../../support/a2a-client.ts';
+import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../../support/derived-views.ts';
+import { connect } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../derived-views/helpers.ts';
-import { connect } from '../mcp/helpers.ts';
-import { a2aClient, ask, errorOf, isTask, resultOf, TaskState } from './helpers.ts';
 
 // compatibility_view over A2A (WIRE-NOTES §6): a counterpart grant of another subject held by the
 // same grantee, both for `matching`; one held by another client is not found, exactly as one that

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { A2UI_EXTENSION } from '../../../src/surfaces/a2a/a2ui-parts.ts';
+import { a2aGrant } from '../../support/a2a-client.ts';
+import { messageProblems } from '../../support/a2ui-oracles.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { messageProblems } from '../../unit/a2ui/support.ts';
-import { a2aGrant } from './helpers.ts';
 
 // The preference agent on the wire, for agents that do not use the SDK: the binding's literal
 // form (`"method": "get_effective_profile"`, result = the PPX body), the A2A 0.3 method names on

@@ -2,9 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType, type HttpAgent, type Message } from '@ag-ui/client';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { ask } from '../consent/helpers.ts';
-import { proposalsOf, propose, proposed, storedClaims } from '../writeback/helpers.ts';
 import {
   assertConverged,
   eventually,
@@ -14,7 +11,10 @@ import {
   type RunRecord,
   recorder,
   reviewAgent,
-} from './helpers.ts';
+} from '../../support/agui-client.ts';
+import { ask } from '../../support/consent-flow.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { proposalsOf, propose, proposed, storedClaims } from '../../support/writeback.ts';
 
 // The person's actions in their review run (WIRE-NOTES §7: TOOL_CALL_START/ARGS/END/RESULT for
 // each approve, reject, revoke, confirm and edit; TEXT_MESSAGE_* for explanations), driven with

@@ -4,9 +4,9 @@ import type { ClientRecord } from '../../../src/model/client.ts';
 import type { WritebackPolicy } from '../../../src/model/vocabulary.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
 import { writePowerWords } from '../../../src/surfaces/shared/writeback-words.ts';
+import { type RunRecord, recorder, reviewAgent } from '../../support/agui-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { proposalsOf, propose, proposed } from '../writeback/helpers.ts';
-import { type RunRecord, recorder, reviewAgent } from './helpers.ts';
+import { proposalsOf, propose, proposed } from '../../support/writeback.ts';
 
 // "Explain this" over AG-UI, as the person's app asks for it (issue 22 items 3, 4 and 15): an
 // app is named as the pages name it (never by its client id, an impostor with its host), a

@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BaseEvent, EventType, type HttpAgent } from '@ag-ui/client';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import {
+  eventually,
+  follow,
+  parseSse,
+  type RunRecord,
+  recorder,
+  reviewAgent,
+} from '../../support/agui-client.ts';
+import { approve, ask } from '../../support/consent-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { approve, ask } from '../consent/helpers.ts';
-import { eventually, follow, parseSse, type RunRecord, recorder, reviewAgent } from './helpers.ts';
 
 // Consent requests as interrupts (WIRE-NOTES §7): a pending request ends a run with the CUSTOM
 // INTERRUPT event and RUN_FINISHED's interrupt outcome; a new run on the same thread answers it

@@ -3,12 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import {
+  assertConverged,
+  eventually,
+  type Following,
+  follow,
+  reviewAgent,
+} from '../../support/agui-client.ts';
+import { approve, ask } from '../../support/consent-flow.ts';
+import { decide, effective, travelGrant } from '../../support/cross-domain.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { approve, ask } from '../consent/helpers.ts';
-import { decide, effective, travelGrant } from '../cross-domain/helpers.ts';
-import { connect, mcpGrant } from '../mcp/helpers.ts';
-import { confirm, propose, proposed } from '../writeback/helpers.ts';
-import { assertConverged, eventually, type Following, follow, reviewAgent } from './helpers.ts';
+import { confirm, propose, proposed } from '../../support/writeback.ts';
 
 // One following review run, consumed by @ag-ui/client's HttpAgent, while every other surface
 // changes the person's data: after each change the state the client holds (the snapshot with

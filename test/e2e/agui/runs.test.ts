@@ -3,10 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { issuePackageToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import {
+  assertConverged,
+  follow,
+  oneShot,
+  parseSse,
+  reviewAgent,
+  reviewUrl,
+} from '../../support/agui-client.ts';
+import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../../support/derived-views.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { importSecondSubject, SECOND_RAW, SECOND_SUBJECT } from '../derived-views/helpers.ts';
-import { propose, proposed } from '../writeback/helpers.ts';
-import { assertConverged, follow, oneShot, parseSse, reviewAgent, reviewUrl } from './helpers.ts';
+import { propose, proposed } from '../../support/writeback.ts';
 
 // Review runs one at a time: the one-shot run, resuming from a seq, who may open a run, and
 // what a malformed RunAgentInput gets. The raw SSE is checked against AG-UI's own event

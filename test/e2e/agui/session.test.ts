@@ -4,9 +4,9 @@ import { EventType, HttpAgent } from '@ag-ui/client';
 import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
+import { oneShot, type RunRecord, reviewUrl } from '../../support/agui-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { signInOverHttp } from '../web/helpers.ts';
-import { oneShot, type RunRecord, reviewUrl } from './helpers.ts';
+import { signInOverHttp } from '../../support/web-session.ts';
 
 // A review run on the person's signed-in browser session (the cookie /signin sets), with the
 // checks every state-changing web form passes: the provider's own origin, and the session's

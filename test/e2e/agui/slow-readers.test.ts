@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { STREAM_BUFFER_BYTES } from '../../../src/surfaces/shared/bounded-stream.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { liveBytes, mib, neverReading, sample } from '../../support/slow-readers.ts';
-import { propose, proposed } from '../writeback/helpers.ts';
+import { propose, proposed } from '../../support/writeback.ts';
 
 // Slow readers (issue 22, item 8): one signed-in person opens 16 following runs (the most one
 // person may hold) and never reads them, while 60 writes of a 200 KB claim go by. Before, every

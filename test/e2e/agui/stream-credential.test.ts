@@ -4,11 +4,11 @@ import { EventType, HttpAgent, type RunErrorEvent } from '@ag-ui/client';
 import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { eventually, type Following, follow, reviewAgent, reviewUrl } from '../../support/agui-client.ts';
 import { testClock } from '../../support/clock.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { signInOverHttp } from '../web/helpers.ts';
-import { propose, proposed } from '../writeback/helpers.ts';
-import { eventually, type Following, follow, reviewAgent, reviewUrl } from './helpers.ts';
+import { signInOverHttp } from '../../support/web-session.ts';
+import { propose, proposed } from '../../support/writeback.ts';
 
 // An open stream ends with its credential (issue 22, item 9): the person's web session after
 // POST /signout, or a subject token once it has expired, no longer delivers the profile. Before

@@ -9,8 +9,8 @@ import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import type { ChangeFeed, ChangeSubscription } from '../../../src/store/change-feed.ts';
 import type { InProcessChangeFeed } from '../../../src/store/in-process-change-feed.ts';
 import { mountAgui } from '../../../src/surfaces/agui/app.ts';
+import { assertConverged, eventually, follow, parseSse } from '../../support/agui-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertConverged, eventually, follow, parseSse } from './helpers.ts';
 
 // The life of a following run: keepalive comments while nothing changes, an expiry seen by the
 // stream itself (nobody reads the grant), the subscription closed when the client leaves, and

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSubject, openSession } from '../../../src/operations/accounts/subjects-and-sessions.ts';
+import { formFields } from '../../support/oauth-flow.ts';
 import type { TestProvider } from '../../support/provider.ts';
-import { formFields } from '../oauth/helpers.ts';
-import { cookieFrom, hiddenField, signInOverHttp } from '../web/helpers.ts';
+import { cookieFrom, hiddenField, signInOverHttp } from '../../support/web-session.ts';
 
 // Shared by the attack tests (test/e2e/attacks): accounts signed in over plain HTTP, form posts
 // with exactly the cookies and headers a test chooses, and a page "on another site" served by a

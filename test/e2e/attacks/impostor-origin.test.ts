@@ -5,7 +5,7 @@ import { registerClient } from '../../../src/operations/accounts/clients.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { requestConsent } from '../web/helpers.ts';
+import { requestConsent } from '../../support/web-session.ts';
 import { newSession } from './helpers.ts';
 
 // An impostor app (issue 22 item 4): a client ID metadata document on a stranger's host, named

@@ -9,10 +9,10 @@ import { createSubject } from '../../../src/operations/accounts/subjects-and-ses
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { sameToken } from '../../../src/surfaces/shared/session.ts';
 import { testClock } from '../../support/clock.ts';
+import { ask, exchange, granted, refresh } from '../../support/consent-flow.ts';
+import { authorizeCode, basic, postForm, REDIRECT, register } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { ask, exchange, granted, refresh } from '../consent/helpers.ts';
-import { authorizeCode, basic, postForm, REDIRECT, register } from '../oauth/helpers.ts';
-import { cookieFrom, hiddenField, signInOverHttp } from '../web/helpers.ts';
+import { cookieFrom, hiddenField, signInOverHttp } from '../../support/web-session.ts';
 import { post, preSessionForm } from './helpers.ts';
 import { everyCell, rawBytes } from './stored.ts';
 

@@ -6,7 +6,6 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isPrivate } from '../../../src/operations/oauth/client-document.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   codeRequest,
   get,
@@ -15,7 +14,8 @@ import {
   REDIRECT,
   signedInCookie,
   startDevProvider,
-} from '../oauth/helpers.ts';
+} from '../../support/oauth-flow.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { decisionFields, newSession, post } from './helpers.ts';
 
 // Server-side request forgery through what a client names. The only URL this provider ever

@@ -5,9 +5,9 @@ import { CATALOG, type CatalogOperation, toolNameOf } from '../../../src/operati
 import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { auditAfter, auditMark } from '../../support/audit.ts';
+import { importSecondSubject } from '../../support/derived-views.ts';
+import { connect, mcpUrl } from '../../support/mcp-client.ts';
 import { type ApiResponse, api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { importSecondSubject } from '../derived-views/helpers.ts';
-import { connect, mcpUrl } from '../mcp/helpers.ts';
 import { type Call, FIXTURES } from './fixtures.ts';
 
 // Every operation of the catalog (src/operations/catalog), called on every surface that binds it,

@@ -2,11 +2,11 @@ import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { getEffectiveProfile } from '../../../src/operations/reads/effective-query-summary.ts';
 import { proposeUpdates } from '../../../src/operations/writeback/propose.ts';
+import { approve, ask, granted, pkce, requestBody } from '../../support/consent-flow.ts';
+import { travelGrant } from '../../support/cross-domain.ts';
+import { SECOND_SUBJECT } from '../../support/derived-views.ts';
 import type { TestProvider } from '../../support/provider.ts';
-import { approve, ask, granted, pkce, requestBody } from '../consent/helpers.ts';
-import { travelGrant } from '../cross-domain/helpers.ts';
-import { SECOND_SUBJECT } from '../derived-views/helpers.ts';
-import { proposed } from '../writeback/helpers.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // One way to call each operation of the catalog successfully (catalog.test.ts). The test refuses
 // to pass while an operation has no fixture here: an operation nobody calls is one nobody tested.

@@ -5,9 +5,9 @@ import { CATALOG, type CatalogOperation, toolNameOf } from '../../../src/operati
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { setChangeTimes } from '../../support/change-times.ts';
 import { comparableRun } from '../../support/compare.ts';
+import { importSecondSubject, SECOND_SUBJECT } from '../../support/derived-views.ts';
+import { mcpUrl, rawPost, toolCall } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { importSecondSubject, SECOND_SUBJECT } from '../derived-views/helpers.ts';
-import { mcpUrl, rawPost, toolCall } from '../mcp/helpers.ts';
 import { SCENARIOS, type Scenario } from './hidden-scenarios.ts';
 
 // Issue 10: a grantee must not be able to tell a hidden claim from an absent one. For each way a

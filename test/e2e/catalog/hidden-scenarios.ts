@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
 import { api, type TestProvider } from '../../support/provider.ts';
-import { proposed } from '../writeback/helpers.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // The ways a claim can be hidden from a grant, each with the grant, the hidden claims and what the
 // run proposes (hidden-claims.test.ts runs every grant-callable operation against a provider with

@@ -10,7 +10,7 @@ import { exportProfile } from '../../../src/operations/export-import/export-prof
 import { importProfile } from '../../../src/operations/export-import/import-profile.ts';
 import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
 import { demoProfile } from '../../../src/operations/seed/demo-profile.ts';
-import { cleanEnv, runCli, show } from '../../cli/helpers.ts';
+import { cleanEnv, runCli, show } from '../../support/cli.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { type Watch, watch } from './helpers.ts';
 

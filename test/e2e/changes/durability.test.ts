@@ -9,7 +9,7 @@ import { openProvider } from '../../../src/provider.ts';
 import { api, freePort } from '../../support/provider.ts';
 import { killHard, serveProcess } from '../../support/serve-process.ts';
 import { testDatabase } from '../../support/test-database.ts';
-import { proposed } from '../writeback/helpers.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // The outbox row is written in the write's own transaction, so a write the server acknowledged
 // has its change event in the database even if the process dies right after answering: kill

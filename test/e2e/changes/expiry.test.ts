@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
 import { callerForGrant } from '../../../src/operations/callers/caller.ts';
 import { openProvider } from '../../../src/provider.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from '../http/helpers.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // A grant's expiry is not a write (it is a matter of time), so it is announced by the first

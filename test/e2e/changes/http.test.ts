@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
+import { approve, ask, exchange, granted, refresh, reject } from '../../support/consent-flow.ts';
+import { decide, effective, travelGrant } from '../../support/cross-domain.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { approve, ask, exchange, granted, refresh, reject } from '../consent/helpers.ts';
-import { decide, effective, travelGrant } from '../cross-domain/helpers.ts';
-import { assertError } from '../http/helpers.ts';
-import { confirm, propose, proposed, WRITE_GRANT } from '../writeback/helpers.ts';
+import { confirm, propose, proposed, WRITE_GRANT } from '../../support/writeback.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // Every kind of write the HTTP API makes announces its change event: it is delivered to a

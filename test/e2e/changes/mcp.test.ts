@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mintPackage } from '../../../src/operations/consent/package-tokens.ts';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
+import { connect, mcpGrant, mcpUrl } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant, mcpUrl } from '../mcp/helpers.ts';
-import { proposed } from '../writeback/helpers.ts';
+import { proposed } from '../../support/writeback.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // The MCP tools that write, driven with the MCP SDK client: each announces its change event by

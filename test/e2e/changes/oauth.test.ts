@@ -1,15 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import {
-  authorizeCode,
-  get,
-  pkce,
-  postForm,
-  publicClient,
-  REDIRECT,
-  signedInCookie,
-} from '../oauth/helpers.ts';
 import {
   decidePackage,
   exchangeCode,
@@ -18,7 +8,17 @@ import {
   packageRequest,
   packageTokens,
   TRAVEL,
-} from '../packages/helpers.ts';
+} from '../../support/grant-packages.ts';
+import {
+  authorizeCode,
+  get,
+  pkce,
+  postForm,
+  publicClient,
+  REDIRECT,
+  signedInCookie,
+} from '../../support/oauth-flow.ts';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // OAuth 2.1 (authorize, the consent page, token, revocation) and grant packages: each write

@@ -14,10 +14,10 @@ import { deleteClaim } from '../../../src/operations/writeback/delete.ts';
 import { proposeUpdates } from '../../../src/operations/writeback/propose.ts';
 import { setSensitiveKeys } from '../../../src/operations/writeback/sensitive-keys.ts';
 import type { StoreTx } from '../../../src/store/store.ts';
+import { pkce, requestBody } from '../../support/consent-flow.ts';
+import { travelGrant } from '../../support/cross-domain.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { pkce, requestBody } from '../consent/helpers.ts';
-import { travelGrant } from '../cross-domain/helpers.ts';
-import { proposed, WRITE_GRANT } from '../writeback/helpers.ts';
+import { proposed, WRITE_GRANT } from '../../support/writeback.ts';
 
 // A write and its change event commit together: every operation that announces a change does so
 // in the one transaction that makes the write, and never as a second commit before or after it

@@ -6,7 +6,7 @@ import type { Caller } from '../../../src/operations/callers/caller.ts';
 import { followChanges } from '../../../src/operations/changes.ts';
 import { ChangeFeedOverflow, type ChangeSubscription } from '../../../src/store/change-feed.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { propose, proposed, WRITE_GRANT } from '../writeback/helpers.ts';
+import { propose, proposed, WRITE_GRANT } from '../../support/writeback.ts';
 
 // Following changes through the operation surfaces will use (operations/changes.ts
 // followChanges): a subject follows their own events (a grantee may not follow any), and resumes

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
+import { formFields } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { formFields } from '../oauth/helpers.ts';
-import { hiddenField, requestConsent, signInOverHttp } from '../web/helpers.ts';
+import { hiddenField, requestConsent, signInOverHttp } from '../../support/web-session.ts';
 import { type Watch, watch } from './helpers.ts';
 
 // The web pages that write: the consent page's decision POST announces the decision (and the

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { nextMillisecond } from '../../support/clock.ts';
 import {
   assertError,
   assertNoInternalId,
   CORE_KEYS,
   FRAGRANCE_KEYS,
   keysOf,
-  sleep,
   sorted,
   TRAVEL_KEYS,
-} from './helpers.ts';
+} from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Audit (SPEC §10 MUST 3) and export (SPEC §9) over HTTP.
 
@@ -136,9 +136,9 @@ describe('HTTP audit log', () => {
   it('filters by since and until', async () => {
     const { grant, token } = await p.grant();
     await api(p.url, '/v1/profile/summary', { token });
-    await sleep(25);
+    await nextMillisecond();
     const mid = new Date().toISOString();
-    await sleep(25);
+    await nextMillisecond();
     await api(p.url, '/v1/profile/query', { token, body: {} });
     const gid = encodeURIComponent(grant.grant_id);
     const after = (await auditAll(token, `?grant_id=${gid}&since=${encodeURIComponent(mid)}`)).map(

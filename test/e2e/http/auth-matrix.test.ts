@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   assertBareChallenge,
   assertError,
@@ -12,7 +11,8 @@ import {
   pastIso,
   sorted,
   TRAVEL_KEYS,
-} from './helpers.ts';
+} from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Every bearer endpoint of the route table, each under: a valid grant token, an expired grant, a
 // revoked grant, a narrowed grant, no token, and the subject token.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertError, assertInvalidTokenChallenge, assertNoTrace } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertInvalidTokenChallenge, assertNoTrace } from './helpers.ts';
 
 // Bad input on every endpoint that takes input (body size limits: body-limits.test.ts): each answer has the right status and PPX code, a
 // description, a JSON body without implementation details, and never a 500. A failed write

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from './helpers.ts';
 
 // Request bodies over the 256 KiB limit, declared (Content-Length) or streamed (chunked), on every
 // endpoint that takes a body. Nothing may be written by a refused request.

@@ -7,8 +7,13 @@ import { importProfile } from '../../../src/operations/export-import/import-prof
 import { createGrant } from '../../../src/operations/grants/consent-grants.ts';
 import { demoProfile } from '../../../src/operations/seed/demo-profile.ts';
 import { issueGrantToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import {
+  assertError,
+  assertInvalidTokenChallenge,
+  assertNoInternalId,
+  keysOf,
+} from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError, assertInvalidTokenChallenge, assertNoInternalId, keysOf } from './helpers.ts';
 
 // Attacks on consent: forged, foreign, expired and tampered tokens; a second subject's data and
 // grants; revocation by someone who may not revoke.

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GrantDraft } from '../../../src/operations/grants/consent-grants.ts';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   assertError,
   assertNoInternalId,
@@ -12,7 +11,8 @@ import {
   qkey,
   sorted,
   TRAVEL_KEYS,
-} from './helpers.ts';
+} from '../../support/http-api.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Consent is the product: nothing outside the grant, narrowing works, widening is refused,
 // cross-domain rules per `cross_domain_transfer`, provenance is never laundered, pairwise ids.

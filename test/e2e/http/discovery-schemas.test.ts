@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { CATALOG, operationIdOf } from '../../../src/operations/catalog/index.ts';
+import { assertNoInternalId } from '../../support/http-api.ts';
 import { officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertNoInternalId } from './helpers.ts';
 
 // Every PPX object the HTTP surface emits validates against the official schemas; the discovery
 // card and the OpenAPI document describe what is actually served.

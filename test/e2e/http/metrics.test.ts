@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
+import { eventually, follow, reviewAgent } from '../../support/agui-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { eventually, follow, reviewAgent } from '../agui/helpers.ts';
 
 // /metrics (issue 14, item 4): Prometheus text format with requests and latencies per surface and
 // route, grant decisions by outcome, token verifications, store timings, open streams and the

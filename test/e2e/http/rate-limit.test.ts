@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MemoryRateCounter } from '../../../src/store/rate-limits.ts';
 import { testClock } from '../../support/clock.ts';
+import { assertError } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertError } from './helpers.ts';
 
 // RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers) and 429 with Retry-After. The
 // provider's clock is the test's: each test starts 1 s into a fresh 60 s window.

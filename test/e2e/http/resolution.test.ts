@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertNoInternalId, keysOf } from '../../support/http-api.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { assertNoInternalId, keysOf } from './helpers.ts';
 
 // Context resolution over HTTP (SPEC §5.3): which modifiers apply, what they change, and that
 // modifiers of out-of-scope claims never show.

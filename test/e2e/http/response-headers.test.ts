@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { INITIALIZE, mcpGrant, toolCall } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { INITIALIZE, mcpGrant, toolCall } from '../mcp/helpers.ts';
 
 // Response headers on every surface (issue 10 item 8): `X-Content-Type-Options: nosniff` on every
 // answer (JSON ones above all), `Cache-Control: no-store` on every /mcp answer (tool results

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testClock } from '../../support/clock.ts';
+import { assertError } from '../../support/http-api.ts';
+import { INITIALIZE, mcpGrant, rawPost } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { signatureSpellings } from '../../support/spellings.ts';
-import { INITIALIZE, mcpGrant, rawPost } from '../mcp/helpers.ts';
-import { assertError } from './helpers.ts';
 
 // A token is one token (issue 10 item 6): of the 16 spellings of one JWT that differ only in the
 // padding bits of the signature's last character, only the canonical one is accepted, and all of

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertReuseRefused, granted, readEffective, refresh, statusOf } from '../../support/consent-flow.ts';
+import { assertInvalidTokenChallenge } from '../../support/http-api.ts';
 import { dropSchemas, postgresUnreachable, schemaName, TEST_DATABASE_URL } from '../../support/postgres.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { assertReuseRefused, granted, readEffective, refresh, statusOf } from '../consent/helpers.ts';
-import { assertInvalidTokenChallenge } from '../http/helpers.ts';
 
 // Presenting a spent refresh token ends its family, deterministically (issue 22 item 13; PPX
 // consent-v2, RFC 9700 §4.14.2): ten refreshes of one token at once, spread over the instances,

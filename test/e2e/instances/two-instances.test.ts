@@ -5,9 +5,9 @@ import { EventType, HttpAgent } from '@ag-ui/client';
 import pg from 'pg';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { granted, refresh } from '../../support/consent-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
-import { granted, refresh } from '../consent/helpers.ts';
 
 // Two provider instances on one PostgreSQL database, as behind a load balancer (issue 14, item 2):
 // one public base URL, each instance on its own port. What one instance commits, the other acts

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import {
+  connect,
+  INITIALIZE,
+  mcpGrant,
+  mcpUrl,
+  prmUrl,
+  rawPost,
+  toolCall,
+} from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, INITIALIZE, mcpGrant, mcpUrl, prmUrl, rawPost, toolCall } from './helpers.ts';
 
 // WIRE-NOTES §5 first two rows, and the Origin check: every refusal happens before the
 // transport, with the RFC 9728 challenge that lets an OAuth client discover the AS.

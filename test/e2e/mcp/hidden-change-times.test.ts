@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { setChangeTimes } from '../../support/change-times.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { proposed } from '../writeback/helpers.ts';
-import { connect, mcpGrant } from './helpers.ts';
+import { proposed } from '../../support/writeback.ts';
 
 // Issue 10, leak 2: every time a grantee is told (its export's `updated_at`, over HTTP and MCP,
 // and MCP `freshness[].last_success_at`) says when the data *its grant can read* last changed. A

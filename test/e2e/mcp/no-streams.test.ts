@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { INITIALIZE, mcpGrant, rawPost } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { INITIALIZE, mcpGrant, rawPost } from './helpers.ts';
 
 // Slow readers (issue 22, item 8) on MCP: the MCP surface has no server streams, so there is
 // no stream buffer to bound. It is stateless with JSON responses: a call is answered with one

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { qualifiedKey } from '../../../src/model/claim.ts';
 import { issueGrantToken } from '../../../src/operations/tokens/issue-tokens.ts';
+import { connect, mcpUrl } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { pick, prng } from '../../support/random.ts';
-import { connect, mcpUrl } from './helpers.ts';
 
 // STYLE §10: the same grant and request give the same claims on every surface. For random grants
 // (namespace and key subsets) and contexts, ppx_get_effective_profile over MCP returns exactly

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { connect, INITIALIZE, mcpGrant, prmUrl, rawPost, toolCall } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, INITIALIZE, mcpGrant, prmUrl, rawPost, toolCall } from './helpers.ts';
 
 // WIRE-NOTES §5 for a single-grant token: scope, cross-domain and writeback refusals are HTTP
 // 403s (so OAuth-aware clients can step up); the same scope governs the resources.

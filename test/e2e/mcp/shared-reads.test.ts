@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { registerClient } from '../../../src/operations/accounts/clients.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant } from './helpers.ts';
 
 // Reads reuse their work between requests (a shared resolution per stored version, scope and
 // context; one document per second and caller-facing members; one presentation and JSON text per

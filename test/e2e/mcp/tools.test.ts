@@ -5,9 +5,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import { CATALOG, toolNameOf } from '../../../src/operations/catalog/index.ts';
+import { connect, mcpGrant } from '../../support/mcp-client.ts';
 import { type OfficialSchemaName, officialErrors, SKIP_NO_SHARED } from '../../support/official-schemas.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { connect, mcpGrant } from './helpers.ts';
 
 // Every tool with a single-grant token: published schemas are JSON Schema 2020-12 under a byte
 // budget, results validate against them, and PPX objects against the official schemas.

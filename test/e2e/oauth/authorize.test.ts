@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { isPrivate } from '../../../src/operations/oauth/client-document.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   codeRequest,
   consentInBrowser,
@@ -13,7 +12,8 @@ import {
   REDIRECT,
   signedInCookie,
   startDevProvider,
-} from './helpers.ts';
+} from '../../support/oauth-flow.ts';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // The authorization endpoint's error handling (RFC 6749 §4.1.2.1): no redirect until the client
 // and redirect_uri are verified; after that, errors go back to the client with state and iss.

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   basic,
   codeFlow,
@@ -12,7 +11,8 @@ import {
   REDIRECT,
   register,
   signedInCookie,
-} from './helpers.ts';
+} from '../../support/oauth-flow.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 /** POST /v1/profile/effective with a bearer token. */
 function effective(p: TestProvider, token: string) {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   authorizeCode,
   basic,
@@ -9,7 +8,8 @@ import {
   REDIRECT,
   register,
   signedInCookie,
-} from './helpers.ts';
+} from '../../support/oauth-flow.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Introspection (RFC 7662) and revocation (RFC 7009) over the same grant state the bearer check reads.
 

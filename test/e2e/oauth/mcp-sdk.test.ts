@@ -6,12 +6,12 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { consentInBrowser, postForm, REDIRECT, signedInCookie } from '../../support/oauth-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { consentInBrowser, postForm, REDIRECT, signedInCookie } from './helpers.ts';
 
 // The official MCP TypeScript SDK client (1.x) against this authorization server: discovery from
 // the protected resource metadata, dynamic registration, authorization with PKCE and resource,
-// token exchange and refresh. The "browser" is the fetch-driven consent page of helpers.ts.
+// token exchange and refresh. The "browser" is the fetch-driven consent page of support/oauth-flow.ts.
 
 class InMemoryProvider implements OAuthClientProvider {
   info: OAuthClientInformationMixed | undefined;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { registerClient } from '../../../src/operations/accounts/clients.ts';
 import { PENDING_PER_APP, PENDING_PER_PERSON } from '../../../src/operations/consent/pending-caps.ts';
+import { pkce as consentPkce, requestBody } from '../../support/consent-flow.ts';
+import { codeRequest, get, pkce, publicClient, signedInCookie } from '../../support/oauth-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { pkce as consentPkce, requestBody } from '../consent/helpers.ts';
-import { codeRequest, get, pkce, publicClient, signedInCookie } from './helpers.ts';
 
 // Issue 22 item 10 on the OAuth authorization path: the person is there, signed in, asking to
 // connect this app, so past the per-app cap the app's oldest pending request is withdrawn (the

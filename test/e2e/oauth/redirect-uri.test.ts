@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { registerClient } from '../../../src/operations/accounts/clients.ts';
-import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import {
   authorizeCode,
   codeRequest,
@@ -12,7 +11,8 @@ import {
   REDIRECT,
   register,
   signedInCookie,
-} from './helpers.ts';
+} from '../../support/oauth-flow.ts';
+import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // /oauth/authorize without redirect_uri (OAuth 2.1 §4.1.1, RFC 6749 §3.1.2.3, WIRE-NOTES §2.1):
 // optional when the client registered exactly one, required when it registered several; a client

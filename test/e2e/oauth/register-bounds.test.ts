@@ -10,8 +10,8 @@ import {
   UNUSED_CLIENT_HOURS,
 } from '../../../src/operations/oauth/register.ts';
 import { testClock } from '../../support/clock.ts';
+import { codeFlow, REDIRECT, register, signedInCookie } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { codeFlow, REDIRECT, register, signedInCookie } from './helpers.ts';
 
 // Issue 22 item 12: open registration (RFC 7591) must not grow without end. A registration is
 // small (its body at most REGISTRATION_BODY_LIMIT bytes, each field bounded, refused with

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { REDIRECT, register } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { REDIRECT, register } from './helpers.ts';
 
 // Dynamic client registration (RFC 7591).
 

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { signIn } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { openProvider } from '../../../src/provider.ts';
-import { type CliResult, cleanEnv, runCli, show } from '../../cli/helpers.ts';
+import { type CliResult, cleanEnv, runCli, show } from '../../support/cli.ts';
 import { type TestDatabase, testDatabase } from '../../support/test-database.ts';
 
 // `ppx subject add`, `ppx client add` and the demo login: what the consent page signs in with. The

@@ -6,7 +6,7 @@ import { createSubject } from '../../../src/operations/accounts/subjects-and-ses
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { inTransaction } from '../../../src/operations/transaction.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
+import { requestConsent, signedInForms, signInOverHttp } from '../../support/web-session.ts';
 
 // What the consent page says about who vouches for an app (model/client.ts#clientStanding): only
 // operator-registered apps and metadata documents served over https from the redirect's own host

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
+import { requestConsent, signedInForms, signInOverHttp } from '../../support/web-session.ts';
 
 // The consent pages' words, over plain HTTP: what a person reads, not what the specification
 // says. The layout at phone width is checked in Chromium (consent-browser.test.ts).

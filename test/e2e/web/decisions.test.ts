@@ -6,7 +6,13 @@ import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { keysOfNamespace } from '../../../src/surfaces/shared/describe.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { CALLBACK, hiddenField, requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
+import {
+  CALLBACK,
+  hiddenField,
+  requestConsent,
+  signedInForms,
+  signInOverHttp,
+} from '../../support/web-session.ts';
 
 // Deciding through the consent form over plain HTTP (narrowing, refusals, escaping), signing out,
 // form size limits and the sign-up switch. The browser flows are in consent-browser.test.ts.

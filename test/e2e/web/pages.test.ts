@@ -4,7 +4,13 @@ import { createSubject } from '../../../src/operations/accounts/subjects-and-ses
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
 import { createWebApp } from '../../../src/surfaces/web/app.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { cookieFrom, hiddenField, requestConsent, signedInForms, signInOverHttp } from './helpers.ts';
+import {
+  cookieFrom,
+  hiddenField,
+  requestConsent,
+  signedInForms,
+  signInOverHttp,
+} from '../../support/web-session.ts';
 
 // The web pages over plain HTTP: hardening headers, CSRF and cross-site refusals, no open
 // redirect, cookies. The browser flows are in consent-browser.test.ts.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testClock } from '../../support/clock.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { cookieFrom, hiddenField } from './helpers.ts';
+import { cookieFrom, hiddenField } from '../../support/web-session.ts';
 
 // The sign-in attempt limit (20 per address per 300 s) and the authorization server's budget
 // (the API's limit, per address), counted through the rate-limit port with the provider's clock:

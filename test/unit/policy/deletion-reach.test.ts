@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ContextModifier } from '../../../src/model/context-modifier.ts';
 import { deletionReaches } from '../../../src/policy/deletion-reach.ts';
 import { reachOf } from '../../../src/policy/scope.ts';
-import { claim, grant } from './helpers.ts';
+import { claim, grant } from '../../support/policy-fixtures.ts';
 
 // Issue 22 item 1: which grants could have seen what a deletion removes (their stored answers go),
 // and which could not (theirs stay, so the deletion is invisible to them).

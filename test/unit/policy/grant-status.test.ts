@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { grantStatusAt } from '../../../src/policy/grant-status.ts';
-import { EXPIRES, grant } from './helpers.ts';
+import { EXPIRES, grant } from '../../support/policy-fixtures.ts';
 
 const AT_EXPIRY = new Date(EXPIRES);
 const MS_BEFORE = new Date(AT_EXPIRY.getTime() - 1);

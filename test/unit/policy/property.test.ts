@@ -6,7 +6,7 @@ import type { CrossDomainTransfer, Operation, Purpose } from '../../../src/model
 import { grantStatusAt } from '../../../src/policy/grant-status.ts';
 import { type AccessRequest, evaluateAccess, grantScope } from '../../../src/policy/scope.ts';
 import { homeDomains, isClaimVisible, visibleClaims } from '../../../src/policy/visibility.ts';
-import { claim, grant, NOW, pick, prng, subset } from './helpers.ts';
+import { claim, grant, NOW, pick, prng, subset } from '../../support/policy-fixtures.ts';
 
 // Randomized, seeded: for random grants, requests and claims, nothing outside the grant or the
 // requested narrowing is ever visible, and only an active grant ever evaluates to ok.

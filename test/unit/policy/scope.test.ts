@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evaluateAccess } from '../../../src/policy/scope.ts';
-import { assertDenied, assertOk, EXPIRES, grant, NOW } from './helpers.ts';
+import { assertDenied, assertOk, EXPIRES, grant, NOW } from '../../support/policy-fixtures.ts';
 
 // Each negative case breaks exactly one thing of an otherwise valid request.
 

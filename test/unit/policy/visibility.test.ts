@@ -5,7 +5,7 @@ import type { GrantRecord } from '../../../src/model/grant-record.ts';
 import type { CrossDomainTransfer } from '../../../src/model/vocabulary.ts';
 import { type AccessRequest, evaluateAccess, type Scope } from '../../../src/policy/scope.ts';
 import { homeDomains, isClaimVisible, visibleClaims } from '../../../src/policy/visibility.ts';
-import { assertOk, claim, grant, NOW } from './helpers.ts';
+import { assertOk, claim, grant, NOW } from '../../support/policy-fixtures.ts';
 
 /** A scope over core+fragrance+travel, used in the fragrance domain only. */
 function scopeFor(

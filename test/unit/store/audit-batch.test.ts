@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../../src/model/audit-event.ts';
 import { AuditBatcher, type AuditSink } from '../../../src/store/audit-batch.ts';
-import { auditEvent } from '../../store/fixtures.ts';
+import { auditEvent } from '../../support/store-records.ts';
 
 // The audit log's group commit, shared by both store drivers (src/store/audit-batch.ts): appends
 // of one turn share one write; a failed batch is written again item by item, the bad one failing alone.

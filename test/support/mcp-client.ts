@@ -1,0 +1,86 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { GrantRecord } from '../../src/model/grant-record.ts';
+import type { GrantDraft } from '../../src/operations/grants/consent-grants.ts';
+import { issueGrantToken } from '../../src/operations/tokens/issue-tokens.ts';
+import type { TestProvider } from './provider.ts';
+
+// Helpers for driving /mcp with the official SDK client (1.x).
+
+export function mcpUrl(p: TestProvider): string {
+  return `${p.deps.provider.baseUrl}/mcp`;
+}
+
+export function prmUrl(p: TestProvider): string {
+  return `${p.deps.provider.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+}
+
+/** A grant (TestProvider defaults, overridden by `draft`) and a token for the MCP resource. */
+export async function mcpGrant(
+  p: TestProvider,
+  draft: Partial<GrantDraft> = {},
+): Promise<{ grant: GrantRecord; token: string }> {
+  const { grant } = await p.grant(draft);
+  const issued = await issueGrantToken(p.deps, grant, 600, mcpUrl(p));
+  return { grant, token: issued.access_token };
+}
+
+/** A connected SDK client sending `Authorization: Bearer <token>` (plus any extra headers). */
+export async function connect(
+  p: TestProvider,
+  token: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${p.url}/mcp`), {
+    requestInit: {
+      headers: { ...headers, ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+    },
+  });
+  const client = new Client({ name: 'ppx-mcp-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** A raw JSON-RPC POST to /mcp, for status and header assertions the SDK client hides. */
+export async function rawPost(
+  p: TestProvider,
+  token: string | undefined,
+  message: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${p.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  return { status: res.status, headers: res.headers, text, json: json as any };
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
+
+export function toolCall(name: string, args: Record<string, unknown> = {}, id = 2) {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+}
