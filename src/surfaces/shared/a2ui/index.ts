@@ -12,3 +12,10 @@ export {
   type SuggestionGroup,
   suggestionGroup,
 } from './suggestion-group.ts';
+export {
+  type A2uiMessageV09,
+  BASIC_CATALOG_V09,
+  type ComponentV09,
+  deleteSurfaceV09,
+  surfaceMessagesV09,
+} from './v09.ts';
