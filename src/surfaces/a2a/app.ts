@@ -12,7 +12,7 @@ import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
-import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
+import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
 import { GrantCallContext } from './call-context.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
@@ -179,13 +179,23 @@ async function answer(s: Surface, c: A2aContext, extra: (readonly [string, strin
       }),
     );
   }
-  const drawn = asksForA2ui(
+  const drawn = chosenA2ui(
     c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
+    a2uiCapabilitiesOf(call),
   );
-  // A2A extensions: the response names those it activated.
-  if (drawn) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSION]);
+  // A2A extensions: the response names those it activated (one A2UI version at most).
+  if (drawn !== undefined) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSIONS[drawn]]);
   const context = new GrantCallContext(caller, version, drawn, asked);
   return dispatch(s, c, request, call, context, release);
+}
+
+/** A send's `message.metadata.a2uiClientCapabilities` (A2UI v0.9 extension), when it has one. */
+function a2uiCapabilitiesOf(call: RpcCall): unknown {
+  const message = (call.params as { message?: { metadata?: unknown } } | undefined)?.message;
+  const metadata = message?.metadata;
+  return typeof metadata === 'object' && metadata !== null
+    ? (metadata as Record<string, unknown>)['a2uiClientCapabilities']
+    : undefined;
 }
 
 /** The body as one JSON-RPC call, or the JSON-RPC error (or 413/415) that answers it. */
