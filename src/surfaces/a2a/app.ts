@@ -21,7 +21,7 @@ import { jsonRpcShape, type RpcCall, SENDS, STREAMS, V1_METHODS, V03_METHODS } f
 import { signedLegacyCard } from './legacy-card.ts';
 import { literalCall } from './literal.ts';
 import { paramsProblem } from './params.ts';
-import { rpcError, rpcErrorOf } from './rpc-errors.ts';
+import { rpcError, rpcErrorOf, versionNotSupported } from './rpc-errors.ts';
 import { type Asked, askedOf, namedSkill, SKILLS } from './skills.ts';
 import { guarded } from './stream-guard.ts';
 import { StoredTaskStore } from './task-store.ts';
@@ -240,16 +240,21 @@ function methodVersion(c: A2aContext, call: RpcCall): Response | string {
   }
   const spoken = legacy ? '0.3' : A2A_PROTOCOL;
   const version = c.req.header(A2A_VERSION_HEADER);
-  if (version !== undefined && version !== spoken) {
+  // A2A 1.0.1 §3.6: versions are Major.Minor; a patch number is not considered in negotiation.
+  if (version !== undefined && majorMinor(version) !== spoken) {
     return rpc(
-      rpcError(
+      versionNotSupported(
         call.id,
-        -32009,
         `A2A version ${version} is not spoken here with ${call.method} (1.0, and 0.3 names)`,
       ),
     );
   }
   return spoken;
+}
+
+/** `1.0.1` -> `1.0`; anything else as sent. */
+function majorMinor(version: string): string {
+  return /^\s*(\d+\.\d+)(?:\.\d+)?\s*$/.exec(version)?.[1] ?? version;
 }
 
 /** A send's skill and input, parsed once for the executor, after what the grant refuses (§2.7). */

@@ -12,6 +12,11 @@ import { cardSkills } from './skills.ts';
 // (A2A 1.0 detached JWS over the RFC 8785 canonical card) with the provider's token key, which
 // its JWKS publishes: a client verifies it with `verifyAgentCardSignature`.
 
+/**
+ * The A2A version spoken, as the card and A2A-Version name it: Major.Minor. The product follows
+ * A2A 1.0.1, whose §3.6 says a patch number is never written in a card, a request or a response
+ * (docs/a2a.md, "A2A 1.0.1").
+ */
 export const A2A_PROTOCOL = '1.0';
 const SCOPES: Record<string, string> = {
   'ppx:read': 'Read the preferences a grant covers',
