@@ -12,7 +12,7 @@ import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
-import { A2UI_EXTENSION, asksForA2ui } from './a2ui-parts.ts';
+import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
 import { GrantCallContext } from './call-context.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
@@ -21,7 +21,7 @@ import { jsonRpcShape, type RpcCall, SENDS, STREAMS, V1_METHODS, V03_METHODS } f
 import { signedLegacyCard } from './legacy-card.ts';
 import { literalCall } from './literal.ts';
 import { paramsProblem } from './params.ts';
-import { rpcError, rpcErrorOf } from './rpc-errors.ts';
+import { rpcError, rpcErrorOf, versionNotSupported } from './rpc-errors.ts';
 import { type Asked, askedOf, namedSkill, SKILLS } from './skills.ts';
 import { guarded } from './stream-guard.ts';
 import { StoredTaskStore } from './task-store.ts';
@@ -179,13 +179,23 @@ async function answer(s: Surface, c: A2aContext, extra: (readonly [string, strin
       }),
     );
   }
-  const drawn = asksForA2ui(
+  const drawn = chosenA2ui(
     c.req.header(HTTP_EXTENSION_HEADER) ?? c.req.header(`X-${HTTP_EXTENSION_HEADER}`),
+    a2uiCapabilitiesOf(call),
   );
-  // A2A extensions: the response names those it activated.
-  if (drawn) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSION]);
+  // A2A extensions: the response names those it activated (one A2UI version at most).
+  if (drawn !== undefined) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSIONS[drawn]]);
   const context = new GrantCallContext(caller, version, drawn, asked);
   return dispatch(s, c, request, call, context, release);
+}
+
+/** A send's `message.metadata.a2uiClientCapabilities` (A2UI v0.9 extension), when it has one. */
+function a2uiCapabilitiesOf(call: RpcCall): unknown {
+  const message = (call.params as { message?: { metadata?: unknown } } | undefined)?.message;
+  const metadata = message?.metadata;
+  return typeof metadata === 'object' && metadata !== null
+    ? (metadata as Record<string, unknown>)['a2uiClientCapabilities']
+    : undefined;
 }
 
 /** The body as one JSON-RPC call, or the JSON-RPC error (or 413/415) that answers it. */
@@ -230,16 +240,21 @@ function methodVersion(c: A2aContext, call: RpcCall): Response | string {
   }
   const spoken = legacy ? '0.3' : A2A_PROTOCOL;
   const version = c.req.header(A2A_VERSION_HEADER);
-  if (version !== undefined && version !== spoken) {
+  // A2A 1.0.1 §3.6: versions are Major.Minor; a patch number is not considered in negotiation.
+  if (version !== undefined && majorMinor(version) !== spoken) {
     return rpc(
-      rpcError(
+      versionNotSupported(
         call.id,
-        -32009,
         `A2A version ${version} is not spoken here with ${call.method} (1.0, and 0.3 names)`,
       ),
     );
   }
   return spoken;
+}
+
+/** `1.0.1` -> `1.0`; anything else as sent. */
+function majorMinor(version: string): string {
+  return /^\s*(\d+\.\d+)(?:\.\d+)?\s*$/.exec(version)?.[1] ?? version;
 }
 
 /** A send's skill and input, parsed once for the executor, after what the grant refuses (§2.7). */

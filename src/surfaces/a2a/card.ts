@@ -2,7 +2,7 @@ import { type AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata } from '../../operations/oauth/metadata.ts';
 import { resourceUrl } from '../../operations/tokens/resources.ts';
-import { A2UI_EXTENSION } from './a2ui-parts.ts';
+import { A2UI_CATALOGS, A2UI_EXTENSIONS } from './a2ui-parts.ts';
 import { cardSkills } from './skills.ts';
 
 // The agent card (WIRE-NOTES §6, bindings/a2a.md "Agent card"), in the A2A 1.0 shape as
@@ -12,6 +12,11 @@ import { cardSkills } from './skills.ts';
 // (A2A 1.0 detached JWS over the RFC 8785 canonical card) with the provider's token key, which
 // its JWKS publishes: a client verifies it with `verifyAgentCardSignature`.
 
+/**
+ * The A2A version spoken, as the card and A2A-Version name it: Major.Minor. The product follows
+ * A2A 1.0.1, whose §3.6 says a patch number is never written in a card, a request or a response
+ * (docs/a2a.md, "A2A 1.0.1").
+ */
 export const A2A_PROTOCOL = '1.0';
 const SCOPES: Record<string, string> = {
   'ppx:read': 'Read the preferences a grant covers',
@@ -35,15 +40,15 @@ function agentCard(deps: Deps, version: string): AgentCard {
     capabilities: {
       streaming: true,
       pushNotifications: false,
-      extensions: [
-        {
-          uri: A2UI_EXTENSION,
-          description:
-            'A claim result also carries the A2UI v0.8 messages of its ClaimCards (data parts, application/json+a2ui)',
-          required: false,
-          params: undefined,
-        },
-      ],
+      // The A2UI extension, one entry per version (each its own URI), with the catalogs its
+      // surfaces are drawn with (A2UI extension spec: `params.supportedCatalogIds`); no inline
+      // catalogs are read.
+      extensions: (['0.9', '0.8'] as const).map((v) => ({
+        uri: A2UI_EXTENSIONS[v],
+        description: `A claim result also carries the A2UI v${v} messages of its ClaimCards (data parts, application/json+a2ui)`,
+        required: false,
+        params: { supportedCatalogIds: [A2UI_CATALOGS[v]], acceptsInlineCatalogs: false },
+      })),
       extendedAgentCard: false,
     },
     securitySchemes: {

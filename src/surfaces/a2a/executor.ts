@@ -42,7 +42,9 @@ export class PreferenceAgentExecutor implements AgentExecutor {
             result.value,
             history,
             deps.clock(),
-            call.a2ui ? a2uiParts(result.value, deps.clock()) : [],
+            call.a2ui
+              ? a2uiParts(result.value, deps.clock(), { a2ui: call.a2ui, a2a: call.requestedVersion })
+              : [],
           )
         : failedTask(ids, skill.id, result.error, history, deps.clock());
     }

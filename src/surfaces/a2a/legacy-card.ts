@@ -51,6 +51,7 @@ function legacyCardOf(card: AgentCard): LegacyCard {
         uri: e.uri,
         description: e.description,
         required: e.required,
+        ...(e.params !== undefined ? { params: e.params } : {}),
       })),
     },
     securitySchemes: Object.fromEntries(

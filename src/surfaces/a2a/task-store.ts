@@ -3,7 +3,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a/tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { drawn, undrawn } from './a2ui-parts.ts';
+import { type Drawing, drawn, undrawn } from './a2ui-parts.ts';
 import { grantContextOf } from './call-context.ts';
 
 // The SDK's TaskStore over the provider's store (operations/a2a/tasks.ts): tasks are saved as
@@ -44,21 +44,21 @@ export class StoredTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const record = await loadA2aTask(this.#deps, taskId, ownerOf(context));
-    return record === undefined ? undefined : this.#shown(record, asksForDrawing(context));
+    return record === undefined ? undefined : this.#shown(record, drawingOf(context));
   }
 
   /**
    * The stored task as this call reads it: without its result once that is older than
    * RESULT_TTL_MS; with the result's A2UI parts drawn again when the call asked for A2UI.
    */
-  #shown(record: A2aTaskRecord, draw: boolean): Task {
+  #shown(record: A2aTaskRecord, draw: Drawing | undefined): Task {
     const task = Task.fromJSON(JSON.parse(record.body));
     const now = this.#deps.clock();
     const age = now.getTime() - Date.parse(record.updated_at);
     if (task.artifacts.length === 0) return task;
     if (age > RESULT_TTL_MS)
       return { ...task, artifacts: [], metadata: { ...task.metadata, result_expired: true } };
-    return draw ? drawn(task, now) : task;
+    return draw ? drawn(task, now, draw) : task;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -73,9 +73,11 @@ export class StoredTaskStore implements TaskStore {
     });
     // A2A ListTasksRequest: artifacts only when the caller includes them (the SDK's own store
     // reads it so); without, a listing stays small however large the results.
-    const draw = asksForDrawing(context);
+    const draw = drawingOf(context);
     const shown = page.tasks.map((r) =>
-      params.includeArtifacts === true ? this.#shown(r, draw) : { ...this.#shown(r, false), artifacts: [] },
+      params.includeArtifacts === true
+        ? this.#shown(r, draw)
+        : { ...this.#shown(r, undefined), artifacts: [] },
     );
     return {
       tasks: shown,
@@ -100,9 +102,10 @@ function counterpartOf(task: Task, context: ServerCallContext): { counterpart?: 
   return typeof id === 'string' ? { counterpart: id } : {};
 }
 
-/** Whether the call asked for the A2UI extension (app.ts sets it in the call's state). */
-function asksForDrawing(context: ServerCallContext): boolean {
-  return grantContextOf(context)?.a2ui === true;
+/** How the call asked for A2UI, if it did (app.ts sets it in the call's context). */
+function drawingOf(context: ServerCallContext): Drawing | undefined {
+  const a2ui = grantContextOf(context)?.a2ui;
+  return a2ui === undefined ? undefined : { a2ui, a2a: context.requestedVersion };
 }
 
 /** The grant a call runs under (app.ts makes it the call's user): the owner of its tasks. */

@@ -12,3 +12,9 @@ export {
   type SuggestionGroup,
   suggestionGroup,
 } from './suggestion-group.ts';
+export {
+  BASIC_CATALOG_V09,
+  type ComponentV09,
+  deleteSurfaceV09,
+  surfaceMessagesV09,
+} from './v09.ts';
