@@ -26,7 +26,7 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
       { file: 'src/surfaces/shared/bearer.ts', specifier: '../../store/sqlite/sqlite-store.ts' },
     ],
     good: [
-      { file: 'src/surfaces/http/routes.ts', specifier: '../../operations/reads/visible-profile.ts' },
+      { file: 'src/surfaces/http/routes.ts', specifier: '../../operations/read-claims.ts' },
       { file: 'src/surfaces/shared/bearer.ts', specifier: '../../auth/tokens.ts' },
     ],
   },
@@ -124,14 +124,14 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
   {
     rule: 'operations-import-a-surface',
     bad: [
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../surfaces/http/app.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../surfaces/http/app.ts' },
       { file: 'src/operations/oauth/token.ts', specifier: '../../surfaces/shared/errors.ts' },
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../server.ts' },
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../cli/args.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../server.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../cli/args.ts' },
     ],
     good: [
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../store/store.ts' },
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../policy/scope.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../store/store.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../policy/scope.ts' },
       { file: 'src/operations/catalog/index.ts', specifier: '../grants.ts' },
     ],
   },
@@ -200,7 +200,7 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
       { file: 'src/cli/seed.ts', specifier: '../auth/passwords.ts' },
     ],
     good: [
-      { file: 'src/operations/grants/consent-grants.ts', specifier: '../auth/tokens.ts' },
+      { file: 'src/operations/grants.ts', specifier: '../auth/tokens.ts' },
       { file: 'src/provider.ts', specifier: './auth/signing-keys.ts' },
     ],
   },
@@ -215,7 +215,7 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
   {
     rule: 'web-app-imports-server-code',
     bad: [
-      { file: 'web/app/src/app.ts', specifier: '../../../src/operations/grants/consent-grants.ts' },
+      { file: 'web/app/src/app.ts', specifier: '../../../src/operations/grants.ts' },
       { file: 'web/app/src/views/x.ts', specifier: '../../../../src/surfaces/web/escape.ts' },
       { file: 'web/app/src/app.ts', specifier: '../../../src/surfaces/shared/session.ts' },
     ],
@@ -227,7 +227,7 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
       { file: 'web/app/src/words.ts', specifier: '../../../src/surfaces/shared/describe.ts' },
       {
         file: 'web/app/src/context.ts',
-        specifier: '../../../src/operations/inbox/inbox-state.ts',
+        specifier: '../../../src/operations/review-state.ts',
         typeOnly: true,
       },
       { file: 'web/app/src/actions.ts', specifier: '@ag-ui/client' },
@@ -266,7 +266,7 @@ const CASES: Array<{ rule: string; bad: ImportEdge[]; good: ImportEdge[] }> = [
       { file: 'src/surfaces/shared/describe.ts', specifier: './key-words.ts' },
       {
         file: 'src/surfaces/shared/a2ui/index.ts',
-        specifier: '../../../operations/inbox/inbox-state.ts',
+        specifier: '../../../operations/review-state.ts',
         typeOnly: true,
       },
     ],
