@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
+  type CryptoKey,
   calculateJwkThumbprint,
   decodeProtectedHeader,
-  EmbeddedJWK,
   errors,
+  importJWK,
   type JWK,
   jwtVerify,
 } from 'jose';
@@ -38,6 +39,31 @@ const MAX_PROOF_LENGTH = 8192;
 const MAX_JTI_LENGTH = 256;
 /** JWK members only a private key has (RFC 7518 §6.2.2, §6.3.2; §6.4 for `k`). */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+/**
+ * Proof keys already imported, with their thumbprints, by alg and JWK as sent: a client signs
+ * every proof with one key, and importing it and hashing it again each time was half the cost of
+ * a proof (measured: 566 against 298 µs CPU for ES256 here, docs/oauth.md "DPoP"). Public keys
+ * only; bounded and safe to lose.
+ */
+const keys = new Map<string, { readonly key: CryptoKey; readonly jkt: string }>();
+const KEY_CACHE_LIMIT = 10_000;
+
+async function proofKey(jwk: JWK, alg: string): Promise<{ key: CryptoKey; jkt: string } | undefined> {
+  const id = `${alg} ${JSON.stringify(jwk)}`;
+  const known = keys.get(id);
+  if (known) return known;
+  try {
+    const key = await importJWK(jwk, alg);
+    if (key instanceof Uint8Array || key.type !== 'public') return undefined;
+    const entry = { key, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+    if (keys.size >= KEY_CACHE_LIMIT) keys.clear();
+    keys.set(id, entry);
+    return entry;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What one request expects of its proof. */
 export interface ProofExpectation {
@@ -95,15 +121,18 @@ export async function verifyProof(
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) {
     return bad('must carry the public key in its jwk header');
   }
-  if (PRIVATE_MEMBERS.some((m) => m in jwk))
+  if (PRIVATE_MEMBERS.some((m) => m in jwk)) {
     return bad('carries a private or symmetric key in its jwk header');
+  }
+  if ((jwk.alg !== undefined && jwk.alg !== alg) || (jwk.use !== undefined && jwk.use !== 'sig')) {
+    return bad('has a jwk whose alg or use does not match the proof');
+  }
+  const embedded = await proofKey(jwk, alg);
+  if (embedded === undefined) return bad(`has a jwk that is not a public key for ${alg}`);
   let payload: Record<string, unknown>;
   try {
     // Step 7: the signature, with the key in the proof itself.
-    ({ payload } = await jwtVerify(header, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [...DPOP_ALGS],
-    }));
+    ({ payload } = await jwtVerify(header, embedded.key, { typ: 'dpop+jwt', algorithms: [alg] }));
   } catch (e) {
     if (e instanceof errors.JWSSignatureVerificationFailed) return bad('signature does not verify');
     return bad('could not be read: its jwk or its claims are malformed');
@@ -135,8 +164,7 @@ export async function verifyProof(
       return fail('use_dpop_nonce', 'a DPoP proof must carry the nonce of the DPoP-Nonce header');
     }
   }
-  const jkt = await calculateJwkThumbprint(jwk as JWK, 'sha256');
-  return ok({ jkt, jti, iat });
+  return ok({ jkt: embedded.jkt, jti, iat });
 }
 
 /** RFC 9449 §4.1 `ath`: base64url SHA-256 of the access token's ASCII bytes. */
