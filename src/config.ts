@@ -42,6 +42,11 @@ export interface Config {
    * raises them for load harnesses that keep many requests waiting; the defaults are 3 and 20.
    */
   readonly pendingCaps: PendingCaps;
+  /**
+   * Whether every DPoP proof must carry a nonce the server gave out (RFC 9449 §8, §9;
+   * `PPX_DPOP_NONCE=1`). Off by default: a proof's iat window and its single-use jti suffice.
+   */
+  readonly dpopNonce?: boolean;
 }
 
 /** Caps on consent requests waiting for one person (docs/consent-flow.md, "Pending requests"). */
@@ -133,6 +138,7 @@ export function loadConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Result<C
     ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
     logFormat,
     pendingCaps,
+    ...(env['PPX_DPOP_NONCE'] === '1' ? { dpopNonce: true } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DpopNonces } from './auth/dpop-nonces.ts';
 import { PairwiseIds } from './auth/pairwise.ts';
 import { loadSigningKey } from './auth/signing-keys.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -8,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './operations/deps.ts';
 import { Metrics, timedStore } from './operations/provider/metrics.ts';
 import { rateLimitsOf } from './operations/provider/rate-limits.ts';
+import { MemoryProofLedger } from './store/proof-ledger.ts';
 import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import { readOnlyView, type Store } from './store/store.ts';
@@ -56,6 +58,9 @@ export async function providerOn(
     'pairwise_secret',
     randomBytes(32).toString('base64url'),
   );
+  const nonceSecret = config.dpopNonce
+    ? await store.putSettingIfAbsent('dpop_nonce_secret', randomBytes(32).toString('base64url'))
+    : undefined;
   const metrics = new Metrics();
   const verified = metrics.tokenVerifications;
   return {
@@ -76,5 +81,9 @@ export async function providerOn(
     clock,
     rateLimits: { counter: rateCounter, limits: rateLimitsOf(config), pendingCaps: config.pendingCaps },
     metrics,
+    dpop: {
+      ledger: store.sharedProofLedger ?? new MemoryProofLedger(),
+      ...(nonceSecret !== undefined ? { nonces: new DpopNonces(nonceSecret) } : {}),
+    },
   };
 }

@@ -33,6 +33,13 @@ export const ERROR_STATUS = {
   access_denied: 403,
   invalid_client_metadata: 400,
   invalid_redirect_uri: 400,
+  /**
+   * RFC 9449 §7.1 and §9: a DPoP proof missing, malformed or not for this request, and a proof
+   * without the nonce the server asks for. 401 at a protected resource; the token endpoints
+   * answer them with 400 (RFC 9449 §5, §8: surfaces/oauth/form.ts).
+   */
+  invalid_dpop_proof: 401,
+  use_dpop_nonce: 401,
   /** A refresh under a grant the subject revoked: it will never work again (WIRE-NOTES §2.4). */
   grant_gone: 410,
 } as const satisfies Record<string, number>;
@@ -67,4 +74,13 @@ export function fail(
 
 export function statusOf(code: PpxErrorCode): number {
   return ERROR_STATUS[code];
+}
+
+/**
+ * The status of a failure answered by a token endpoint (OAuth's and consent-v2's): RFC 9449 §5
+ * and §8 answer a bad or nonce-less DPoP proof there with 400 (RFC 6749 §5.2), where a protected
+ * resource answers 401 (§7.1, §9).
+ */
+export function statusAtTokenEndpoint(code: PpxErrorCode): number {
+  return code === 'invalid_dpop_proof' || code === 'use_dpop_nonce' ? 400 : ERROR_STATUS[code];
 }

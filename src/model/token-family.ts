@@ -19,6 +19,12 @@ export interface TokenFamilyRecord {
   readonly resource?: string;
   /** Set for a grant package: its tokens are package tokens over every grant of the family. */
   readonly package_id?: string;
+  /**
+   * RFC 9449 §5: the thumbprint of the DPoP key a public client's refresh tokens are bound to;
+   * each refresh must come with a proof by that key. Absent for bearer families and for
+   * confidential clients (their refresh tokens are bound to the client's own authentication).
+   */
+  readonly dpop_jkt?: string;
   readonly status: 'active' | 'revoked';
   readonly created_at: string;
   readonly revoked_at?: string;

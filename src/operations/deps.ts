@@ -1,6 +1,8 @@
+import type { DpopNonces } from '../auth/dpop-nonces.ts';
 import type { PairwiseIds } from '../auth/pairwise.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
+import type { ProofLedger } from '../store/proof-ledger.ts';
 import type { ProviderStore, StoreTx } from '../store/store.ts';
 import type { Metrics } from './provider/metrics.ts';
 import type { RateLimits } from './provider/rate-limits.ts';
@@ -25,6 +27,14 @@ interface Services {
   readonly rateLimits: RateLimits;
   /** What an operator watches at /metrics (operations/provider/metrics.ts). */
   readonly metrics: Metrics;
+  /** DPoP (RFC 9449): the shared replay ledger, and the nonces when the server asks for them. */
+  readonly dpop: DpopServices;
+}
+
+interface DpopServices {
+  readonly ledger: ProofLedger;
+  /** Present when every proof must carry a server nonce (`PPX_DPOP_NONCE=1`). */
+  readonly nonces?: DpopNonces;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
+import type { ProofLedger } from './proof-ledger.ts';
 import type { RateCounter } from './rate-limits.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
@@ -341,6 +342,11 @@ export interface Store extends StoreTx, ProviderStore {
    * none (SQLite: one process serves it), and the provider counts in its own memory.
    */
   readonly sharedRateCounter?: RateCounter;
+  /**
+   * The DPoP replay ledger every instance on this store shares (PostgreSQL); absent when the
+   * store has none (SQLite: one process serves it), and the provider keeps it in memory.
+   */
+  readonly sharedProofLedger?: ProofLedger;
 }
 
 /**

@@ -101,7 +101,13 @@ describe('ppx migrate: moving a whole store between SQLite and PostgreSQL', { ..
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const skipped = new Set(['schema_migrations', 'sqlite_sequence', 'change_seq', 'rate_windows']);
+      const skipped = new Set([
+        'schema_migrations',
+        'sqlite_sequence',
+        'change_seq',
+        'rate_windows',
+        'dpop_proofs',
+      ]);
       const singletons = new Set(['change_counter', 'audit_clock', 'audit_prune_horizon']);
       const liteTables = (
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]

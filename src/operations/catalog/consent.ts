@@ -39,7 +39,7 @@ const Decision = z.strictObject({
  */
 const Tokens = z.strictObject({
   access_token: z.string(),
-  token_type: z.literal('Bearer'),
+  token_type: z.enum(['Bearer', 'DPoP']),
   expires_in: z.int().min(1),
   grant_id: z.string().optional(),
   grant_ids: z.array(z.string()).optional(),

@@ -36,6 +36,8 @@ export async function refreshGrantTokens(
   deps: Deps,
   input: z.infer<typeof RefreshInput>,
   read?: PresentedToken,
+  /** The DPoP key the client proved with this request (RFC 9449 §5), if it sent a proof. */
+  proof?: { readonly jkt: string },
 ): Promise<Result<TokenResponse>> {
   const now = deps.clock();
   const hash = sha256(input.refresh_token);
@@ -60,6 +62,16 @@ export async function refreshGrantTokens(
     return ended;
   }
   if (Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
+  // RFC 9449 §5: a public client's refresh token works only with a proof by the key it is bound
+  // to; refused before the rotation, so a stolen token without the key spends nothing.
+  if (family.dpop_jkt !== undefined && proof?.jkt !== family.dpop_jkt) {
+    return fail(
+      'invalid_dpop_proof',
+      proof === undefined
+        ? 'this refresh token is bound to a DPoP key: send a DPoP proof made with it'
+        : 'the DPoP proof is made with another key than the one this refresh token is bound to',
+    );
+  }
   const active = grants.filter((g) => grantStatusAt(g, now) === 'active');
 
   const endsAt = latestExpiry(active);
@@ -96,8 +108,9 @@ export async function refreshGrantTokens(
           { packageId: family.package_id, grantIds: family.grant_ids, clientId: family.client_id },
           ttl,
           family.resource,
+          proof?.jkt,
         )
-      : await issueGrantToken(deps, first, ttl, family.resource);
+      : await issueGrantToken(deps, first, ttl, family.resource, proof?.jkt);
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   return ok({ ...access, ...covers, refresh_token: next.token });

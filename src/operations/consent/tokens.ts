@@ -18,7 +18,8 @@ const REFRESH_TTL_SECONDS = 30 * 86_400;
 
 export interface TokenResponse {
   readonly access_token: string;
-  readonly token_type: 'Bearer';
+  /** `DPoP` when the access token is bound to the client's DPoP key (RFC 9449 §5). */
+  readonly token_type: 'Bearer' | 'DPoP';
   readonly expires_in: number;
   /** The grant, for a token over one grant. */
   readonly grant_id?: string;
@@ -110,9 +111,14 @@ export async function issueFamily(
     readonly packageId?: string | undefined;
     /** The resource the family's access tokens are for (RFC 8707); the HTTP API when absent. */
     readonly resource?: string | undefined;
+    /**
+     * RFC 9449 §5: the DPoP key the client proved at the token endpoint. Its access tokens are
+     * bound to it, and so are its refresh tokens when the client is public (`bindRefresh`).
+     */
+    readonly dpop?: { readonly jkt: string; readonly bindRefresh: boolean } | undefined;
   } = {},
 ): Promise<TokenResponse> {
-  const { packageId, resource } = options;
+  const { packageId, resource, dpop } = options;
   const first = grants[0];
   if (!first) throw new Error('a token family needs at least one grant');
   const now = deps.clock();
@@ -123,6 +129,7 @@ export async function issueFamily(
     grant_ids: grants.map((g) => g.grant_id),
     ...(packageId !== undefined ? { package_id: packageId } : {}),
     ...(resource !== undefined ? { resource } : {}),
+    ...(dpop?.bindRefresh ? { dpop_jkt: dpop.jkt } : {}),
     status: 'active',
     created_at: now.toISOString(),
   };
@@ -130,8 +137,14 @@ export async function issueFamily(
   const ttl = accessTtl(deps, endsAt, now);
   const access =
     packageId !== undefined
-      ? await issuePackageToken(deps, { packageId, grantIds: family.grant_ids, clientId }, ttl, resource)
-      : await issueGrantToken(deps, first, ttl, resource);
+      ? await issuePackageToken(
+          deps,
+          { packageId, grantIds: family.grant_ids, clientId },
+          ttl,
+          resource,
+          dpop?.jkt,
+        )
+      : await issueGrantToken(deps, first, ttl, resource, dpop?.jkt);
   // Shortening a single-use grant's own expiry makes every surface enforce its end.
   const tokenEnd = new Date(now.getTime() + access.expires_in * 1000).toISOString();
   const named = packageId !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };

@@ -1,3 +1,4 @@
+import { DPOP_ALGS } from '../../auth/dpop.ts';
 import { supportedNamespaces } from '../../model/extensions/index.ts';
 import type { Operation } from '../../model/vocabulary.ts';
 import type { ProviderInfo } from '../deps.ts';
@@ -57,6 +58,8 @@ export function authorizationServerMetadata(provider: ProviderInfo) {
     authorization_details_types_supported: [DETAIL_TYPE],
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,
+    // RFC 9449 §5.1: the token endpoint binds tokens to a DPoP key proved with one of these.
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
     service_documentation: `${base}/openapi.json`,
   };
 }
@@ -69,6 +72,9 @@ export function protectedResourceMetadata(provider: ProviderInfo, kind: Resource
     bearer_methods_supported: ['header'],
     scopes_supported: SUPPORTED_SCOPES,
     resource_name: provider.name,
+    // RFC 9728 §2 / RFC 9449 §5.1: DPoP-bound tokens are taken (with proofs of these algorithms); bearer too.
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
+    dpop_bound_access_tokens_required: false,
     ...(kind === 'mcp' ? { pdpp_freshness_granularity: FRESHNESS_GRANULARITY } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { invalidGrant, issueFamily } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
+import { bindingFor } from '../tokens/dpop-proof.ts';
 import { inTransaction } from '../transaction.ts';
 import { sameRedirect } from './redirect.ts';
 import { type CodeExchange, type OAuthTokenResponse, withGrantFacts } from './token.ts';
@@ -32,6 +33,8 @@ export async function exchangePackageCode(
 ): Promise<Result<PackageTokenResponse>> {
   const now = deps.clock();
   const { code, code_verifier: verifier } = input;
+  const binding = bindingFor(client, input.dpop);
+  if (!binding.ok) return binding;
   if (code === undefined || verifier === undefined) return invalidGrant();
   const members = await deps.store.listGrantRequestsByPackage(packageId);
   const first = members[0];
@@ -82,7 +85,11 @@ export async function exchangePackageCode(
     (g): g is GrantRecord => g !== undefined,
   );
   if (!grants.some((g) => grantStatusAt(g, now) === 'active')) return invalidGrant();
-  const tokens = await issueFamily(deps, grants, client.client_id, { packageId, resource });
+  const tokens = await issueFamily(deps, grants, client.client_id, {
+    packageId,
+    resource,
+    dpop: binding.value,
+  });
   const detailIds = new Map(holders.map((m) => [m.grant_id!, m.package?.detail_id ?? m.grant_request_id]));
   return ok({
     ...withGrantFacts(tokens, grants, detailIds),

@@ -98,6 +98,12 @@ export async function registerDynamicClient(deps: Deps, body: unknown): Promise<
     );
   }
 
+  // RFC 9449 §5.2: a client may ask never to be issued a bearer token.
+  const dpopBound = m['dpop_bound_access_tokens'];
+  if (dpopBound !== undefined && typeof dpopBound !== 'boolean') {
+    return invalidMetadata('dpop_bound_access_tokens must be true or false');
+  }
+
   const now = deps.clock();
   const confidential = method !== 'none';
   const secret = confidential ? randomToken() : undefined;
@@ -108,6 +114,7 @@ export async function registerDynamicClient(deps: Deps, body: unknown): Promise<
     response_types: responseTypes,
     ...text,
     ...(contacts !== undefined ? { contacts } : {}),
+    ...(dpopBound !== undefined ? { dpop_bound_access_tokens: dpopBound } : {}),
   };
   const record: ClientRecord = {
     client_id: `dcr_${randomToken(16)}`,

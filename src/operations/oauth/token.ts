@@ -9,6 +9,7 @@ import { readPresented, refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
+import { bindingFor } from '../tokens/dpop-proof.ts';
 import { resourceUrl } from '../tokens/resources.ts';
 import { inTransaction } from '../transaction.ts';
 import { DETAIL_TYPE, scopeOf } from './metadata.ts';
@@ -31,6 +32,8 @@ export interface CodeExchange {
   readonly redirect_uri?: string | undefined;
   readonly code_verifier?: string | undefined;
   readonly resource?: string | undefined;
+  /** The key of the request's DPoP proof, when it sent a valid one (RFC 9449 §5). */
+  readonly dpop?: { readonly jkt: string } | undefined;
 }
 
 /** RFC 6749 §5.2: every problem with the code, verifier or redirect is the same answer. */
@@ -53,6 +56,8 @@ export async function exchangeCode(
 ): Promise<Result<OAuthTokenResponse>> {
   const now = deps.clock();
   const { code, code_verifier: verifier } = input;
+  const binding = bindingFor(client, input.dpop);
+  if (!binding.ok) return binding;
   if (code === undefined || verifier === undefined || code.length > 500) return invalidGrant();
   const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
   // A package's code names the package, not one request (WIRE-NOTES §4).
@@ -92,7 +97,10 @@ export async function exchangeCode(
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
   const grant = await markExchanged(deps, request, now);
   if (!grant) return invalidGrant();
-  const tokens = await issueFamily(deps, [grant], client.client_id, { resource: oauth.resource });
+  const tokens = await issueFamily(deps, [grant], client.client_id, {
+    resource: oauth.resource,
+    dpop: binding.value,
+  });
   return ok(withGrantFacts(tokens, [grant]));
 }
 
@@ -110,8 +118,12 @@ export async function refreshTokens(
     resource?: string | undefined;
     scope?: string | undefined;
     client_secret?: string | undefined;
+    /** The key of the request's DPoP proof, when it sent a valid one (RFC 9449 §5). */
+    dpop?: { readonly jkt: string } | undefined;
   },
 ): Promise<Result<OAuthTokenResponse>> {
+  const binding = bindingFor(client, input.dpop);
+  if (!binding.ok) return binding;
   if (input.refresh_token === undefined || input.refresh_token.length > 500) return invalidGrant();
   const presented = await readPresented(deps, sha256(input.refresh_token));
   if (!presented || presented.family.client_id !== client.client_id) return invalidGrant();
@@ -143,6 +155,7 @@ export async function refreshTokens(
       ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
     },
     presented,
+    input.dpop,
   );
   // RFC 6749 §5.2 has no 410: an ended access is invalid_grant, in the words that say who ended it.
   if (!refreshed.ok && refreshed.error.code === 'grant_gone') {

@@ -16,6 +16,7 @@ import { facade, TransactionGuard } from '../tx-shell.ts';
 import { type ChangeListener, changeChannel, listenForChanges } from './change-notices.ts';
 import { LockWaits } from './lock-waits.ts';
 import { migratePostgres, quoteIdent } from './migrate.ts';
+import { PostgresProofLedger } from './proof-ledger.ts';
 import { postgresQueries } from './queries.ts';
 import { PostgresRateCounter } from './rate-counter.ts';
 import { CACHED_READERS, NoticedCache } from './record-cache.ts';
@@ -92,6 +93,7 @@ export async function openPostgresStore(
     },
     changes: feed,
     sharedRateCounter: new PostgresRateCounter(pool),
+    sharedProofLedger: new PostgresProofLedger(pool),
     freshReads: (fn) => cache.fresh(fn),
     lockWaits: () => waits.snapshot(),
     listenerPid: () => listener.pid(),

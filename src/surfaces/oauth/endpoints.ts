@@ -12,6 +12,7 @@ import {
 } from '../../operations/oauth/introspect.ts';
 import { REGISTRATION_BODY_LIMIT, registerDynamicClient } from '../../operations/oauth/register.ts';
 import { exchangeCode, refreshTokens } from '../../operations/oauth/token.ts';
+import { checkProof, currentNonce } from '../../operations/tokens/dpop-proof.ts';
 import { resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { readBearer } from '../shared/bearer.ts';
 import { errorResponse } from '../shared/errors.ts';
@@ -42,6 +43,15 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
     if (!creds.ok) return oauthError(creds.error);
     const client = await authenticateClient(deps, creds.value);
     if (!client.ok) return oauthError(client.error);
+    // RFC 9449 §5: a DPoP proof binds the tokens to its key; a bad one refuses the request.
+    const nonce = currentNonce(deps);
+    const header = c.req.header('dpop');
+    const proof =
+      header === undefined
+        ? undefined
+        : await checkProof(deps, header, { method: 'POST', path: '/oauth/token' });
+    if (proof !== undefined && !proof.ok) return oauthError(proof.error, nonce);
+    const dpop = proof?.ok ? { jkt: proof.value.jkt } : undefined;
     const grantType = p['grant_type'];
     const result =
       grantType === 'authorization_code'
@@ -50,6 +60,7 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
             redirect_uri: p['redirect_uri'],
             code_verifier: p['code_verifier'],
             resource: p['resource'],
+            dpop,
           })
         : grantType === 'refresh_token'
           ? await refreshTokens(deps, client.value, {
@@ -57,9 +68,10 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
               resource: p['resource'],
               scope: p['scope'],
               client_secret: creds.value.client_secret,
+              dpop,
             })
           : fail('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-    return result.ok ? oauthJson(result.value) : oauthError(result.error);
+    return result.ok ? oauthJson(result.value, 200, nonce) : oauthError(result.error, nonce);
   });
 
   app.post('/oauth/register', async (c) => {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { fail, ok, type PpxFailure, type Result, statusOf } from '../../model/errors.ts';
+import { fail, ok, type PpxFailure, type Result, statusAtTokenEndpoint } from '../../model/errors.ts';
 import type { ClientCredentials } from '../../operations/oauth/clients.ts';
 import { readBodyText } from '../shared/body.ts';
 
@@ -101,21 +101,27 @@ export function clientCredentials(c: Context, params: Record<string, string>): R
  * RFC 6749 §5.2 error response. `invalid_client` is 401 with a Basic challenge (§5.2: the
  * scheme the client may authenticate with).
  */
-export function oauthError(failure: PpxFailure): Response {
+export function oauthError(failure: PpxFailure, dpopNonce?: string): Response {
   const headers = new Headers({ 'Content-Type': 'application/json', ...NO_STORE });
+  // RFC 9449 §8.1: the nonce a proof must carry, on every answer of the token endpoint.
+  if (dpopNonce !== undefined) headers.set('DPoP-Nonce', dpopNonce);
   if (failure.code === 'invalid_client')
     headers.set('WWW-Authenticate', 'Basic realm="ppx", charset="UTF-8"');
   // A body refused for its size may not have been read to the end: the connection closes.
   if (failure.code === 'payload_too_large') headers.set('Connection', 'close');
   return new Response(JSON.stringify({ error: failure.code, error_description: failure.description }), {
-    status: statusOf(failure.code),
+    status: statusAtTokenEndpoint(failure.code),
     headers,
   });
 }
 
-export function oauthJson(body: unknown, status = 200): Response {
+export function oauthJson(body: unknown, status = 200, dpopNonce?: string): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json', ...NO_STORE },
+    headers: {
+      'Content-Type': 'application/json',
+      ...NO_STORE,
+      ...(dpopNonce !== undefined ? { 'DPoP-Nonce': dpopNonce } : {}),
+    },
   });
 }

@@ -22,7 +22,9 @@ export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): vo
   // Metadata and back-channel endpoints may be called from browser-based clients (no cookies).
   const corsOpen = cors({
     origin: '*',
-    allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version'],
+    // RFC 9449: a browser client sends its proof in `DPoP` and reads the server's `DPoP-Nonce`.
+    allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version', 'DPoP'],
+    exposeHeaders: ['DPoP-Nonce'],
   });
   // Introspection is not among them: it answers only authenticated callers.
   for (const path of ['/.well-known/oauth-*', ...BACK_CHANNEL_PATHS]) {

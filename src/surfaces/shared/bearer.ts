@@ -12,6 +12,20 @@ export function readBearer(header: string | undefined): Result<string> | undefin
   return m ? ok(m[1]!) : fail('invalid_token', 'the Authorization header must be "Bearer <token>"');
 }
 
+/** An access token as presented: RFC 6750's `Bearer` scheme, or RFC 9449 §7.1's `DPoP` (with a proof). */
+export interface PresentedToken {
+  readonly scheme: 'Bearer' | 'DPoP';
+  readonly token: string;
+}
+
+/** `Authorization: Bearer <token>` or `Authorization: DPoP <token>`; undefined when no header is sent. */
+export function readCredential(header: string | undefined): Result<PresentedToken> | undefined {
+  if (header === undefined || header === '') return undefined;
+  const m = /^(Bearer|DPoP)[ ]+([^\s]+)\s*$/i.exec(header);
+  if (!m) return fail('invalid_token', 'the Authorization header must be "Bearer <token>" or "DPoP <token>"');
+  return ok({ scheme: m[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: m[2]! });
+}
+
 /**
  * Rate-limit callers apart by token when they present one, else by address (docs/http-api.md,
  * "Rate limits"). A token counts by its decoded bytes, its canonical spelling

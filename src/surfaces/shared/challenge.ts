@@ -1,3 +1,4 @@
+import { DPOP_ALGS } from '../../auth/dpop.ts';
 import { type PpxFailure, statusOf } from '../../model/errors.ts';
 
 // How every protected surface refuses (HTTP API, AG-UI, MCP, A2A): one closed table from a PPX
@@ -12,6 +13,17 @@ export interface Refusal {
   readonly failure: PpxFailure;
   /** The `WWW-Authenticate` header, when the refusal is about the credential or its scope. */
   readonly challenge?: string;
+  /** RFC 9449 §8.1, §9: the `DPoP-Nonce` header, when the server asks proofs for a nonce. */
+  readonly nonce?: string;
+}
+
+/**
+ * How the refused request presented its token, when it concerns DPoP (RFC 9449 §7.1): with the
+ * `DPoP` scheme, or a DPoP-bound token as `Bearer`. Its challenges use the `DPoP` scheme.
+ */
+export interface DpopContext {
+  /** The nonce proofs must carry, when the server asks for one. */
+  readonly nonce?: string | undefined;
 }
 
 /**
@@ -23,34 +35,55 @@ export function refusalOf(
   failure: PpxFailure,
   resourceMetadata: string | undefined,
   tokenPresented = true,
+  /** Set when the request concerns DPoP: the challenge is then RFC 9449 §7.1's `DPoP` one. */
+  dpop?: DpopContext,
 ): Refusal {
   const status = statusOf(failure.code);
+  const nonce = dpop?.nonce !== undefined ? { nonce: dpop.nonce } : {};
   if (status === 401) {
-    const error = tokenPresented ? 'invalid_token' : undefined;
-    return { status, failure, challenge: bearerChallenge(resourceMetadata, error, failure.description) };
+    // RFC 9449 §7.1 and §9: a proof's own failures have their own error codes.
+    const proofError =
+      failure.code === 'invalid_dpop_proof' || failure.code === 'use_dpop_nonce' ? failure.code : undefined;
+    const error = proofError ?? (tokenPresented ? 'invalid_token' : undefined);
+    const scheme = dpop !== undefined || proofError !== undefined ? 'DPoP' : 'Bearer';
+    return {
+      status,
+      failure,
+      challenge: challengeOf(scheme, resourceMetadata, error, failure.description),
+      ...nonce,
+    };
   }
   if (failure.code === 'insufficient_scope') {
     return {
       status,
       failure,
-      challenge: bearerChallenge(resourceMetadata, 'insufficient_scope', failure.description),
+      challenge: challengeOf(
+        dpop !== undefined ? 'DPoP' : 'Bearer',
+        resourceMetadata,
+        'insufficient_scope',
+        failure.description,
+      ),
+      ...nonce,
     };
   }
-  return { status, failure };
+  return { status, failure, ...nonce };
 }
 
 /**
  * RFC 6750 §3 with RFC 9728 §5.1's `resource_metadata`:
- * `Bearer realm="ppx", resource_metadata="…", error="…", error_description="…"`.
+ * `Bearer realm="ppx", resource_metadata="…", error="…", error_description="…"`; the `DPoP`
+ * scheme's (RFC 9449 §7.1) has the same parameters and `algs`, the proof algorithms accepted.
  */
-function bearerChallenge(
+function challengeOf(
+  scheme: 'Bearer' | 'DPoP',
   resourceMetadata: string | undefined,
-  error: 'invalid_token' | 'insufficient_scope' | undefined,
+  error: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce' | undefined,
   description: string,
 ): string {
-  const parts = ['Bearer realm="ppx"'];
+  const parts = [`${scheme} realm="ppx"`];
   if (resourceMetadata !== undefined) parts.push(`resource_metadata="${resourceMetadata}"`);
   if (error !== undefined) parts.push(`error="${error}"`, `error_description="${quotable(description)}"`);
+  if (scheme === 'DPoP') parts.push(`algs="${DPOP_ALGS.join(' ')}"`);
   return parts.join(', ');
 }
 
@@ -82,6 +115,7 @@ export function refusalResponse(
   const out = new Headers();
   for (const [name, value] of headers) out.set(name, value);
   if (refusal.challenge !== undefined) out.set('WWW-Authenticate', refusal.challenge);
+  if (refusal.nonce !== undefined) out.set('DPoP-Nonce', refusal.nonce);
   const after = refusal.failure.retryAfterSeconds;
   if (after !== undefined) out.set('Retry-After', String(after));
   out.set('Content-Type', 'application/json');

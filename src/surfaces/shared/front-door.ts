@@ -2,18 +2,20 @@ import type { Context } from 'hono';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { authenticate, type Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { checkProof, currentNonce } from '../../operations/tokens/dpop-proof.ts';
 import { type ResourceKind, resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { type CallerKind, noteCaller } from './access-log.ts';
-import { limiterKey, readBearer } from './bearer.ts';
-import { type Refusal, refusalOf } from './challenge.ts';
+import { limiterKey, type PresentedToken, readCredential } from './bearer.ts';
+import { type DpopContext, type Refusal, refusalOf } from './challenge.ts';
 import { clientAddress, limitRequest, RATE_LIMITED } from './rate-limit.ts';
 
 // The one front door of every surface that takes tokens (ARCHITECTURE.md "One front door"): the
 // HTTP API, the AG-UI stream, /mcp and /a2a each enter here. In the order WIRE-NOTES §2.7 sets:
-// count the request against the API's budget (one per token, else per address), read the bearer
-// token, authenticate it for this surface's own resource (RFC 8707: a token for another resource
-// is invalid here), and name the caller for the access log. A failure is a value, a `Refusal`
-// with its challenge (challenge.ts); the surface answers it in its own error body.
+// count the request against the API's budget (one per token, else per address), read the token
+// (`Bearer`, or `DPoP` with its proof), authenticate it for this surface's own resource (RFC 8707:
+// a token for another resource is invalid here), check that a DPoP-bound token comes with a valid
+// proof by its key (RFC 9449 §7), and name the caller for the access log. A failure is a value, a
+// `Refusal` with its challenge (challenge.ts); the surface answers it in its own error body.
 
 /** A protected resource: which one, and how its surface turns a token into a caller. */
 export interface ProtectedResource<C> {
@@ -69,24 +71,70 @@ export class FrontDoor<C> {
   enter(deps: Deps, c: Context, need: 'required'): Promise<Entry<C>>;
   enter(deps: Deps, c: Context, need: TokenNeed): Promise<Entry<C | undefined>>;
   async enter(deps: Deps, c: Context, need: TokenNeed): Promise<Entry<C | undefined>> {
-    const token = need === 'none' ? undefined : readBearer(c.req.header('authorization'));
+    const presented = need === 'none' ? undefined : readCredential(c.req.header('authorization'));
+    const token = presented?.ok ? { ok: true as const, value: presented.value.token } : presented;
     const limited = await limitRequest(deps, 'api', () => limiterKey(token, clientAddress(c)));
     const headers = limited?.headers ?? [];
     if (limited?.allowed === false) return { ok: false, refusal: this.refuse(RATE_LIMITED), headers };
-    if (token === undefined) {
+    if (presented === undefined) {
       if (need !== 'required') return { ok: true, caller: undefined, token: undefined, headers };
       const none = fail('invalid_token', 'an access token is required').error;
       return { ok: false, refusal: this.refuse(none, false), headers };
     }
-    if (!token.ok) return { ok: false, refusal: this.refuse(token.error), headers };
-    const caller = await this.#resource.authenticate(deps, token.value);
-    if (!caller.ok) return { ok: false, refusal: this.refuse(caller.error), headers };
+    if (!presented.ok) return { ok: false, refusal: this.refuse(presented.error), headers };
+    const { scheme, token: value } = presented.value;
+    const dpop = scheme === 'DPoP' ? { nonce: currentNonce(deps) } : undefined;
+    const caller = await this.#resource.authenticate(deps, value);
+    if (!caller.ok) return { ok: false, refusal: this.refuse(caller.error, true, dpop), headers };
+    const bound = await proveBinding(deps, c, presented.value);
+    if (!bound.ok) {
+      return { ok: false, refusal: this.refuse(bound.error, true, { nonce: currentNonce(deps) }), headers };
+    }
     noteCaller(c.req.raw, this.#resource.kindOf(caller.value));
-    return { ok: true, caller: caller.value, token: token.value, headers };
+    return { ok: true, caller: caller.value, token: value, headers };
   }
 
-  /** A refusal of this resource, for a failure found at the door or later (a scope, a grant's state). */
-  refuse(failure: PpxFailure, tokenPresented = true): Refusal {
-    return refusalOf(failure, this.metadata, tokenPresented);
+  /**
+   * A refusal of this resource, for a failure found at the door or later (a scope, a grant's
+   * state); `dpop` when the request concerns DPoP (its challenge then uses that scheme).
+   */
+  refuse(failure: PpxFailure, tokenPresented = true, dpop?: DpopContext): Refusal {
+    return refusalOf(failure, this.metadata, tokenPresented, dpop);
   }
+}
+
+/**
+ * RFC 9449 §7.1: a token bound to a DPoP key (`cnf.jkt`) is accepted only as `DPoP <token>` with
+ * a proof for this very request (method, URL, a fresh single-use jti, `ath` of this token) made
+ * with that key; a bearer token is accepted only as `Bearer`, so that the scheme always says
+ * which rule applies. The token was authenticated just before: its binding is read as signed.
+ */
+async function proveBinding(deps: Deps, c: Context, presented: PresentedToken): Promise<Result<true>> {
+  const jkt = deps.tokens.boundKey(presented.token);
+  if (presented.scheme === 'Bearer') {
+    if (jkt === undefined) return { ok: true, value: true };
+    return fail(
+      'invalid_token',
+      'this access token is bound to a DPoP key: send it as "Authorization: DPoP <token>" with a DPoP proof',
+    );
+  }
+  if (jkt === undefined) {
+    return fail(
+      'invalid_token',
+      'this access token is not DPoP-bound: send it as "Authorization: Bearer <token>"',
+    );
+  }
+  const proof = await checkProof(deps, c.req.header('dpop'), {
+    method: c.req.method,
+    path: new URL(c.req.url).pathname,
+    accessToken: presented.token,
+  });
+  if (!proof.ok) return proof;
+  // §4.3 step 12: the proof is made with the key the token is bound to.
+  if (proof.value.jkt !== jkt)
+    return fail(
+      'invalid_dpop_proof',
+      'the DPoP proof is made with another key than the one this access token is bound to',
+    );
+  return { ok: true, value: true };
 }

@@ -36,6 +36,19 @@ describe('OAuth metadata', () => {
       authorization_details_types_supported: ['ppx_grant'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
+      dpop_signing_alg_values_supported: [
+        'ES256',
+        'ES384',
+        'ES512',
+        'EdDSA',
+        'Ed25519',
+        'PS256',
+        'PS384',
+        'PS512',
+        'RS256',
+        'RS384',
+        'RS512',
+      ],
       service_documentation: `${b}/openapi.json`,
     });
     // The advertised JWKS exists.
@@ -56,6 +69,20 @@ describe('OAuth metadata', () => {
         bearer_methods_supported: ['header'],
         scopes_supported: ['ppx:read', 'ppx:query', 'ppx:propose_update', 'ppx:confirm_update', 'ppx:export'],
         resource_name: 'PPX Reference Provider',
+        dpop_signing_alg_values_supported: [
+          'ES256',
+          'ES384',
+          'ES512',
+          'EdDSA',
+          'Ed25519',
+          'PS256',
+          'PS384',
+          'PS512',
+          'RS256',
+          'RS384',
+          'RS512',
+        ],
+        dpop_bound_access_tokens_required: false,
         // The MCP resource declares how coarse `freshness` is (PDPP MCP read profile, docs/mcp.md).
         ...(resource === '/mcp' ? { pdpp_freshness_granularity: 'PT1H' } : {}),
       });
