@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { a2aGrant } from '../../support/a2a-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { a2aGrant } from './helpers.ts';
 
 // Issue 25 item 5, A2A 1.0.1 (its changelog: versions negotiated on Major.Minor only, JSON-RPC
 // error details as `@type`d objects in `error.data`, application/a2a+json preferred): the card

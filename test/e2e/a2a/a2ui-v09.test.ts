@@ -14,10 +14,10 @@ import {
   STANDARD_CATALOG_V08,
 } from '../../../src/surfaces/a2a/a2ui-parts.ts';
 import { BASIC_CATALOG_V09 } from '../../../src/surfaces/shared/a2ui/index.ts';
+import { a2aGrant, ask, bearerFetch, isTask, resultOf } from '../../support/a2a-client.ts';
+import { messageProblems } from '../../support/a2ui-oracles.ts';
 import { listProblemsV09, processorV09 } from '../../support/a2ui-v09.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { messageProblems } from '../../unit/a2ui/support.ts';
-import { a2aGrant, ask, bearerFetch, isTask, resultOf } from './helpers.ts';
 
 // Issue 25 item 5: the A2UI extension in both versions. The card lists both URIs with the
 // catalogs each draws with; a client that activates the v0.9 URI gets one data part per

@@ -9,8 +9,15 @@ import {
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { dpopKey, proof } from '../../support/dpop.ts';
+import {
+  authorizeCode,
+  consentInBrowser,
+  postForm,
+  REDIRECT,
+  register,
+  signedInCookie,
+} from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
-import { authorizeCode, consentInBrowser, postForm, REDIRECT, register, signedInCookie } from './helpers.ts';
 
 // DPoP (RFC 9449) at the OAuth token endpoint, driven by the MCP SDK v2 client's DpopSession (the
 // whole flow: discovery, registration, authorization, a DPoP-bound token, MCP calls with a proof

@@ -6,10 +6,10 @@ import {
   deleteSurfaceV09,
   type SurfaceParts,
   surfaceMessagesV09,
-} from '../../src/surfaces/shared/a2ui/index.ts';
-import { listProblemsV09, messageProblemsV09, processorV09 } from '../support/a2ui-v09.ts';
-import { allSurfaces } from './a2ui/fixtures.ts';
-import { actionOf, personStrings, typeOf } from './a2ui/support.ts';
+} from '../../../../../src/surfaces/shared/a2ui/index.ts';
+import { actionOf, personStrings, typeOf } from '../../../../support/a2ui-oracles.ts';
+import { listProblemsV09, messageProblemsV09, processorV09 } from '../../../../support/a2ui-v09.ts';
+import { allSurfaces } from './fixtures.ts';
 
 // Issue 25 item 5: every surface of every archetype, for every fixture object, as A2UI v0.9
 // messages: each valid under the v0.9 JSON Schemas shipped in @a2ui/web_core (2020-12, with the
