@@ -33,7 +33,13 @@ export async function startNoAuthMcp(): Promise<NoAuthMcp> {
   const deps = {
     ...provider.deps,
     provider: { ...provider.deps.provider, baseUrl: base },
-    tokens: Object.assign(Object.create(tokens), { verify }),
+    tokens: new Proxy(tokens, {
+      get: (target, name) => {
+        if (name === 'verify') return verify;
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }),
   };
   const app = new Hono();
   mountMcp(app, deps, { bodyLimitBytes: 1024 * 1024 });
