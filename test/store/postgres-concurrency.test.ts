@@ -260,9 +260,8 @@ describe('postgres store: who waits for whom, across instances', {
       await inside.wait;
       // Its locks go with its first call (a transaction that makes none takes none).
       const second = b.transaction((tx) => tx.getProfileBySubject(subject), { subject });
+      // PostgreSQL shows b's transaction waiting for the lock: the wait it measures is then not empty.
       await someoneWaits();
-      // Held a little while b's transaction waits (a wait PostgreSQL measures, never asserted on time).
-      await new Promise((resolve) => setTimeout(resolve, 20));
       held.open();
       await Promise.all([first, second]);
       const after = b.lockWaits();
