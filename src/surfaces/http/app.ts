@@ -63,7 +63,7 @@ async function handle(
   const nonce = tokenEndpoint ? currentNonce(deps) : undefined;
   if (nonce !== undefined) headers.push(['DPoP-Nonce', nonce]);
   const respond = (failure: PpxFailure) =>
-    ppxRefusal(tokenEndpoint ? tokenEndpointRefusal(failure) : door.refuse(failure), headers);
+    ppxRefusal(tokenEndpoint ? tokenEndpointRefusal(failure) : entry.refuse(failure), headers);
 
   // WIRE-NOTES §2.7: the token, then what the grant refuses whatever the body holds, then the body.
   if (caller) {
