@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { GrantDraft } from '../../src/operations/grants/consent-grants.ts';
 import { issueGrantToken, issueSubjectToken } from '../../src/operations/tokens/issue-tokens.ts';
 import { type DpopKey, dpopKey, proof, unsigned } from '../support/dpop.ts';
 import { startTestProvider, type TestProvider } from '../support/provider.ts';
@@ -29,9 +30,9 @@ describe('DPoP on every surface', () => {
   after(() => p.close());
 
   /** A token bound to `key` for the surface: a grant's, or the person's own on the AG-UI stream. */
-  async function boundToken(s: Surface): Promise<string> {
+  async function boundToken(s: Surface, draft: Partial<GrantDraft> = {}): Promise<string> {
     if (s === 'agui') return (await issueSubjectToken(p.deps, p.subjectId, undefined, key.jkt)).access_token;
-    const { grant } = await p.grant();
+    const { grant } = await p.grant(draft);
     return (await issueGrantToken(p.deps, grant, undefined, `${p.url}${RESOURCE_PATH[s]}`, key.jkt))
       .access_token;
   }
@@ -156,5 +157,23 @@ describe('DPoP on every surface', () => {
         /error="invalid_dpop_proof", error_description="the DPoP proof was already used/,
       );
     }
+  });
+
+  it('a refusal decided after the door keeps the DPoP scheme: insufficient_scope on HTTP, MCP and A2A', async () => {
+    // RFC 9449 §7.1: the step-up challenge of a request made with DPoP is a DPoP challenge.
+    const answers = [];
+    for (const s of ['api', 'mcp', 'a2a'] as const) {
+      const token = await boundToken(s, { allowed_operations: ['propose_update'] });
+      const dpop = await proof(key, { htm: 'POST', htu: htu(s), accessToken: token });
+      const r = await call(s, { authorization: `DPoP ${token}`, dpop });
+      assert.equal(r.status, 403, `${s}: ${r.text}`);
+      assert.match(
+        r.challenge,
+        /^DPoP realm="ppx", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", algs="ES256 /,
+        s,
+      );
+      answers.push(r.challenge.replace(/resource_metadata="[^"]+"/, ''));
+    }
+    for (const a of answers) assert.equal(a, answers[0]);
   });
 });

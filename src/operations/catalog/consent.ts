@@ -102,8 +102,8 @@ export const exchangeGrantRequestOperation = defineOperation({
   audit: ['token_issued'],
   input: ExchangeInput,
   output: Tokens,
-  errors: ['invalid_grant'],
-  run: (deps, _caller, input) => exchangeGrantRequest(deps, input),
+  errors: ['invalid_grant', 'invalid_dpop_proof'],
+  run: (deps, _caller, input, facts) => exchangeGrantRequest(deps, input, facts?.dpop),
   http: {
     method: 'POST',
     path: '/v1/consent/token',
@@ -111,6 +111,7 @@ export const exchangeGrantRequestOperation = defineOperation({
     input: 'body',
     noStore: true,
     uniformFailure: INVALID_GRANT,
+    dpop: 'token-endpoint',
   },
 });
 
@@ -122,8 +123,8 @@ export const refreshGrantTokensOperation = defineOperation({
   audit: ['token_refreshed'],
   input: RefreshInput,
   output: Tokens,
-  errors: ['invalid_grant', 'grant_gone'],
-  run: (deps, _caller, input) => refreshGrantTokens(deps, input),
+  errors: ['invalid_grant', 'grant_gone', 'invalid_dpop_proof'],
+  run: (deps, _caller, input, facts) => refreshGrantTokens(deps, input, undefined, facts?.dpop),
   http: {
     method: 'POST',
     path: '/v1/consent/refresh',
@@ -134,5 +135,6 @@ export const refreshGrantTokensOperation = defineOperation({
     // refreshGrantTokens answers the one invalid_grant for every check a stranger could probe;
     // it says more (a spent token, an expired access) only to the client holding the token.
     uniformFailureFor: 'body',
+    dpop: 'token-endpoint',
   },
 });

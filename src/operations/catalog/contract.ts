@@ -74,6 +74,23 @@ export interface HttpBinding<Out = unknown> {
    * authenticated client holding the token why its access ended).
    */
   readonly uniformFailureFor?: 'body';
+  /**
+   * `token-endpoint`: the route hands out tokens and takes a DPoP proof as a token endpoint does
+   * (RFC 9449 §5): the pipeline checks a `DPoP` header's proof (`htm` the method, `htu` the base
+   * URL and this path, no `ath`) before the operation runs, and hands its key to the operation
+   * (`RequestFacts.dpop`); a bad proof, and a DPoP failure of the operation, are 400 as at the
+   * OAuth token endpoint, and every answer carries `DPoP-Nonce` when nonces are on.
+   */
+  readonly dpop?: 'token-endpoint';
+}
+
+/**
+ * What a surface learned about the request besides its input and its caller, handed to the
+ * operation as a typed value (never through the input, which the client writes).
+ */
+export interface RequestFacts {
+  /** The key of the request's valid DPoP proof (RFC 9449 §5), on a `dpop: 'token-endpoint'` route. */
+  readonly dpop?: { readonly jkt: string } | undefined;
 }
 
 export interface ToolAnnotations {
@@ -158,7 +175,12 @@ export interface OperationSpec<C extends CallerNeed, I extends z.ZodType, O exte
   readonly errors: readonly PpxErrorCode[];
   /** The official PPX schema the output follows, named where a surface describes its output. */
   readonly follows?: Follows;
-  run(deps: Deps, caller: CallerOf<C>, input: z.output<I>): Promise<Result<OutputOf<z.output<O>>>>;
+  run(
+    deps: Deps,
+    caller: CallerOf<C>,
+    input: z.output<I>,
+    facts?: RequestFacts,
+  ): Promise<Result<OutputOf<z.output<O>>>>;
   readonly http?: HttpBinding<OutputOf<z.output<O>>>;
   readonly mcp?: McpBinding;
   readonly a2a?: A2aBinding;
@@ -183,7 +205,12 @@ export interface CatalogOperation {
   readonly output: z.ZodType;
   readonly errors: readonly PpxErrorCode[];
   readonly follows?: Follows;
-  run(deps: Deps, caller: Caller | TokenCaller | undefined, input: unknown): Promise<Result<unknown>>;
+  run(
+    deps: Deps,
+    caller: Caller | TokenCaller | undefined,
+    input: unknown,
+    facts?: RequestFacts,
+  ): Promise<Result<unknown>>;
   readonly http?: HttpBinding;
   readonly mcp?: McpBinding;
   readonly a2a?: A2aBinding;

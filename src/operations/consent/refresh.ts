@@ -7,6 +7,7 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { endFamily } from '../changes.ts';
 import type { Deps, TxDeps } from '../deps.ts';
+import { bindingFor } from '../tokens/dpop-proof.ts';
 import { issueGrantToken, issuePackageToken } from '../tokens/issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 import { revokeGrantEverywhere } from './revocation.ts';
@@ -47,6 +48,9 @@ export async function refreshGrantTokens(
   if (family.client_id !== input.client_id) return invalidGrant();
   const client = await deps.store.getClient(input.client_id);
   if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
+  // RFC 9449 §5.2: a client registered with dpop_bound_access_tokens is never given a bearer token.
+  const binding = bindingFor(client, proof);
+  if (!binding.ok) return binding;
   const grants = (await Promise.all(family.grant_ids.map((id) => deps.store.getGrant(id)))).filter(
     (g): g is GrantRecord => g !== undefined,
   );

@@ -10,6 +10,7 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { announce } from '../changes.ts';
 import type { AnyDeps, Deps } from '../deps.ts';
+import { bindingFor } from '../tokens/dpop-proof.ts';
 import { issueGrantToken, issuePackageToken } from '../tokens/issue-tokens.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -56,21 +57,27 @@ export function invalidGrant() {
  * the id alone, another client, a wrong request token or verifier, an undecided, rejected,
  * expired or already exchanged request. The approved → exchanged transition is a
  * compare-and-set, so a request is exchanged at most once even under concurrent attempts.
+ * With the key of a DPoP proof (RFC 9449 §5, checked by the HTTP pipeline) the tokens are bound
+ * to it as at the OAuth token endpoint; a client registered with `dpop_bound_access_tokens` must
+ * send one (refused before the request is spent).
  */
 export async function exchangeGrantRequest(
   deps: Deps,
   input: z.infer<typeof ExchangeInput>,
+  proof?: { readonly jkt: string },
 ): Promise<Result<TokenResponse>> {
   const now = deps.clock();
   const request = await deps.store.getGrantRequest(input.grant_request_id);
   if (!request || request.client_id !== input.client_id) return invalidGrant();
   const client = await deps.store.getClient(input.client_id);
   if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
+  const binding = bindingFor(client, proof);
+  if (!binding.ok) return binding;
   if (!safeEqual(sha256(input.request_token), request.request_token_hash)) return invalidGrant();
   if (!verifyS256(input.code_verifier, request.code_challenge)) return invalidGrant();
   const grant = await markExchanged(deps, request, now);
   if (!grant) return invalidGrant();
-  return ok(await issueFamily(deps, [grant], client.client_id));
+  return ok(await issueFamily(deps, [grant], client.client_id, { dpop: binding.value }));
 }
 
 /**

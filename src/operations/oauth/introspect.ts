@@ -44,6 +44,11 @@ type Found = {
   readonly tokenType: 'access_token' | 'refresh_token';
   /** Whether the token itself (not its grant) is still usable: current, family active, unexpired. */
   readonly usable: boolean;
+  /**
+   * RFC 9449 §6: the thumbprint of the DPoP key the token is bound to: an access token's signed
+   * `cnf.jkt`, a refresh token's family's `dpop_jkt` (a public client's bound family).
+   */
+  readonly jkt?: string | undefined;
 };
 
 /**
@@ -83,7 +88,10 @@ export async function introspect(
     exp: found.exp,
     iat: found.iat,
     scope: scopeOf([...new Set(found.grants.flatMap((g) => g.allowed_operations))]),
-    token_type: found.tokenType === 'access_token' ? 'Bearer' : 'refresh_token',
+    // RFC 9449 §6.2: a bound access token is of type DPoP, and its key is named in cnf.jkt.
+    token_type:
+      found.tokenType === 'refresh_token' ? 'refresh_token' : found.jkt !== undefined ? 'DPoP' : 'Bearer',
+    ...(found.jkt !== undefined ? { cnf: { jkt: found.jkt } } : {}),
     ...(found.packageId !== undefined
       ? { package_id: found.packageId, grant_ids: found.grants.map((g) => childId(g.grant_id)) }
       : { grant_id: first.grant_id }),
@@ -161,6 +169,7 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
     iat: Math.floor(Date.parse(refresh.issued_at) / 1000),
     exp: Math.floor(Date.parse(refresh.expires_at) / 1000),
     tokenType: 'refresh_token',
+    jkt: family.dpop_jkt,
     usable:
       refresh.status === 'current' && family.status === 'active' && Date.parse(refresh.expires_at) > now,
   };
@@ -184,6 +193,7 @@ async function findAccess(deps: Deps, token: string): Promise<Found | undefined>
     iat: verified.issuedAt,
     exp: verified.expiresAt,
     tokenType: 'access_token',
+    jkt: verified.jkt,
     usable: true,
   };
 }

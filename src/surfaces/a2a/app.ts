@@ -10,7 +10,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { precheckGrant } from '../../operations/grants/access-check.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
-import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
+import { type Entered as EnteredAs, FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
 import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
@@ -60,6 +60,8 @@ const A2A: ProtectedResource<GrantCaller> = {
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
 type A2aContext = Context<{ Bindings: HttpBindings }>;
+/** A call past the front door: its grant, and how to refuse it in the scheme it used. */
+type Entered = EnteredAs<GrantCaller>;
 
 /** What the SDK needs, made once the card is signed (signing needs the key; mounting is sync). */
 interface Handlers {
@@ -156,14 +158,14 @@ async function answer(s: Surface, c: A2aContext, extra: (readonly [string, strin
   const literal = SKILLS.get(call.method);
   if (literal !== undefined) {
     const allowed = await precheckGrant(s.deps, caller, literal.operation.grant, literal.operation.name);
-    if (!allowed.ok) return refusedByGrant(s, allowed.error);
+    if (!allowed.ok) return refusedByGrant(entry, allowed.error);
     return rpc(await literalCall(s.deps, caller, literal, call.id, call.params));
   }
   const version = methodVersion(c, call);
   if (version instanceof Response) return version;
 
   // WIRE-NOTES §2.7: which skill, then what the grant refuses whatever the params hold, then the params.
-  const asked = SENDS.has(call.method) ? await askedBy(s, caller, call) : undefined;
+  const asked = SENDS.has(call.method) ? await askedBy(s, entry, call) : undefined;
   if (asked instanceof Response) return asked;
   // The params as the SDK will read them (params.ts): it does not check them itself.
   const malformed = paramsProblem(call.method, call.params);
@@ -173,7 +175,7 @@ async function answer(s: Surface, c: A2aContext, extra: (readonly [string, strin
   const release = STREAMS.has(call.method) ? s.streams.take(caller.grant.grant_id) : () => {};
   if (release === undefined) {
     return refused(
-      s.door.refuse({
+      entry.refuse({
         code: 'rate_limited',
         description: `this grant already has ${s.streams.max} task streams whose answers were not read yet; read or close one and try again`,
       }),
@@ -258,12 +260,13 @@ function majorMinor(version: string): string {
 }
 
 /** A send's skill and input, parsed once for the executor, after what the grant refuses (§2.7). */
-async function askedBy(s: Surface, caller: GrantCaller, call: RpcCall): Promise<Response | Asked> {
+async function askedBy(s: Surface, entry: Entered, call: RpcCall): Promise<Response | Asked> {
+  const { caller } = entry;
   const named = namedSkill((call.params as { message?: unknown } | undefined)?.message);
   if (!named.ok) return rpc(rpcErrorOf(call.id, named.error));
   const { operation } = named.value.skill;
   const allowed = await precheckGrant(s.deps, caller, operation.grant, operation.name);
-  if (!allowed.ok) return refusedByGrant(s, allowed.error);
+  if (!allowed.ok) return refusedByGrant(entry, allowed.error);
   const asked = askedOf(named.value);
   return asked.ok ? asked.value : rpc(rpcErrorOf(call.id, asked.error));
 }
@@ -302,8 +305,8 @@ async function dispatch(
  * What the grant refuses whatever the params hold, at the HTTP level as MCP answers it: never a
  * JSON-RPC -32001, which the SDK client would read as "task not found" (PITFALLS).
  */
-function refusedByGrant(s: Surface, failure: PpxFailure): Response {
-  return refused(s.door.refuse(failure));
+function refusedByGrant(entry: Entered, failure: PpxFailure): Response {
+  return refused(entry.refuse(failure));
 }
 
 /** A refusal in the OAuth-shaped body. */

@@ -47,7 +47,7 @@ export function mountAgui(app: App, deps: Deps, options: AguiOptions): void {
     const headers = entry.headers;
     if (!entry.ok) return ppxRefusal(entry.refusal, headers);
     const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
-      ppxRefusal(door.refuse(failure, tokenPresented), headers);
+      ppxRefusal(entry.refuse(failure, tokenPresented), headers);
 
     const who = await inboxCaller(c, deps, plan, entry);
     if (!who.ok) return refuse(who.error, who.tokenPresented);

@@ -1,11 +1,14 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import type { PpxFailure, Result } from '../../model/errors.ts';
+import { ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
 import type { Caller } from '../../operations/callers/caller.ts';
+import type { RequestFacts } from '../../operations/catalog/index.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { precheckGrant } from '../../operations/grants/access-check.ts';
+import { checkProof, currentNonce } from '../../operations/tokens/dpop-proof.ts';
 import { readJsonBody } from '../shared/body.ts';
+import { tokenEndpointRefusal } from '../shared/challenge.ts';
 import { ppxRefusal } from '../shared/errors.ts';
 import { API, FrontDoor } from '../shared/front-door.ts';
 import { jsonBytes, jsonText } from '../shared/json-text.ts';
@@ -15,7 +18,7 @@ import { ROUTES, type Route } from './route.ts';
 
 // The PPX HTTP binding (bindings/http.md): every route of the table runs through one pipeline of
 // named steps (the front door: rate limit and bearer auth -> what the grant refuses ->
-// query/path/body parse -> operation -> response), and
+// query/path/body parse -> a token endpoint's DPoP proof -> operation -> response), and
 // the OpenAPI document is generated from the same list (route.ts). Mounted by the composition root
 // (src/server.ts).
 
@@ -54,9 +57,14 @@ async function handle(
   const headers: (readonly [string, string])[] = [...entry.headers];
   if (!entry.ok) return ppxRefusal(entry.refusal, headers);
   const caller = entry.caller;
-  const respond = (failure: PpxFailure) => ppxRefusal(door.refuse(failure), headers);
-
   const { operation, http } = route;
+  const tokenEndpoint = http.dpop === 'token-endpoint';
+  // RFC 9449 §8.1: a token endpoint's every answer names the nonce proofs must carry (when asked).
+  const nonce = tokenEndpoint ? currentNonce(deps) : undefined;
+  if (nonce !== undefined) headers.push(['DPoP-Nonce', nonce]);
+  const respond = (failure: PpxFailure) =>
+    ppxRefusal(tokenEndpoint ? tokenEndpointRefusal(failure) : entry.refuse(failure), headers);
+
   // WIRE-NOTES §2.7: the token, then what the grant refuses whatever the body holds, then the body.
   if (caller) {
     const allowed = await precheckGrant(deps, caller, operation.grant, operation.name);
@@ -66,7 +74,10 @@ async function handle(
   const input = await readInput(c, route, options.bodyLimitBytes, headers);
   if (!input.ok) return respond(input.error);
 
-  const result = await operation.run(deps, caller, input.value);
+  const facts = await requestFacts(deps, c, route);
+  if (!facts.ok) return respond(facts.error);
+
+  const result = await operation.run(deps, caller, input.value, facts.value);
   if (!result.ok) return respond(uniform(route, result.error, false));
   const plain: Record<string, string> = {};
   for (const [k, v] of headers) plain[k] = v;
@@ -78,6 +89,20 @@ async function handle(
   const body =
     http.answerDepth === undefined ? jsonText(result.value) : jsonBytes(result.value, http.answerDepth);
   return answerWithSharedHeaders(deps.provider.baseUrl, body, status, plain);
+}
+
+/**
+ * What the operation learns from the request besides its input: on a token endpoint route, the
+ * key of a `DPoP` header's proof (RFC 9449 §5: for this method and URL, fresh, single-use, no
+ * `ath` since there is no access token yet). A bad proof refuses the request before the
+ * operation runs, so it spends nothing; no header is no proof (the operation decides whether the
+ * client may go without).
+ */
+async function requestFacts(deps: Deps, c: Context<Env>, route: Route): Promise<Result<RequestFacts>> {
+  const header = route.http.dpop === 'token-endpoint' ? c.req.header('dpop') : undefined;
+  if (header === undefined) return ok({});
+  const proof = await checkProof(deps, header, { method: route.http.method, path: route.http.path });
+  return proof.ok ? ok({ dpop: { jkt: proof.value.jkt } }) : proof;
 }
 
 /** The operation's input, parsed with its own schema from where the route binds it. */

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type PpxErrorCode, statusOf } from '../../model/errors.ts';
+import { ERROR_STATUS, type PpxErrorCode, statusAtTokenEndpoint, statusOf } from '../../model/errors.ts';
 import { toJsonSchema } from '../../model/json-schema.ts';
 import type { ProviderInfo } from '../../operations/deps.ts';
 import type { Route } from './route.ts';
@@ -26,7 +26,9 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
     };
     const responses: Record<string, unknown> = { [String(http.successStatus ?? 200)]: success };
     if (http.acceptedWhen) responses['202'] = { ...success, description: 'Accepted' };
-    for (const [status, codes] of groupByStatus(r.errors)) {
+    // A token endpoint answers a DPoP proof's failures 400 (RFC 9449 §5), a resource 401.
+    const statusFor = http.dpop === 'token-endpoint' ? statusAtTokenEndpoint : statusOf;
+    for (const [status, codes] of groupByStatus(r.errors, statusFor)) {
       responses[String(status)] = {
         description: codes.join(', '),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -77,10 +79,13 @@ function schemaOf(schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'out
   return rest;
 }
 
-function groupByStatus(codes: readonly string[]): Map<number, string[]> {
+function groupByStatus(
+  codes: readonly string[],
+  statusFor: (code: PpxErrorCode) => number,
+): Map<number, string[]> {
   const out = new Map<number, string[]>();
   for (const code of new Set(codes)) {
-    const status = statusOf(code as PpxErrorCode);
+    const status = statusFor(code as PpxErrorCode);
     out.set(status, [...(out.get(status) ?? []), code]);
   }
   return out;

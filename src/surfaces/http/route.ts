@@ -23,6 +23,8 @@ export interface Route {
 const AUTH_ERRORS = ['invalid_token', 'grant_expired', 'grant_revoked'];
 /** The failures of reading a body, any route that takes one may answer them. */
 const BODY_ERRORS = ['payload_too_large', 'unsupported_media_type'];
+/** The failures of a DPoP proof, any token endpoint route (`http.dpop`) may answer them. */
+const DPOP_ERRORS = ['invalid_dpop_proof', 'use_dpop_nonce'];
 
 function routeOf(operation: CatalogOperation, http: HttpBinding): Route {
   const auth = operation.caller === 'public' ? 'none' : 'bearer';
@@ -35,6 +37,7 @@ function routeOf(operation: CatalogOperation, http: HttpBinding): Route {
       ...(auth === 'bearer' ? AUTH_ERRORS : []),
       ...operation.errors,
       ...(http.input === 'body' ? BODY_ERRORS : []),
+      ...(http.dpop !== undefined ? DPOP_ERRORS : []),
       // Every route counts against the caller's budget (operations/provider/rate-limits.ts).
       'rate_limited',
     ],

@@ -79,7 +79,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       resource: new URL(mcpResource(deps)),
       extra: { ppx: context },
     });
-    return handled.kind === 'answer' ? handled.response : refused(door.refuse(handled.failure));
+    return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }
 

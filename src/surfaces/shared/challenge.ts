@@ -1,5 +1,5 @@
 import { DPOP_ALGS } from '../../auth/dpop.ts';
-import { type PpxFailure, statusOf } from '../../model/errors.ts';
+import { type PpxFailure, statusAtTokenEndpoint, statusOf } from '../../model/errors.ts';
 
 // How every protected surface refuses (HTTP API, AG-UI, MCP, A2A): one closed table from a PPX
 // failure to a status and an RFC 6750 §3 challenge, written by one builder, so the same refusal
@@ -67,6 +67,16 @@ export function refusalOf(
     };
   }
   return { status, failure, ...nonce };
+}
+
+/**
+ * A refusal of a token endpoint served by a protected surface's pipeline (consent-v2's
+ * `/v1/consent/token` and `/v1/consent/refresh`): no challenge, since the client authenticates in
+ * the body (RFC 6749 §5.2), and a DPoP proof's failures are 400 there (RFC 9449 §5), as at the
+ * OAuth token endpoint.
+ */
+export function tokenEndpointRefusal(failure: PpxFailure): Refusal {
+  return { status: statusAtTokenEndpoint(failure.code), failure };
 }
 
 /**

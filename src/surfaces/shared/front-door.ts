@@ -50,12 +50,20 @@ export type Entry<C> =
       /** The token as presented (a stream checks it again later), when there is one. */
       readonly token: string | undefined;
       readonly headers: readonly (readonly [string, string])[];
+      /**
+       * A refusal decided after the door (a scope, the grant's state mid-call), in the scheme the
+       * request used: a token presented as `DPoP` is challenged with `DPoP` (RFC 9449 §7.1).
+       */
+      refuse(failure: PpxFailure, tokenPresented?: boolean): Refusal;
     }
   | {
       readonly ok: false;
       readonly refusal: Refusal;
       readonly headers: readonly (readonly [string, string])[];
     };
+
+/** A request past the door. */
+export type Entered<C> = Extract<Entry<C>, { readonly ok: true }>;
 
 /** The front door for one protected resource, built once per mount. */
 export class FrontDoor<C> {
@@ -77,7 +85,11 @@ export class FrontDoor<C> {
     const headers = limited?.headers ?? [];
     if (limited?.allowed === false) return { ok: false, refusal: this.refuse(RATE_LIMITED), headers };
     if (presented === undefined) {
-      if (need !== 'required') return { ok: true, caller: undefined, token: undefined, headers };
+      if (need !== 'required') {
+        const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
+          this.refuse(failure, tokenPresented);
+        return { ok: true, caller: undefined, token: undefined, headers, refuse };
+      }
       const none = fail('invalid_token', 'an access token is required').error;
       return { ok: false, refusal: this.refuse(none, false), headers };
     }
@@ -91,12 +103,15 @@ export class FrontDoor<C> {
       return { ok: false, refusal: this.refuse(bound.error, true, { nonce: currentNonce(deps) }), headers };
     }
     noteCaller(c.req.raw, this.#resource.kindOf(caller.value));
-    return { ok: true, caller: caller.value, token: value, headers };
+    const refuse = (failure: PpxFailure, tokenPresented?: boolean) =>
+      this.refuse(failure, tokenPresented, dpop);
+    return { ok: true, caller: caller.value, token: value, headers, refuse };
   }
 
   /**
-   * A refusal of this resource, for a failure found at the door or later (a scope, a grant's
-   * state); `dpop` when the request concerns DPoP (its challenge then uses that scheme).
+   * A refusal of this resource, for a failure found at the door or with no entry at all (a
+   * request's Origin); `dpop` when the request concerns DPoP (its challenge then uses that
+   * scheme). After the door, a surface refuses with its entry's `refuse`, which knows the scheme.
    */
   refuse(failure: PpxFailure, tokenPresented = true, dpop?: DpopContext): Refusal {
     return refusalOf(failure, this.metadata, tokenPresented, dpop);
