@@ -50,7 +50,8 @@ const keys = new Map<string, { readonly key: CryptoKey; readonly jkt: string }>(
 const KEY_CACHE_LIMIT = 10_000;
 
 async function proofKey(jwk: JWK, alg: string): Promise<{ key: CryptoKey; jkt: string } | undefined> {
-  const id = `${alg} ${JSON.stringify(jwk)}`;
+  // A digest, not the JWK itself: a key as sent may be padded up to the proof's size limit.
+  const id = createHash('sha256').update(alg).update('\0').update(JSON.stringify(jwk)).digest('base64url');
   const known = keys.get(id);
   if (known) return known;
   try {

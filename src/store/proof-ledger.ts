@@ -22,6 +22,8 @@ export class MemoryProofLedger implements ProofLedger {
   readonly #entries = new Map<string, number>();
   readonly #limit: number;
   #nextPrune = 0;
+  /** When full, a prune (a walk of every entry) at most once a second, not once per refused proof. */
+  #nextFullPrune = 0;
 
   constructor(limit = MEMORY_LIMIT) {
     this.#limit = limit;
@@ -31,7 +33,8 @@ export class MemoryProofLedger implements ProofLedger {
     const nowMs = now.getTime();
     const seen = this.#entries.get(key);
     if (seen !== undefined && seen > nowMs) return false;
-    if (this.#entries.size >= this.#limit || nowMs >= this.#nextPrune) this.#prune(nowMs);
+    const full = this.#entries.size >= this.#limit;
+    if (nowMs >= this.#nextPrune || (full && nowMs >= this.#nextFullPrune)) this.#prune(nowMs);
     // Still full of live proofs: refusing one is safer than forgetting one (which would let it be replayed).
     if (this.#entries.size >= this.#limit) return false;
     this.#entries.set(key, expiresAtMs);
@@ -46,5 +49,6 @@ export class MemoryProofLedger implements ProofLedger {
   #prune(nowMs: number): void {
     for (const [key, expires] of this.#entries) if (expires <= nowMs) this.#entries.delete(key);
     this.#nextPrune = nowMs + 10_000;
+    this.#nextFullPrune = nowMs + 1_000;
   }
 }

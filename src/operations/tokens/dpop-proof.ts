@@ -21,6 +21,8 @@ export interface ProvedRequest {
   readonly path: string;
   /** The access token sent with the proof (resources); absent at the token endpoints. */
   readonly accessToken?: string;
+  /** The key that token is bound to (`cnf.jkt`): a proof by another key is refused before it is recorded. */
+  readonly boundTo?: string;
 }
 
 export async function checkProof(
@@ -38,6 +40,14 @@ export async function checkProof(
     ...(nonces !== undefined ? { nonceOk: (nonce: string | undefined) => nonces.accepts(nonce, now) } : {}),
   });
   if (!proof.ok) return proof;
+  // §4.3 step 12: the proof is made with the key the token is bound to. Checked before the ledger,
+  // so that a token's holder without its key cannot fill the ledger with proofs of other keys.
+  if (request.boundTo !== undefined && proof.value.jkt !== request.boundTo) {
+    return fail(
+      'invalid_dpop_proof',
+      'the DPoP proof is made with another key than the one this access token is bound to',
+    );
+  }
   // §11.1: single use while the proof could be accepted at all; keyed per key, so one client
   // cannot spend another's jti.
   const key = createHash('sha256').update(`${proof.value.jkt}.${proof.value.jti}`).digest('base64url');

@@ -40,33 +40,20 @@ export function refusalOf(
 ): Refusal {
   const status = statusOf(failure.code);
   const nonce = dpop?.nonce !== undefined ? { nonce: dpop.nonce } : {};
-  if (status === 401) {
-    // RFC 9449 §7.1 and §9: a proof's own failures have their own error codes.
-    const proofError =
-      failure.code === 'invalid_dpop_proof' || failure.code === 'use_dpop_nonce' ? failure.code : undefined;
-    const error = proofError ?? (tokenPresented ? 'invalid_token' : undefined);
-    const scheme = dpop !== undefined || proofError !== undefined ? 'DPoP' : 'Bearer';
-    return {
-      status,
-      failure,
-      challenge: challengeOf(scheme, resourceMetadata, error, failure.description),
-      ...nonce,
-    };
-  }
-  if (failure.code === 'insufficient_scope') {
-    return {
-      status,
-      failure,
-      challenge: challengeOf(
-        dpop !== undefined ? 'DPoP' : 'Bearer',
-        resourceMetadata,
-        'insufficient_scope',
-        failure.description,
-      ),
-      ...nonce,
-    };
-  }
-  return { status, failure, ...nonce };
+  // RFC 9449 §7.1 and §9: a proof's own failures have their own error codes.
+  const proofError =
+    failure.code === 'invalid_dpop_proof' || failure.code === 'use_dpop_nonce' ? failure.code : undefined;
+  let error: ChallengeError | undefined;
+  if (status === 401) error = proofError ?? (tokenPresented ? 'invalid_token' : undefined);
+  else if (failure.code === 'insufficient_scope') error = 'insufficient_scope';
+  else return { status, failure, ...nonce };
+  const scheme = dpop !== undefined || proofError !== undefined ? 'DPoP' : 'Bearer';
+  return {
+    status,
+    failure,
+    challenge: challengeOf(scheme, resourceMetadata, error, failure.description),
+    ...nonce,
+  };
 }
 
 /**
@@ -84,10 +71,12 @@ export function tokenEndpointRefusal(failure: PpxFailure): Refusal {
  * `Bearer realm="ppx", resource_metadata="…", error="…", error_description="…"`; the `DPoP`
  * scheme's (RFC 9449 §7.1) has the same parameters and `algs`, the proof algorithms accepted.
  */
+type ChallengeError = 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+
 function challengeOf(
   scheme: 'Bearer' | 'DPoP',
   resourceMetadata: string | undefined,
-  error: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce' | undefined,
+  error: ChallengeError | undefined,
   description: string,
 ): string {
   const parts = [`${scheme} realm="ppx"`];

@@ -143,13 +143,7 @@ async function proveBinding(deps: Deps, c: Context, presented: PresentedToken): 
     method: c.req.method,
     path: new URL(c.req.url).pathname,
     accessToken: presented.token,
+    boundTo: jkt,
   });
-  if (!proof.ok) return proof;
-  // §4.3 step 12: the proof is made with the key the token is bound to.
-  if (proof.value.jkt !== jkt)
-    return fail(
-      'invalid_dpop_proof',
-      'the DPoP proof is made with another key than the one this access token is bound to',
-    );
-  return { ok: true, value: true };
+  return proof.ok ? { ok: true, value: true } : proof;
 }
