@@ -48,6 +48,16 @@ export function shown(page: Page, selector = 'main'): Promise<string> {
   return page.innerText(selector);
 }
 
+/**
+ * Waits until the notices say what matches `said`. An action's notice comes when the action's own
+ * answer is in, and the live stream may draw the view again before that (seen in CI: the card was
+ * gone while the notices still said the previous action's words), so a test waits for the words
+ * rather than reading the notices once.
+ */
+export async function noticeSays(page: Page, said: RegExp): Promise<void> {
+  await page.locator('#notices', { hasText: said }).waitFor();
+}
+
 /** Goes to a view by its link in the navigation, as a person would. */
 export async function openView(page: Page, title: string): Promise<void> {
   await page.getByRole('link', { name: title, exact: true }).click();

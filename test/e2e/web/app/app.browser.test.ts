@@ -9,7 +9,7 @@ import { effective, pendingReviews, travelGrant } from '../../../support/cross-d
 import { connect, mcpGrant } from '../../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
-import { addPerson, openView, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
+import { addPerson, noticeSays, openView, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
 import { exchange, requestConsent } from '../../../support/web-session.ts';
 import { proposed } from '../../../support/writeback.ts';
 
@@ -93,7 +93,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await form.getByLabel('General traits').uncheck();
     await form.getByRole('button', { name: 'Allow with my changes' }).click();
     await page.waitForSelector('#requests :text("No app is waiting for an answer.")');
-    assert.match(await shown(page, '#notices'), /Fragrance Demo App can now use what you allowed/);
+    await noticeSays(page, /Fragrance Demo App can now use what you allowed/);
     const token = await exchange(p, req);
     assert.equal(token.status, 200, token.text);
     const grant = await p.deps.store.getGrant(token.json.grant_id);
@@ -169,7 +169,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowLeft');
     await card.getByRole('button', { name: 'Change it first' }).click();
     await card.waitFor({ state: 'detached' });
-    assert.match(await shown(page, '#notices'), /Your changed version is now in your profile/);
+    await noticeSays(page, /Your changed version is now in your profile/);
     const decided = await p.deps.store.getProposal(proposalId);
     assert.equal(decided?.status, 'confirmed');
     const claim = (await p.deps.store.getProfileContent('ppx:profile:demo-0001'))?.claims.find(
@@ -246,7 +246,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     const file = await download.path();
     const profile = JSON.parse(readFileSync(file, 'utf8'));
     assert.ok(Array.isArray(profile.claims) && profile.claims.length > 0, 'the file holds the claims');
-    assert.match(await shown(page, '#notices'), /downloaded as a file/);
+    await noticeSays(page, /downloaded as a file/);
     await screenshot(page, 'data');
   });
 

@@ -6,7 +6,7 @@ import { surfaceIdFor } from '../../../../src/surfaces/shared/a2ui/ids.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
-import { addPerson, live, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
+import { addPerson, live, noticeSays, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
 import { requestConsent } from '../../../support/web-session.ts';
 
 // The web app as a person on a phone, on a keyboard, and to axe-core: every view readable at
@@ -156,7 +156,7 @@ describe('the web app at phone width, by keyboard, and under axe-core', skipWhen
     await page.keyboard.press('Enter');
     await page.waitForSelector(`[data-surface="${surface}"]`, { state: 'detached' });
     assert.equal((await p.deps.store.getGrant(grant.grant_id))?.status, 'revoked');
-    assert.match(await shown(page, '#notices'), /can no longer use your preferences/);
+    await noticeSays(page, /can no longer use your preferences/);
     const focused = await page.evaluate(
       () => (globalThis as unknown as PageGlobals).document.activeElement?.tagName ?? '',
     );

@@ -5,7 +5,7 @@ import { idsFor, localPart, surfaceIdFor } from '../../../../src/surfaces/shared
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
-import { addPerson, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
+import { addPerson, noticeSays, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
 import { proposed } from '../../../support/writeback.ts';
 
 // Issue 22 items 6 and 7, in Chromium: a suggestion shows what it would replace, several for one
@@ -85,7 +85,7 @@ describe('the person’s own words in the web app', skipWhen(SKIP_NO_CHROMIUM), 
     const musk = page.locator(`#${id(`p-${localPart(ids[1] as string)}`)}`);
     await musk.getByRole('button', { name: 'Accept the change' }).click();
     await musk.waitFor({ state: 'detached' });
-    assert.match(await shown(page, '#notices'), /The change is now in your profile/);
+    await noticeSays(page, /The change is now in your profile/);
     assert.deepEqual((await stored('ppx:claim:demo-frag-aversions'))?.value, ['musk']);
     // The rest stay, now measured against what the profile says after it.
     await card.locator(':text("Now: Musk.")').waitFor();
