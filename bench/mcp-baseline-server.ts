@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ServerPool } from '../src/surfaces/mcp/pool.ts';
+import { type CallToolResult, Server } from '@modelcontextprotocol/server';
+import { LegacyLeg } from '../src/surfaces/mcp/legacy-leg.ts';
 
-// Child-process entry for `npm run bench:mcp`: a bare MCP server on the official SDK (1.x) — the
+// Child-process entry for `npm run bench:mcp`: a bare MCP server on the official SDK (v2) — the
 // low-level `Server`, `WebStandardStreamableHTTPServerTransport` stateless with JSON responses on
-// @hono/node-server, servers reused through the same pool as the provider (a new server per
+// @hono/node-server, servers reused through the same pool as the provider's 2025 leg (a new server per
 // request is what the SDK's stateless example does, and costs more) — answering `tools/call` with
 // a precomputed result: the provider's own `ppx_get_effective_profile` answer, read from the file
 // named by argv[2]. No auth, no store, no policy, no resolution, no audit, no router.
@@ -19,11 +18,11 @@ const result = JSON.parse(readFileSync(path, 'utf8')) as CallToolResult;
 
 function make(): Server {
   const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(CallToolRequestSchema, () => result);
+  server.setRequestHandler('tools/call', () => result);
   return server;
 }
 
-const pool = new ServerPool(make, { maxIdle: 64, bodyLimitBytes: 1024 * 1024 });
+const pool = new LegacyLeg(make, { maxIdle: 64, bodyLimitBytes: 1024 * 1024 });
 const authInfo = { token: '', clientId: 'bare', scopes: [] };
 
 const server = serve(

@@ -5,12 +5,15 @@ import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { refusalBody } from './errors.ts';
-import { ServerPool } from './pool.ts';
-import { createMcpServer, type McpRequestContext } from './server.ts';
+import { type RequestAuth, serveExchange } from './exchange.ts';
+import { LegacyLeg } from './legacy-leg.ts';
+import { isModern, ModernLeg } from './modern-leg.ts';
+import { createMcpServer } from './server.ts';
 
-// The MCP surface (WIRE-NOTES §5, bindings/mcp.md): Streamable HTTP at /mcp, stateless. Each
-// request is a short pipeline: Origin check → the front door (rate limit, bearer authentication
-// for the MCP resource) → transport → (a 401/403 a handler asked for). Policy is in the
+// The MCP surface (WIRE-NOTES §5, bindings/mcp.md, docs/mcp.md): Streamable HTTP at /mcp,
+// stateless, in both protocol generations. Each request is a short pipeline: Origin check → the
+// front door (rate limit, bearer or DPoP authentication for the MCP resource) → the leg of its
+// generation (2026-07-28 or 2025) → (a 401/403 a handler asked for). Policy is in the
 // operations; this file only translates.
 
 export interface McpOptions {
@@ -30,10 +33,9 @@ type App = Hono<any>;
 export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   const origin = new URL(deps.provider.baseUrl).origin;
   const door = new FrontDoor(deps, MCP);
-  const pool = new ServerPool(() => createMcpServer(deps), {
-    maxIdle: 64,
-    bodyLimitBytes: options.bodyLimitBytes,
-  });
+  const make = () => createMcpServer(deps);
+  const legacy = new LegacyLeg(make, { maxIdle: 64, bodyLimitBytes: options.bodyLimitBytes });
+  const modern = new ModernLeg(make, { bodyLimitBytes: options.bodyLimitBytes });
   const metadata = JSON.stringify(mcpServerMetadata(deps.provider, SERVER_VERSION));
   app.get('/.well-known/mcp.json', (c) =>
     c.body(metadata, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600' }),
@@ -63,6 +65,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     limits.push(...entry.headers);
     if (!entry.ok) return refused(entry.refusal);
     const caller = entry.caller;
+    const request = c.req.raw;
     if (c.req.method !== 'POST') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
       return c.json(
@@ -71,14 +74,14 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
         { Allow: 'POST' },
       );
     }
-    const context: McpRequestContext = { caller };
-    const handled = await pool.handle(c.req.raw, {
+    const auth: RequestAuth = {
       token: entry.token ?? '',
       clientId: caller.clientId,
       scopes: [],
       resource: new URL(mcpResource(deps)),
-      extra: { ppx: context },
-    });
+    };
+    const leg = (await isModern(request, options.bodyLimitBytes)) ? modern : legacy;
+    const handled = await serveExchange(caller, auth, (authInfo) => leg.handle(request, authInfo));
     return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }

@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { PpxFailure } from '../../model/errors.ts';
 import { statusOf } from '../../model/errors.ts';
 import { childId } from '../../operations/child-ids.ts';
@@ -22,23 +22,14 @@ export type McpAnswer =
   | { readonly kind: 'tool'; readonly result: CallToolResult };
 
 /**
- * A failure answered at the HTTP level, thrown out of an SDK handler (the SDK answers a handler
- * only with a JSON-RPC message) as the error's `data`; the pool returns it as a value (pool.ts).
+ * A failure answered at the HTTP level (401/403, WIRE-NOTES §5). An SDK handler can answer only
+ * with a JSON-RPC message, so the handler hands the failure to the leg serving its request
+ * (`McpExchange.refuse`, exchange.ts), which returns it as a value in place of the answer, and
+ * throws this error to end the handler. The error itself never reaches the wire.
  */
-export class HttpLevelFailure {
-  readonly failure: PpxFailure;
-  constructor(failure: PpxFailure) {
-    this.failure = failure;
-  }
-}
-
-/** The error a handler throws for a failure answered at the HTTP level. */
-export function httpLevel(failure: PpxFailure): McpError {
-  return new McpError(
-    ErrorCode.InvalidRequest,
-    withoutTriggerWords(failure.description),
-    new HttpLevelFailure(failure),
-  );
+export function httpLevel(exchange: { refuse(failure: PpxFailure): void }, failure: PpxFailure): ProtocolError {
+  exchange.refuse(failure);
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, withoutTriggerWords(failure.description));
 }
 
 /** A failure as MCP shows it: its grant named by its child id (WIRE-NOTES §4). */

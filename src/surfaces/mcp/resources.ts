@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { ResolutionContext } from '../../model/context-modifier.ts';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
@@ -11,6 +11,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/reads/effective-query-summary.ts';
 import { withoutTriggerWords } from '../shared/challenge.ts';
 import { answerFailure, httpLevel } from './errors.ts';
+import type { McpExchange } from './exchange.ts';
 
 // Read-only snapshots as MCP resources (bindings/mcp.md "Resources"). They run the same
 // operations as ppx_get_profile_summary and ppx_get_effective_profile, under the same grant, so
@@ -51,13 +52,17 @@ export async function listResources(deps: Deps, mcp: TokenCaller) {
   };
 }
 
-export async function readResource(deps: Deps, mcp: TokenCaller, uri: string): Promise<ReadResourceResult> {
+export async function readResource(
+  deps: Deps,
+  exchange: McpExchange,
+  uri: string,
+): Promise<ReadResourceResult> {
   const target = parseUri(uri);
-  if (!target) throw new McpError(-32002, `no resource at ${uri}`);
-  const under = resourceCaller(deps, mcp, target.profileId);
+  if (!target) throw notFound(uri);
+  const under = resourceCaller(deps, exchange.caller, target.profileId);
   if (!under.ok) {
-    if (under.error.code === 'not_found') throw new McpError(-32002, `no resource at ${uri}`);
-    throw new McpError(ErrorCode.InvalidParams, under.error.description);
+    if (under.error.code === 'not_found') throw notFound(uri);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, under.error.description);
   }
   const caller = under.value;
   let result: Result<unknown>;
@@ -67,17 +72,27 @@ export async function readResource(deps: Deps, mcp: TokenCaller, uri: string): P
     const ctx = parseContext(target.context);
     result = ctx.ok ? await getEffectiveProfile(deps, caller, { context: ctx.value }) : ctx;
   }
-  if (!result.ok) throw refusal(result.error);
+  if (!result.ok) throw refusal(exchange, result.error);
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.value) }] };
 }
 
 /** Resources have no `isError` result: a failure is a JSON-RPC error, or a 401/403 (WIRE-NOTES §5). */
-function refusal(failure: PpxFailure): McpError {
-  if (answerFailure(failure).kind === 'transport') return httpLevel(failure);
-  return new McpError(ErrorCode.InvalidParams, withoutTriggerWords(failure.description), {
+function refusal(exchange: McpExchange, failure: PpxFailure): ProtocolError {
+  if (answerFailure(failure).kind === 'transport') return httpLevel(exchange, failure);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, withoutTriggerWords(failure.description), {
     code: failure.code,
   });
 }
+
+/**
+ * -32002 Resource not found (2025-11-25); the SDK answers it as -32602 under 2026-07-28, which
+ * names a missing resource so.
+ */
+function notFound(uri: string): ProtocolError {
+  return new ProtocolError(RESOURCE_NOT_FOUND, `no resource at ${uri}`);
+}
+
+const RESOURCE_NOT_FOUND = -32002;
 
 function parseUri(
   uri: string,

@@ -1,14 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server, type Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { PpxFailure, Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
@@ -32,77 +22,85 @@ import {
   toolError,
   toolSuccess,
 } from './errors.ts';
+import { exchangeOf, type McpExchange } from './exchange.ts';
+import { invalidParams } from './request-params.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
-
-/**
- * What one HTTP request carries into the handlers (through the SDK's `authInfo.extra`): the
- * caller the front door authenticated. A failure the HTTP layer answers with a status of its own
- * (401/403, WIRE-NOTES §5) leaves a handler thrown (errors.ts#httpLevel), and the pool returns it.
- */
-export interface McpRequestContext {
-  readonly caller: TokenCaller;
-}
 
 const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
 
 const INSTRUCTIONS =
   'Preference profiles shared by their owner under consent grants. Start with ppx_list_granted_access to see which grants your token covers and what each allows; when it covers several, pass the grant_id of one (or a list, to read under each separately) to every other tool. Then ppx_get_profile_summary, then read values with ppx_get_effective_profile (pass the current context). Propose changes only for what the user said; the owner may review them. If access under a grant has ended, do not retry: ask the user.';
 
-/** Built once per server in the pool: the listings are computed at start, never per request. */
+/**
+ * The MCP server of both protocol generations: the SDK's low-level `Server` (not `McpServer`,
+ * which checks tool arguments against their schemas before the handler runs, ahead of the
+ * grant checks of WIRE-NOTES §2.7 and in its own words; docs/mcp.md). The listings are computed
+ * once at start, never per request.
+ */
 export function createMcpServer(deps: Deps): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = new CheckedServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: {} },
     instructions: INSTRUCTIONS,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LISTING }) as never);
-  server.setRequestHandler(lenient(CallToolRequestSchema), (request, extra) => {
-    // The SDK's own tools/call check has run (a bad name or arguments is -32602 Invalid params).
-    const params = request.params as { name: string; arguments?: Record<string, unknown> };
-    return callTool(deps, contextOf(extra.authInfo?.extra), params.name, params.arguments);
+  server.setRequestHandler('tools/list', () => ({ tools: TOOL_LISTING }) as never);
+  // tools/call and resources/read take any params: the shape is checked before dispatch
+  // (CheckedServer) or by the handler, in words, as -32602 Invalid params.
+  server.setRequestHandler('tools/call', { params: ANY_PARAMS }, (params, ctx) => {
+    const call = params as { name: string; arguments?: Record<string, unknown> };
+    return callTool(deps, exchangeOf(ctx.http?.authInfo), call.name, call.arguments);
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [...RESOURCE_TEMPLATES],
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) =>
-    listResources(deps, contextOf(extra.authInfo?.extra).caller),
+  server.setRequestHandler('resources/list', (_request, ctx) =>
+    listResources(deps, exchangeOf(ctx.http?.authInfo).caller),
   );
-  server.setRequestHandler(lenient(ReadResourceRequestSchema), (request, extra) => {
-    const uri = (request.params as { uri?: unknown } | undefined)?.uri;
+  server.setRequestHandler('resources/read', { params: ANY_PARAMS }, (params, ctx) => {
+    const uri = (params as { uri?: unknown }).uri;
     if (typeof uri !== 'string')
-      throw new McpError(ErrorCode.InvalidParams, 'resources/read needs params.uri, a string');
-    return readResource(deps, contextOf(extra.authInfo?.extra).caller, uri);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'resources/read needs params.uri, a string');
+    return readResource(deps, exchangeOf(ctx.http?.authInfo), uri);
   });
   return server;
 }
 
+const ANY_PARAMS = z.record(z.string(), z.unknown());
+
 /**
- * A request schema that takes any params. The SDK parses a request with the handler's schema
- * before anything else, and a failed parse is answered as -32603 Internal error with the raw
- * validation dump; with this, shape errors are answered by the checks below the parse, as
- * -32602 Invalid params.
+ * A `Server` that answers requests whose params do not have their method's shape itself, in
+ * words (request-params.ts), before the SDK parses them: the SDK answers a failed parse as
+ * -32603 Internal error with the validator's dump. The answer is sent after the transport's
+ * dispatch, as a handler's would be, so both generations answer it alike (HTTP 200).
  */
-function lenient<S extends typeof CallToolRequestSchema | typeof ReadResourceRequestSchema>(schema: S) {
-  return schema.extend({ params: z.unknown().optional() });
+class CheckedServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    const dispatch = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const refused = invalidParams(message);
+      if (refused === undefined) {
+        dispatch?.(message, extra);
+        return;
+      }
+      // The send fails when its id has no request left to answer (a batch naming one id twice,
+      // the first already answered): that answer is dropped, as the SDK drops its own. Left
+      // unhandled, the rejection would end the process.
+      queueMicrotask(() => void transport.send(refused).catch(() => undefined));
+    };
+  }
 }
 
 const TOOL_LISTING = TOOLS.map(listing);
 
-function contextOf(extra: Record<string, unknown> | undefined): McpRequestContext {
-  const context = extra?.['ppx'] as McpRequestContext | undefined;
-  // The HTTP layer authenticates before the transport; a handler without a caller is a bug.
-  if (!context) throw new Error('MCP request reached a handler without an authenticated caller');
-  return context;
-}
-
 async function callTool(
   deps: Deps,
-  context: McpRequestContext,
+  context: McpExchange,
   name: string,
   args: Record<string, unknown> | undefined,
 ): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `there is no tool named "${name}"`);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `there is no tool named "${name}"`);
   const token = context.caller.kind;
   if (tool.kind === 'discovery') {
     const parsed = parseInput(tool.arguments, args ?? {}, 'the tool input');
@@ -125,10 +123,10 @@ async function callTool(
     under.push({ id, caller: await allowedUnder(deps, context.caller, tool, id) });
   if (!named.value.fanOut) {
     const only = under[0]!;
-    if (!only.caller.ok) return failed(token, only.caller.error);
+    if (!only.caller.ok) return failed(context, only.caller.error);
     const result = await runUnder(deps, tool, only.id, only.caller.value, args);
     if (result.kind === 'input') return toolError(result.error, token);
-    return result.kind === 'ok' ? toolSuccess(result.value) : failed(token, result.error);
+    return result.kind === 'ok' ? toolSuccess(result.value) : failed(context, result.error);
   }
   // Fan-out: one sub-call per named grant, each on its own; never a result across them.
   const results: FanOutEntry[] = [];
@@ -140,7 +138,7 @@ async function callTool(
     if (result.kind === 'ok') {
       results.push({ grant_id: childId(entry.id), data: result.value });
     } else if (token === 'grant' && answerFailure(result.error).kind === 'transport') {
-      return failed(token, result.error);
+      return failed(context, result.error);
     } else {
       results.push({ grant_id: childId(entry.id), error: errorObject(result.error, token) });
     }
@@ -198,8 +196,8 @@ async function runUnder(
 }
 
 /** A single-child failure: a tool result, or (single-grant token) a 401/403 the HTTP layer answers. */
-function failed(token: TokenCaller['kind'], failure: PpxFailure): CallToolResult {
-  const answer = answerFailure(failure, token);
+function failed(exchange: McpExchange, failure: PpxFailure): CallToolResult {
+  const answer = answerFailure(failure, exchange.caller.kind);
   if (answer.kind === 'tool') return answer.result;
-  throw httpLevel(answer.failure);
+  throw httpLevel(exchange, answer.failure);
 }

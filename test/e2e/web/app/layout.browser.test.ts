@@ -6,7 +6,7 @@ import { surfaceIdFor } from '../../../../src/surfaces/shared/a2ui/ids.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
-import { addPerson, live, noticeSays, screenshot, shown, signInToApp } from '../../../support/web-app.ts';
+import { addPerson, live, noticeSays, screenshot, signInToApp } from '../../../support/web-app.ts';
 import { requestConsent } from '../../../support/web-session.ts';
 
 // The web app as a person on a phone, on a keyboard, and to axe-core: every view readable at
