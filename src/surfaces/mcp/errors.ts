@@ -27,7 +27,10 @@ export type McpAnswer =
  * (`McpExchange.refuse`, exchange.ts), which returns it as a value in place of the answer, and
  * throws this error to end the handler. The error itself never reaches the wire.
  */
-export function httpLevel(exchange: { refuse(failure: PpxFailure): void }, failure: PpxFailure): ProtocolError {
+export function httpLevel(
+  exchange: { refuse(failure: PpxFailure): void },
+  failure: PpxFailure,
+): ProtocolError {
   exchange.refuse(failure);
   return new ProtocolError(ProtocolErrorCode.InvalidRequest, withoutTriggerWords(failure.description));
 }

@@ -1,4 +1,8 @@
-import { type AuthInfo, type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
 /**
  * The 2025 generation of MCP (2025-11-25 and the revisions before it, `initialize` first):

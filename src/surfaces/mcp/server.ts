@@ -1,4 +1,10 @@
-import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server, type Transport } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { PpxFailure, Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
