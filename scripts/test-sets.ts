@@ -37,6 +37,7 @@ const SLOW_FILES = [
   'test/e2e/agui/slow-readers.test.ts',
   'test/e2e/mcp/packages/lifecycle.test.ts',
   'test/e2e/mcp/packages/grant-id.test.ts',
+  'test/e2e/mcp/generation-2026.test.ts',
 ];
 
 const files = (...patterns: string[]): string[] => patterns.flatMap((p) => globSync(p).sort());

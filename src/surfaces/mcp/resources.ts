@@ -85,14 +85,13 @@ function refusal(exchange: McpExchange, failure: PpxFailure): ProtocolError {
 }
 
 /**
- * -32002 Resource not found (2025-11-25); the SDK answers it as -32602 under 2026-07-28, which
- * names a missing resource so.
+ * A resource that is not there (or not this caller's: the same answer) is -32602 Invalid params,
+ * as 2026-07-28 names it. 2025-11-25 said -32002; the v2 SDK answers -32602 in both generations
+ * whatever a handler throws (docs/mcp.md).
  */
 function notFound(uri: string): ProtocolError {
-  return new ProtocolError(RESOURCE_NOT_FOUND, `no resource at ${uri}`);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `no resource at ${uri}`);
 }
-
-const RESOURCE_NOT_FOUND = -32002;
 
 function parseUri(
   uri: string,

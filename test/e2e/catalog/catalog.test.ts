@@ -104,7 +104,8 @@ describe('the operation catalog on every surface', () => {
           for (const input of [call.input, { ...call.input, not_a_member: [{}] }]) {
             await assert.rejects(
               overMcp(shared, op, { who, input }),
-              (e: { code?: number }) => e.code === 403,
+              // The 1.x client: an HTTP error with the status; v2: its typed step-up error.
+              (e: { code?: number; name?: string }) => e.code === 403 || e.name === 'InsufficientScopeError',
             );
           }
         });
