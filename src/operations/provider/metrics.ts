@@ -47,7 +47,7 @@ export class Metrics {
   });
   readonly openStreams = new Gauge({
     name: 'ppx_open_streams',
-    help: 'Streams open now, by surface (agui: review runs; a2a: task streams)',
+    help: 'Streams open now, by surface (agui: review runs; a2a: task streams; mcp: grantees listening for changes)',
     labelNames: ['surface'] as const,
     registers: [this.registry],
   });

@@ -7,8 +7,9 @@ import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { refusalBody } from './errors.ts';
 import { type RequestAuth, serveExchange } from './exchange.ts';
 import { LegacyLeg } from './legacy-leg.ts';
+import { ListenRoute } from './listen.ts';
 import { isModern, ModernLeg } from './modern-leg.ts';
-import { createMcpServer } from './server.ts';
+import { createMcpServer, SERVER_INFO } from './server.ts';
 
 // The MCP surface (WIRE-NOTES §5, bindings/mcp.md, docs/mcp.md): Streamable HTTP at /mcp,
 // stateless, in both protocol generations. Each request is a short pipeline: Origin check → the
@@ -36,7 +37,8 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   const make = () => createMcpServer(deps);
   const legacy = new LegacyLeg(make, { maxIdle: 64, bodyLimitBytes: options.bodyLimitBytes });
   const modern = new ModernLeg(make, { bodyLimitBytes: options.bodyLimitBytes });
-  const metadata = JSON.stringify(mcpServerMetadata(deps.provider, SERVER_VERSION));
+  const listen = new ListenRoute(deps, { serverInfo: SERVER_INFO });
+  const metadata = JSON.stringify(mcpServerMetadata(deps.provider, SERVER_INFO.version));
   app.get('/.well-known/mcp.json', (c) =>
     c.body(metadata, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600' }),
   );
@@ -74,6 +76,9 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
         { Allow: 'POST' },
       );
     }
+    // 2026-07-28 `subscriptions/listen` is answered here, not by the SDK (listen.ts).
+    const listening = await listen.recognise(request, options.bodyLimitBytes);
+    if (listening !== undefined) return listen.serve(caller, entry.token ?? '', listening, c.env?.outgoing);
     const auth: RequestAuth = {
       token: entry.token ?? '',
       clientId: caller.clientId,
@@ -90,5 +95,3 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
 function refused(refusal: Refusal): Response {
   return refusalResponse(refusal, refusalBody(refusal.failure));
 }
-
-const SERVER_VERSION = '0.1.0';

@@ -18,6 +18,9 @@ export class ModernLeg {
       // do: `fetch` settles once the handler has answered, so a 401/403 can still replace it.
       responseMode: 'auto',
       maxRequestBodySize: options.bodyLimitBytes,
+      // The SDK's listen router would tell every stream of every grantee alike; listen.ts answers
+      // listens, and one that reaches the SDK (malformed headers) is refused here, never served.
+      maxSubscriptions: 0,
     });
   }
 

@@ -93,7 +93,8 @@ function notFound(uri: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `no resource at ${uri}`);
 }
 
-function parseUri(
+/** What a resource URI names: the profile (as this client sees its id), the view, and the context. */
+export function parseUri(
   uri: string,
 ): { profileId: string; view: 'summary' | 'effective'; context: string | null } | undefined {
   const m = /^ppx:\/\/profile\/([^/?#]+)\/(summary|effective)(?:\?([^#]*))?$/.exec(uri);
@@ -110,7 +111,7 @@ function parseUri(
   }
 }
 
-function parseContext(raw: string | null): Result<ResolutionContext> {
+export function parseContext(raw: string | null): Result<ResolutionContext> {
   if (raw === null || raw === '') return { ok: true, value: {} };
   let json: unknown;
   try {

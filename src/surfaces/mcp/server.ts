@@ -33,7 +33,8 @@ import { invalidParams } from './request-params.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
-const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
+/** Who this server says it is, in `serverInfo` (initialize, server/discover, a listen's end). */
+export const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
 
 const INSTRUCTIONS =
   'Preference profiles shared by their owner under consent grants. Start with ppx_list_granted_access to see which grants your token covers and what each allows; when it covers several, pass the grant_id of one (or a list, to read under each separately) to every other tool. Then ppx_get_profile_summary, then read values with ppx_get_effective_profile (pass the current context). Propose changes only for what the user said; the owner may review them. If access under a grant has ended, do not retry: ask the user.';
@@ -46,7 +47,7 @@ const INSTRUCTIONS =
  */
 export function createMcpServer(deps: Deps): Server {
   const server = new CheckedServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {} },
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true } },
     instructions: INSTRUCTIONS,
   });
   server.setRequestHandler('tools/list', () => ({ tools: TOOL_LISTING }) as never);

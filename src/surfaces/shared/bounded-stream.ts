@@ -34,7 +34,7 @@ export interface BoundedSink {
 }
 
 export interface BoundedOptions {
-  readonly surface: 'agui' | 'a2a';
+  readonly surface: 'agui' | 'a2a' | 'mcp';
   readonly metrics: Metrics;
   /** The response the stream is written to, when served by node (absent: in-process requests). */
   readonly outgoing?: Outgoing;

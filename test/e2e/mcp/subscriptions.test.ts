@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import { mcpGrant, modernPost } from '../../support/mcp-client.ts';
+import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
+import { proposed } from '../../support/writeback.ts';
+
+// Live subscriptions for grantees over MCP 2026-07-28 (issue 25 item 2, docs/subscriptions.md),
+// with the v2 SDK client's own `listen()`: a grantee is told when what its grant reads changes,
+// never of a change outside its grant, and its stream ends when its grant does.
+
+const GRANT = {
+  allowed_namespaces: ['core', 'fragrance'],
+  allowed_claim_keys: ['fragrance.freshness_preference', 'fragrance.intensity_preference'],
+  allowed_domains: ['fragrance'],
+  allowed_operations: ['read', 'query'] as const,
+};
+
+/** Long enough for a notice to have come: the watch reads at most one tick (250 ms) after a change and sends at the next. */
+const SETTLE_MS = 1_200;
+const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+
+describe('MCP 2026-07-28 subscriptions/listen for grantees', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(() => p.close());
+
+  async function client(token: string) {
+    const c = new ModernClient(
+      { name: 'listen-test', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await c.connect(
+      new ModernTransport(new URL(`${p.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const updates: string[] = [];
+    c.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    return { c, updates };
+  }
+
+  async function summaryUri(c: ModernClient): Promise<string> {
+    const { resources } = await c.listResources();
+    const uri = resources.find((r) => r.name === 'profile-summary')?.uri;
+    assert.ok(uri);
+    return uri;
+  }
+
+  const write = async (key: string, value: unknown) => {
+    const r = await api(p.url, '/v1/profile/propose-updates', {
+      token: p.subjectToken,
+      body: { claims: [proposed('fragrance', key, value)] },
+    });
+    assert.equal(r.status, 200, r.text);
+  };
+
+  it('honors only the resources the grant reads, and tells of a change inside the grant', async () => {
+    const { token } = await mcpGrant(p, { ...GRANT, allowed_operations: [...GRANT.allowed_operations] });
+    const { c, updates } = await client(token);
+    const summary = await summaryUri(c);
+    const effective = summary.replace(
+      /summary$/,
+      `effective?context=${encodeURIComponent('{"occasion":"work"}')}`,
+    );
+    const other = 'ppx://profile/someone-else/summary';
+    const sub = await c.listen({ resourceSubscriptions: [summary, effective, other, 'not a uri'] });
+    assert.deepEqual(sub.honoredFilter, { resourceSubscriptions: [summary, effective] });
+
+    await write('freshness_preference', 0.9);
+    await waitFor(() => updates.length >= 2);
+    assert.deepEqual([...updates].sort(), [effective, summary].sort());
+    await sub.close();
+    assert.equal(await sub.closed, 'local');
+    await c.close();
+  });
+
+  it('says nothing of a change outside the grant: only the later change inside it is told', async () => {
+    const { token } = await mcpGrant(p, { ...GRANT, allowed_operations: [...GRANT.allowed_operations] });
+    const { c, updates } = await client(token);
+    const summary = await summaryUri(c);
+    const sub = await c.listen({ resourceSubscriptions: [summary] });
+    // note_aversions is in a granted namespace but not a granted key: hidden from this grant.
+    await write('note_aversions', ['vanilla']);
+    await settle();
+    assert.deepEqual(updates, []);
+    await write('intensity_preference', 0.3);
+    await waitFor(() => updates.length >= 1);
+    await settle();
+    assert.deepEqual(updates, [summary]);
+    await sub.close();
+    await c.close();
+  });
+
+  it('ends the stream when the person revokes the grant', async () => {
+    const { grant, token } = await mcpGrant(p, {
+      ...GRANT,
+      allowed_operations: [...GRANT.allowed_operations],
+    });
+    const { c } = await client(token);
+    const sub = await c.listen({ resourceSubscriptions: [await summaryUri(c)] });
+    const revoked = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: grant.grant_id },
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.equal(await sub.closed, 'graceful');
+    await c.close();
+  });
+
+  it('acknowledges an empty filter and ends at once', async () => {
+    const { token } = await mcpGrant(p);
+    const { c } = await client(token);
+    const sub = await c.listen({ resourceSubscriptions: ['ppx://profile/nobody/summary'] });
+    assert.deepEqual(sub.honoredFilter, {});
+    assert.equal(await sub.closed, 'graceful');
+    await c.close();
+  });
+
+  it('refuses malformed params in-band, and a grant past its stream limit', async () => {
+    const { token } = await mcpGrant(p);
+    const bad = await modernPost(p, token, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'subscriptions/listen',
+      params: { notifications: { resourceSubscriptions: 'all' } },
+    });
+    assert.equal(bad.status, 200, bad.text);
+    assert.equal(bad.json.error.code, -32602);
+    assert.equal(bad.json.id, 7);
+
+    const { c } = await client(token);
+    const uri = await summaryUri(c);
+    const open = [];
+    for (let i = 0; i < 8; i++) open.push(await c.listen({ resourceSubscriptions: [uri] }));
+    await assert.rejects(c.listen({ resourceSubscriptions: [uri] }), /Subscription limit reached/);
+    for (const s of open) await s.close();
+    await c.close();
+  });
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(done(), 'the notice did not come');
+}
