@@ -36,7 +36,7 @@ export function resourceSubscriptionQueries(sql: Sql, schema: string): ResourceS
            INSERT INTO resource_subscriptions (grant_id, uri, created_at)
            SELECT ?::text, ?::text, ?::text
            WHERE NOT EXISTS (SELECT 1 FROM present)
-             AND (SELECT count(*) FROM resource_subscriptions WHERE grant_id = ?) < ?::bigint
+             AND (SELECT count(*) FROM resource_subscriptions WHERE grant_id = ?) < ?::numeric
            RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM present) AS present, EXISTS (SELECT 1 FROM added) AS added`,
