@@ -113,3 +113,9 @@ export type A2aTaskArea = Pick<
   | 'trimA2aTasksOf'
   | 'pruneA2aTasks'
 >;
+
+/** MCP resource subscriptions (by grant). */
+export type ResourceSubscriptionArea = Pick<
+  StoreTx,
+  'listResourceSubscriptions' | 'addResourceSubscription' | 'removeResourceSubscription'
+>;

@@ -15,10 +15,12 @@ import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
 import type { ProofLedger } from './proof-ledger.ts';
 import type { RateCounter } from './rate-limits.ts';
+import type { ResourceSubscriptionReader, ResourceSubscriptionWriter } from './resource-subscriptions.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
 export type * from './a2a-task-store.ts';
 export type * from './change-store.ts';
+export type * from './resource-subscriptions.ts';
 export type * from './writeback-store.ts';
 
 // The persistence contract. Every method is async so that a networked implementation
@@ -96,9 +98,14 @@ export interface ClaimChange extends ClaimShape {
 
 /**
  * listChanges, latestChangeSeq (the change-event outbox): change-store.ts; getA2aTask,
- * listA2aTasks (A2A tasks, by owner): a2a-task-store.ts.
+ * listA2aTasks (A2A tasks, by owner): a2a-task-store.ts; listResourceSubscriptions (MCP resource
+ * subscriptions, by grant): resource-subscriptions.ts.
  */
-export interface StoreReader extends WritebackReader, ChangeReader, A2aTaskReader {
+export interface StoreReader
+  extends WritebackReader,
+    ChangeReader,
+    A2aTaskReader,
+    ResourceSubscriptionReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -168,9 +175,14 @@ export interface StoreReader extends WritebackReader, ChangeReader, A2aTaskReade
 
 /**
  * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
- * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts.
+ * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts;
+ * addResourceSubscription (capped), removeResourceSubscription: resource-subscriptions.ts.
  */
-export interface StoreWriter extends WritebackWriter, ChangeWriter, A2aTaskWriter {
+export interface StoreWriter
+  extends WritebackWriter,
+    ChangeWriter,
+    A2aTaskWriter,
+    ResourceSubscriptionWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -288,8 +300,9 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  * operation"). It is the operation's promise, made before the transaction reads anything:
  *
  * - `{ subject }`: it writes only that person's data (profile, claims, grants, consent requests,
- *   token families, proposals, reviews, A2A tasks of their grants, their audit events and change
- *   events). Serialized with the other transactions of that subject and with unscoped ones.
+ *   token families, proposals, reviews, A2A tasks and MCP resource subscriptions of their grants,
+ *   their audit events and change events). Serialized with the other transactions of that subject
+ *   and with unscoped ones.
  * - `{ family }`: it writes only that token family's refresh tokens, by compare-and-set (a
  *   rotation), and its audit events. Serialized with that family's other rotations and with
  *   unscoped transactions; a subject's transactions (which may end the family) do not wait for it,
@@ -397,6 +410,8 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   deleteA2aTasksReading: true,
   trimA2aTasksOf: true,
   pruneA2aTasks: true,
+  addResourceSubscription: true,
+  removeResourceSubscription: true,
 };
 
 /**
@@ -439,6 +454,7 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   latestChangeSeq: true,
   getA2aTask: true,
   listA2aTasks: true,
+  listResourceSubscriptions: true,
 };
 
 /**

@@ -20,6 +20,7 @@ import { auditLogContract } from './contract-audit-log.ts';
 import { changesContract } from './contract-changes.ts';
 import { consentContract } from './contract-consent.ts';
 import { recordsContract } from './contract-records.ts';
+import { resourceSubscriptionContract } from './contract-resource-subscriptions.ts';
 import { reviewContract } from './contract-reviews.ts';
 import { transactionContract } from './contract-transactions.ts';
 import { writebackContract } from './contract-writeback.ts';
@@ -54,6 +55,7 @@ export function runStoreContract(
     writebackContract(open);
     changesContract(open);
     a2aTaskContract(open, options.sameDatabase);
+    resourceSubscriptionContract(open, options.sameDatabase);
   });
 }
 

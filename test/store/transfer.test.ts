@@ -107,6 +107,7 @@ describe('ppx migrate: moving a whole store between SQLite and PostgreSQL', { ..
         'change_seq',
         'rate_windows',
         'dpop_proofs',
+        'resource_subscriptions',
       ]);
       const singletons = new Set(['change_counter', 'audit_clock', 'audit_prune_horizon']);
       const liteTables = (

@@ -7,7 +7,8 @@ import type { TransactionScope } from '../store.ts';
 // schemas of one database (the tests run one per schema) do not wait on each other. A collision of
 // two hashes only makes two writers wait on each other; it never lets two writers of one key in at
 // once. The order in which a transaction takes them is fixed (WRITE_LOCK, then its subject, family or area,
-// then OUTBOX_LOCK, then AUDIT_LOCK), so they cannot deadlock among themselves.
+// then a grant's SUBSCRIPTION_LOCK, then OUTBOX_LOCK, then AUDIT_LOCK), so they cannot deadlock
+// among themselves.
 
 /**
  * Every write transaction takes it: shared when it names its scope (a subject or an area), alone
@@ -26,6 +27,13 @@ export const AREA_LOCKS = { clients: 0x70707804, signing_keys: 0x70707805, setti
 export const OUTBOX_LOCK = 0x70707807;
 /** The audit log's seq and clock: for one insert and its (asynchronous) COMMIT. */
 export const AUDIT_LOCK = 0x70707808;
+/**
+ * One grant's MCP resource subscriptions: addResourceSubscription takes it, in a statement of its
+ * own, before it counts the grant's rows, so concurrent adds (from any instance, in transactions
+ * of any scope) never leave more than the cap. Held to the COMMIT; a transaction that adds
+ * subscriptions does so before its first change or audit event (the order above).
+ */
+export const SUBSCRIPTION_LOCK = 0x7070780a;
 
 /** A signed 32-bit key for the second half of a lock (hashtext's range). */
 export function lockKey(...parts: readonly string[]): number {

@@ -6,8 +6,10 @@
 //
 // Not moved: schema_migrations (each side applies its own files), SQLite's sqlite_sequence and
 // PostgreSQL's change_seq and identity sequences (carried as high-water marks, below), and
-// rate_windows (PostgreSQL's shared rate counts: a window lasts a minute, docs/deploy.md) and
-// dpop_proofs (the DPoP replay ledger: a proof lives five minutes).
+// rate_windows (PostgreSQL's shared rate counts: a window lasts a minute, docs/deploy.md),
+// dpop_proofs (the DPoP replay ledger: a proof lives five minutes) and resource_subscriptions (MCP
+// resource subscriptions: transient protocol state, which a client makes again on its next
+// session; docs/store.md, "MCP resource subscriptions").
 
 export interface TableSpec {
   readonly name: string;
