@@ -1,4 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
 import { ResolutionContext } from '../../model/context-modifier.ts';
 import { fail, type PpxFailure, type Result } from '../../model/errors.ts';
 import { parseInput } from '../../model/validate.ts';
@@ -85,12 +90,13 @@ function refusal(exchange: McpExchange, failure: PpxFailure): ProtocolError {
 }
 
 /**
- * A resource that is not there (or not this caller's: the same answer) is -32602 Invalid params,
- * as 2026-07-28 names it. 2025-11-25 said -32002; the v2 SDK answers -32602 in both generations
- * whatever a handler throws (docs/mcp.md).
+ * A resource that is not there (or not this caller's: the same answer) is -32602 Invalid params
+ * with `data.uri`, as 2026-07-28 names it (SEP-2164), in both generations: the SDK's
+ * ResourceNotFoundError. 2025-11-25 said -32002; the v2 SDK answers -32602 in both generations
+ * (docs/mcp.md).
  */
 function notFound(uri: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `no resource at ${uri}`);
+  return new ResourceNotFoundError(uri, `no resource at ${uri}`);
 }
 
 /** What a resource URI names: the profile (as this client sees its id), the view, and the context. */

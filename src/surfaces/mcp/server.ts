@@ -85,7 +85,9 @@ class CheckedServer extends Server {
     await super.connect(transport);
     const dispatch = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      const refused = invalidParams(message);
+      // The 2026-07-28 entry classifies each message (modern-leg.ts); the 2025 leg's transport
+      // does not (legacy-leg.ts).
+      const refused = invalidParams(message, extra?.classification?.era ?? 'legacy');
       if (refused === undefined) {
         dispatch?.(message, extra);
         return;

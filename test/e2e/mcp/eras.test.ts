@@ -183,15 +183,31 @@ describe('MCP: both protocol generations on one endpoint', () => {
     );
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error.code, -32022);
-    // A resource that is not there: -32602 in both (2025-11-25 said -32002; the v2 SDK answers -32602).
+    // A resource that is not there: -32602 with data.uri in both (SEP-2164; 2025-11-25 said
+    // -32002, the v2 SDK answers -32602).
     const read = {
       jsonrpc: '2.0' as const,
       id: 4,
       method: 'resources/read',
       params: { uri: 'ppx://nothing/here' },
     };
-    assert.equal((await modernPost(p, token, read)).json.error.code, -32602);
-    assert.equal((await rawPost(p, token, read)).json.error.code, -32602);
+    for (const missing of [await modernPost(p, token, read), await rawPost(p, token, read)]) {
+      assert.equal(missing.json.error.code, -32602, missing.text);
+      assert.deepEqual(missing.json.error.data, { uri: 'ppx://nothing/here' });
+    }
+    // 2026-07-28 has no initialize and no ping: 404 Method not found, whatever their params (the
+    // 2025 shape is not checked there); in 2025 malformed initialize params are said in words.
+    for (const method of ['initialize', 'ping']) {
+      for (const params of [{}, { protocolVersion: 5 }]) {
+        const gone = await modernPost(p, token, { jsonrpc: '2.0', id: 6, method, params });
+        assert.equal(gone.status, 404, `${method} ${gone.text}`);
+        assert.equal(gone.json.error.code, -32601, `${method} ${gone.text}`);
+      }
+    }
+    const malformed = await rawPost(p, token, { ...INITIALIZE, params: { protocolVersion: 5 } });
+    assert.equal(malformed.status, 200);
+    assert.equal(malformed.json.error.code, -32602);
+    assert.match(malformed.json.error.message, /Invalid params for initialize: params\.protocolVersion/);
     // Malformed params are said in words in both.
     const bad = { jsonrpc: '2.0' as const, id: 5, method: 'tools/call', params: { name: 5 } };
     const said = await modernPost(p, token, bad);
