@@ -32,20 +32,27 @@ import type { Deps } from '../deps.ts';
 // The grant itself is read again whenever the watch is dirty: revoked, expired or narrowed
 // (anything of its scope changed; grants are never widened in place) ends the watch.
 
-/** What one watched resource shows: the grant's summary, or its effective profile in a context. */
-export type WatchedView =
+/**
+ * What one watched resource shows: the grant's summary, or its effective profile in a context.
+ * `id` names it to the watcher (an MCP resource URI); notices say which view by it.
+ */
+export type WatchedView = { readonly id: string } & (
   | { readonly view: 'summary' }
-  | { readonly view: 'effective'; readonly context: ResolutionContext };
+  | { readonly view: 'effective'; readonly context: ResolutionContext }
+);
 
 /** Why a watch ended. `ended`: its token expired, or it was closed. */
 type WatchEnd = 'revoked' | 'narrowed' | 'expired' | 'ended';
 
 type WatchNotice =
-  | { readonly kind: 'changed'; readonly view: number }
+  | { readonly kind: 'changed'; readonly id: string }
   | { readonly kind: 'ended'; readonly reason: WatchEnd };
 
 export interface GrantWatch extends AsyncIterable<WatchNotice> {
-  /** Replaces the watched views; views new to the watch are stamped now and give no notice. */
+  /**
+   * Replaces the watched views; a view new to the watch (by id) is stamped now and gives no
+   * notice for what came before.
+   */
   setViews(views: readonly WatchedView[]): Promise<void>;
   /** Ends the watch; the iterator finishes without an `ended` notice. Idempotent. */
   close(): void;
@@ -117,12 +124,12 @@ class Watch implements GrantWatch {
   }
 
   async setViews(views: readonly WatchedView[]): Promise<void> {
-    const old = new Map(this.#views.map((v, i) => [viewKey(v), this.#stamps[i]]));
+    const old = new Map(this.#views.map((v, i) => [v.id, this.#stamps[i]]));
     const fresh = await readStamps(this.#deps, this.#grant, views);
     if (fresh === undefined) return; // the grant cannot read now: the next tick ends the watch
     this.#views = views;
     // A view already watched keeps its stamp (a change it has not been told of yet stays news).
-    this.#stamps = views.map((v, i) => old.get(viewKey(v)) ?? (fresh[i] as string));
+    this.#stamps = views.map((v, i) => old.get(v.id) ?? (fresh[i] as string));
   }
 
   close(): void {
@@ -222,7 +229,7 @@ class Watch implements GrantWatch {
     if (views !== this.#views) return []; // replaced meanwhile: the new views were stamped then
     const found: WatchNotice[] = [];
     stamps.forEach((stamp, view) => {
-      if (stamp !== this.#stamps[view]) found.push({ kind: 'changed', view });
+      if (stamp !== this.#stamps[view]) found.push({ kind: 'changed', id: (views[view] as WatchedView).id });
     });
     this.#stamps = stamps;
     return found;
@@ -255,10 +262,6 @@ function endOf(
 function scopeKey(grant: GrantRecord): string {
   const { status: _status, ...rest } = grant;
   return JSON.stringify(rest);
-}
-
-function viewKey(view: WatchedView): string {
-  return view.view === 'summary' ? 'summary' : `effective ${JSON.stringify(view.context)}`;
 }
 
 /**

@@ -4,9 +4,11 @@ import type { Deps } from '../../operations/deps.ts';
 import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
+import { StreamLimit } from '../shared/stream-limit.ts';
 import { refusalBody } from './errors.ts';
 import { type RequestAuth, serveExchange } from './exchange.ts';
 import { LegacyLeg } from './legacy-leg.ts';
+import { LegacyStreams } from './legacy-stream.ts';
 import { ListenRoute } from './listen.ts';
 import { isModern, ModernLeg } from './modern-leg.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
@@ -28,16 +30,27 @@ const MCP: ProtectedResource<TokenCaller> = {
   kindOf: (caller) => caller.kind,
 };
 
+/** A few agents of one app, each with a stream or two; not hundreds. */
+const MAX_STREAMS_PER_GRANT = 8;
+
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the HTTP app, whatever its bindings
 type App = Hono<any>;
 
 export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   const origin = new URL(deps.provider.baseUrl).origin;
   const door = new FrontDoor(deps, MCP);
-  const make = () => createMcpServer(deps);
+  // Streams of change notices one grant may hold open on this instance (shared/stream-limit.ts).
+  const streams = new StreamLimit(MAX_STREAMS_PER_GRANT);
+  const listen = new ListenRoute(deps, { serverInfo: SERVER_INFO, limit: streams });
+  const legacyStreams = new LegacyStreams(deps, { limit: streams });
+  const make = () =>
+    createMcpServer(deps, {
+      followed: async ({ caller }) => {
+        if (caller.kind === 'grant') await legacyStreams.followed(caller.caller.grant.grant_id);
+      },
+    });
   const legacy = new LegacyLeg(make, { maxIdle: 64, bodyLimitBytes: options.bodyLimitBytes });
   const modern = new ModernLeg(make, { bodyLimitBytes: options.bodyLimitBytes });
-  const listen = new ListenRoute(deps, { serverInfo: SERVER_INFO });
   const metadata = JSON.stringify(mcpServerMetadata(deps.provider, SERVER_INFO.version));
   app.get('/.well-known/mcp.json', (c) =>
     c.body(metadata, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600' }),
@@ -68,8 +81,13 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     if (!entry.ok) return refused(entry.refusal);
     const caller = entry.caller;
     const request = c.req.raw;
+    if (c.req.method === 'GET') {
+      // 2025-11-25's server stream: a grant's resource subscriptions (legacy-stream.ts).
+      const opened = await legacyStreams.open(caller, entry.token ?? '', c.env?.outgoing);
+      if (opened !== undefined) return opened;
+    }
     if (c.req.method !== 'POST') {
-      // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+      // Stateless: no session to end (DELETE), and no server stream for a package token (GET).
       return c.json(
         { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null },
         405,

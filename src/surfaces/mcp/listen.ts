@@ -3,7 +3,7 @@ import { mcpResource, type TokenCaller } from '../../operations/callers/token-ca
 import type { Deps } from '../../operations/deps.ts';
 import { watchGrant } from '../../operations/grants/watch-grant.ts';
 import type { Outgoing } from '../shared/bounded-stream.ts';
-import { StreamLimit } from '../shared/stream-limit.ts';
+import type { StreamLimit } from '../shared/stream-limit.ts';
 import { noticeStream, SSE_HEADERS } from './notice-stream.ts';
 import { MAX_WATCHED_URIS, watchable } from './watched-resources.ts';
 
@@ -19,13 +19,11 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
-/** Listen streams one grant may hold open on this instance at once (shared/stream-limit.ts). */
-const MAX_LISTENS_PER_GRANT = 8;
-
 export interface ListenOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly keepAliveMs?: number;
-  readonly maxPerGrant?: number;
+  /** Shared with 2025-11-25's streams (legacy-stream.ts): one bound on a grant's streams. */
+  readonly limit: StreamLimit;
   /** The watch's tick (operations/grants/watch-grant.ts). */
   readonly tickMs?: number;
 }
@@ -43,7 +41,7 @@ export class ListenRoute {
   constructor(deps: Deps, options: ListenOptions) {
     this.#deps = deps;
     this.#options = options;
-    this.#limit = new StreamLimit(options.maxPerGrant ?? MAX_LISTENS_PER_GRANT);
+    this.#limit = options.limit;
   }
 
   /**
@@ -84,9 +82,9 @@ export class ListenRoute {
       );
     }
     const scope = watchable(this.#deps, caller, call.uris ?? []);
-    const resources = scope?.resources ?? [];
+    const views = scope?.views ?? [];
     const subscriptionId = call.id;
-    const honored = resources.length > 0 ? { resourceSubscriptions: resources.map((r) => r.uri) } : {};
+    const honored = views.length > 0 ? { resourceSubscriptions: views.map((v) => v.id) } : {};
     const first = {
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: honored, _meta: { [SUBSCRIPTION_ID]: subscriptionId } },
@@ -98,7 +96,7 @@ export class ListenRoute {
         _meta: { [SUBSCRIPTION_ID]: subscriptionId, [SERVER_INFO]: this.#options.serverInfo },
       },
     };
-    if (scope === undefined || resources.length === 0) {
+    if (scope === undefined || views.length === 0) {
       // Nothing to be told about: acknowledged, and ended at once (as the SDK's router does).
       return new Response(sse(first) + sse(last), { status: 200, headers: SSE_HEADERS });
     }
@@ -106,19 +104,13 @@ export class ListenRoute {
     if (release === undefined) return jsonRpcError(subscriptionId, -32603, 'Subscription limit reached');
     try {
       const verified = await this.#deps.tokens.verify(token, new Date(), [mcpResource(this.#deps)]);
-      const watch = await watchGrant(
-        this.#deps,
-        scope.caller,
-        resources.map((r) => r.view),
-        {
-          ...(this.#options.tickMs !== undefined ? { tickMs: this.#options.tickMs } : {}),
-          ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
-        },
-      );
+      const watch = await watchGrant(this.#deps, scope.caller, views, {
+        ...(this.#options.tickMs !== undefined ? { tickMs: this.#options.tickMs } : {}),
+        ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
+      });
       const stream = noticeStream(
         this.#deps,
         watch,
-        resources,
         {
           first,
           updated: (uri) => ({

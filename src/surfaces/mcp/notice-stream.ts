@@ -1,7 +1,6 @@
 import type { Deps } from '../../operations/deps.ts';
 import type { GrantWatch } from '../../operations/grants/watch-grant.ts';
 import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
-import type { WatchedResource } from './watched-resources.ts';
 
 // A grantee's stream of change notices (issue 25 item 2), in the frames of its protocol
 // generation: 2026-07-28's `subscriptions/listen` (listen.ts) and 2025-11-25's GET stream
@@ -44,7 +43,6 @@ function frame(message: object): Uint8Array {
 export function noticeStream(
   deps: Deps,
   watch: GrantWatch,
-  resources: readonly WatchedResource[],
   frames: NoticeFrames,
   options: NoticeStreamOptions,
 ): ReadableStream<Uint8Array> {
@@ -70,8 +68,8 @@ export function noticeStream(
         for await (const notice of watch) {
           if (!sink.open) return;
           if (notice.kind === 'ended') break;
-          const resource = resources[notice.view];
-          if (resource !== undefined) sink.write(frame(frames.updated(resource.uri)));
+          // A watched view's id is its resource URI (watched-resources.ts).
+          sink.write(frame(frames.updated(notice.id)));
         }
       } catch {
         // A watch that fails ends the stream as one that ended: the grantee listens again, and a

@@ -95,7 +95,7 @@ function refusal(exchange: McpExchange, failure: PpxFailure): ProtocolError {
  * ResourceNotFoundError. 2025-11-25 said -32002; the v2 SDK answers -32602 in both generations
  * (docs/mcp.md).
  */
-function notFound(uri: string): ProtocolError {
+export function notFound(uri: string): ProtocolError {
   return new ResourceNotFoundError(uri, `no resource at ${uri}`);
 }
 

@@ -32,6 +32,7 @@ import { exchangeOf, type McpExchange } from './exchange.ts';
 import { invalidParams } from './request-params.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { listing, type McpTool, TOOLS, TOOLS_BY_NAME } from './tools.ts';
+import { followOrUnfollow } from './watched-resources.ts';
 
 /** Who this server says it is, in `serverInfo` (initialize, server/discover, a listen's end). */
 export const SERVER_INFO = { name: 'ppx-provider', title: 'PPX preference profiles', version: '0.1.0' };
@@ -45,7 +46,7 @@ const INSTRUCTIONS =
  * grant checks of WIRE-NOTES §2.7 and in its own words; docs/mcp.md). The listings are computed
  * once at start, never per request.
  */
-export function createMcpServer(deps: Deps): Server {
+export function createMcpServer(deps: Deps, hooks: ServerHooks = NO_HOOKS): Server {
   const server = new CheckedServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true } },
     instructions: INSTRUCTIONS,
@@ -69,8 +70,29 @@ export function createMcpServer(deps: Deps): Server {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'resources/read needs params.uri, a string');
     return readResource(deps, exchangeOf(ctx.http?.authInfo), uri);
   });
+  // 2025-11-25 only: 2026-07-28 has `subscriptions/listen` (listen.ts) instead.
+  server.setRequestHandler('resources/subscribe', { params: ANY_PARAMS }, async (params, ctx) => {
+    const exchange = exchangeOf(ctx.http?.authInfo);
+    await followOrUnfollow(deps, exchange, params, 'follow');
+    await hooks.followed(exchange);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', { params: ANY_PARAMS }, async (params, ctx) => {
+    const exchange = exchangeOf(ctx.http?.authInfo);
+    await followOrUnfollow(deps, exchange, params, 'unfollow');
+    await hooks.followed(exchange);
+    return {};
+  });
   return server;
 }
+
+/** What the server tells the rest of the surface. */
+export interface ServerHooks {
+  /** The caller's grant follows other resources now (legacy-stream.ts reads them again). */
+  followed(exchange: McpExchange): Promise<void>;
+}
+
+const NO_HOOKS: ServerHooks = { followed: async () => undefined };
 
 const ANY_PARAMS = z.record(z.string(), z.unknown());
 

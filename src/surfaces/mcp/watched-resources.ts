@@ -1,7 +1,10 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { type GrantCaller, resourceCaller, type TokenCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { followResource, unfollowResource } from '../../operations/grants/resource-subscriptions.ts';
 import type { WatchedView } from '../../operations/grants/watch-grant.ts';
-import { parseContext, parseUri } from './resources.ts';
+import type { McpExchange } from './exchange.ts';
+import { notFound, parseContext, parseUri } from './resources.ts';
 
 // Which of the resource URIs a grantee asks to be told about it may be told about (issue 25 item
 // 2): the resources it may read (resources.ts), nothing else. A URI that is not the caller's is
@@ -14,36 +17,60 @@ export const MAX_WATCHED_URIS = 32;
 /** The longest URI taken; longer ones are dropped as naming nothing. */
 const MAX_URI_BYTES = 2048;
 
-export interface WatchedResource {
-  readonly uri: string;
-  readonly view: WatchedView;
-}
-
 /**
- * The caller's grant and the resources of `uris` it may watch, in the order asked, each once;
+ * The caller's grant and the views of the resources of `uris` it may watch (each view's id is its
+ * URI), in the order asked, each once;
  * undefined when the token can watch nothing (a package token has no resources).
  */
 export function watchable(
   deps: Deps,
   caller: TokenCaller,
   uris: readonly string[],
-): { readonly caller: GrantCaller; readonly resources: readonly WatchedResource[] } | undefined {
+): { readonly caller: GrantCaller; readonly views: readonly WatchedView[] } | undefined {
   if (caller.kind !== 'grant') return undefined;
-  const resources: WatchedResource[] = [];
+  const views: WatchedView[] = [];
   const seen = new Set<string>();
   for (const uri of uris) {
     if (seen.has(uri) || Buffer.byteLength(uri) > MAX_URI_BYTES) continue;
     seen.add(uri);
     const view = viewOf(deps, caller, uri);
-    if (view !== undefined) resources.push({ uri, view });
+    if (view !== undefined) views.push(view);
   }
-  return { caller: caller.caller, resources };
+  return { caller: caller.caller, views };
 }
 
 function viewOf(deps: Deps, caller: TokenCaller, uri: string): WatchedView | undefined {
   const target = parseUri(uri);
   if (target === undefined || !resourceCaller(deps, caller, target.profileId).ok) return undefined;
-  if (target.view === 'summary') return { view: 'summary' };
+  if (target.view === 'summary') return { id: uri, view: 'summary' };
   const context = parseContext(target.context);
-  return context.ok ? { view: 'effective', context: context.value } : undefined;
+  return context.ok ? { id: uri, view: 'effective', context: context.value } : undefined;
+}
+
+/**
+ * 2025-11-25 `resources/subscribe` and `resources/unsubscribe`: a resource the caller may read may
+ * be followed (one it may not is not there, as for a read); unfollowing what is not followed is
+ * no error.
+ */
+export async function followOrUnfollow(
+  deps: Deps,
+  exchange: McpExchange,
+  params: Record<string, unknown>,
+  what: 'follow' | 'unfollow',
+): Promise<void> {
+  const uri = params['uri'];
+  if (typeof uri !== 'string') {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `resources/${what === 'follow' ? 'subscribe' : 'unsubscribe'} needs params.uri, a string`,
+    );
+  }
+  const scope = watchable(deps, exchange.caller, [uri]);
+  if (what === 'unfollow') {
+    if (scope !== undefined) await unfollowResource(deps, scope.caller, uri);
+    return;
+  }
+  if (scope === undefined || scope.views.length === 0) throw notFound(uri);
+  const followed = await followResource(deps, scope.caller, uri);
+  if (!followed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, followed.error.description);
 }

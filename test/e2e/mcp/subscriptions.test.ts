@@ -4,7 +4,10 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
-import { mcpGrant, modernPost } from '../../support/mcp-client.ts';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mcpGrant, modernPost, rawPost } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { proposed } from '../../support/writeback.ts';
 
@@ -143,6 +146,109 @@ describe('MCP 2026-07-28 subscriptions/listen for grantees', () => {
     await assert.rejects(c.listen({ resourceSubscriptions: [uri] }), /Subscription limit reached/);
     for (const s of open) await s.close();
     await c.close();
+  });
+});
+
+describe('MCP 2025-11-25 resources/subscribe for grantees', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider();
+  });
+  after(() => p.close());
+
+  /** The 1.x client, which opens the server stream (GET) itself after connecting. */
+  async function v1(token: string) {
+    const c = new V1Client({ name: 'subscribe-test', version: '1' });
+    await c.connect(
+      new V1Transport(new URL(`${p.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const updates: string[] = [];
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    return { c, updates };
+  }
+
+  const write = async (key: string, value: unknown) => {
+    const r = await api(p.url, '/v1/profile/propose-updates', {
+      token: p.subjectToken,
+      body: { claims: [proposed('fragrance', key, value)] },
+    });
+    assert.equal(r.status, 200, r.text);
+  };
+
+  it('declares subscribe, and tells a subscribed resource of a change inside the grant only', async () => {
+    const { token } = await mcpGrant(p, { ...GRANT, allowed_operations: [...GRANT.allowed_operations] });
+    const { c, updates } = await v1(token);
+    assert.equal(c.getServerCapabilities()?.resources?.subscribe, true);
+    const { resources } = await c.listResources();
+    const summary = resources.find((r) => r.name === 'profile-summary')?.uri as string;
+    await c.subscribeResource({ uri: summary });
+    await write('note_aversions', ['oud']); // hidden from this grant
+    await settle();
+    assert.deepEqual(updates, []);
+    await write('freshness_preference', 0.4);
+    await waitFor(() => updates.length >= 1);
+    assert.deepEqual(updates, [summary]);
+
+    await c.unsubscribeResource({ uri: summary });
+    await write('freshness_preference', 0.5);
+    await settle();
+    assert.deepEqual(updates, [summary], 'nothing after unsubscribing');
+    await c.close();
+  });
+
+  it('a resource the grant cannot read is not there; more than 32 is refused in words', async () => {
+    const { token } = await mcpGrant(p);
+    const { c } = await v1(token);
+    await assert.rejects(
+      c.subscribeResource({ uri: 'ppx://profile/someone-else/summary' }),
+      /no resource at/,
+    );
+    const { resources } = await c.listResources();
+    const summary = resources[0]?.uri as string;
+    for (let i = 0; i < 32; i++) {
+      await c.subscribeResource({
+        uri: summary.replace(/summary$/, `effective?context=${encodeURIComponent(JSON.stringify({ n: i }))}`),
+      });
+    }
+    await c.subscribeResource({ uri: summary.replace(/summary$/, 'effective?context=%7B%22n%22%3A0%7D') });
+    await assert.rejects(c.subscribeResource({ uri: summary }), /already follows 32 resources/);
+    await c.close();
+  });
+
+  it('a subscription made on one request is told on a stream opened before it, and ends with the grant', async () => {
+    const { grant, token } = await mcpGrant(p, {
+      ...GRANT,
+      allowed_operations: [...GRANT.allowed_operations],
+    });
+    const { c, updates } = await v1(token);
+    const summary = (await c.listResources()).resources[0]?.uri as string;
+    // Another client of the same grant subscribes: subscriptions belong to the grant.
+    const sub = await rawPost(p, token, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'resources/subscribe',
+      params: { uri: summary },
+    });
+    assert.equal(sub.status, 200, sub.text);
+    assert.deepEqual(sub.json.result, {});
+    await write('intensity_preference', 0.8);
+    await waitFor(() => updates.length >= 1);
+    const stream = await fetch(`${p.url}/mcp`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    });
+    assert.equal(stream.status, 200);
+    const revoked = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: grant.grant_id },
+    });
+    assert.equal(revoked.status, 200);
+    // The stream ends on its own once the grant is revoked.
+    await stream.text();
+    await c.close().catch(() => undefined);
   });
 });
 
