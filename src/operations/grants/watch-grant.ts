@@ -39,6 +39,7 @@ import type { Deps } from '../deps.ts';
 export type WatchedView = { readonly id: string } & (
   | { readonly view: 'summary' }
   | { readonly view: 'effective'; readonly context: ResolutionContext }
+  | { readonly view: 'proposal'; readonly proposalId: string }
 );
 
 /** Why a watch ended. `ended`: its token expired, or it was closed. */
@@ -126,7 +127,6 @@ class Watch implements GrantWatch {
   async setViews(views: readonly WatchedView[]): Promise<void> {
     const old = new Map(this.#views.map((v, i) => [v.id, this.#stamps[i]]));
     const fresh = await readStamps(this.#deps, this.#grant, views);
-    if (fresh === undefined) return; // the grant cannot read now: the next tick ends the watch
     this.#views = views;
     // A view already watched keeps its stamp (a change it has not been told of yet stays news).
     this.#stamps = views.map((v, i) => old.get(v.id) ?? (fresh[i] as string));
@@ -225,7 +225,6 @@ class Watch implements GrantWatch {
     if (end !== undefined) return [{ kind: 'ended', reason: end }];
     const views = this.#views;
     const stamps = await readStamps(this.#deps, this.#grant, views);
-    if (stamps === undefined) return [{ kind: 'ended', reason: 'narrowed' }];
     if (views !== this.#views) return []; // replaced meanwhile: the new views were stamped then
     const found: WatchNotice[] = [];
     stamps.forEach((stamp, view) => {
@@ -265,14 +264,33 @@ function scopeKey(grant: GrantRecord): string {
 }
 
 /**
- * A stamp per view of what the grant reads there, as of REFERENCE; undefined when the grant no
- * longer lets it read at all.
+ * A stamp per view of what the grant reads there, as of REFERENCE: its claims, or the state of
+ * one of its own proposals.
  */
-async function readStamps(
+async function readStamps(deps: Deps, grant: GrantRecord, views: readonly WatchedView[]): Promise<string[]> {
+  const claims = views.some((v) => v.view !== 'proposal') ? await claimStamps(deps, grant) : undefined;
+  const stamps: string[] = [];
+  for (const view of views) {
+    if (view.view === 'proposal') stamps.push(await proposalStamp(deps, grant, view.proposalId));
+    else stamps.push(claims?.(view) ?? UNREADABLE);
+  }
+  return stamps;
+}
+
+/** The stamp of a view the grant cannot read (its operations allow no read): it says nothing. */
+const UNREADABLE = 'unreadable';
+
+async function proposalStamp(deps: Deps, grant: GrantRecord, proposalId: string): Promise<string> {
+  const p = await deps.store.getProposal(proposalId);
+  if (p === undefined || p.grant_id !== grant.grant_id) return 'none';
+  return `${p.status} ${p.decided_at ?? ''}`;
+}
+
+/** What the grant reads of the profile, as a stamp per claims view; undefined when it reads nothing. */
+async function claimStamps(
   deps: Deps,
   grant: GrantRecord,
-  views: readonly WatchedView[],
-): Promise<string[] | undefined> {
+): Promise<((view: WatchedView) => string) | undefined> {
   const scope = evaluateAccess(grant, { operation: 'read' }, new Date());
   if (!scope.ok) return undefined;
   const content = await deps.store.getProfileContent(grant.profile_id);
@@ -287,13 +305,13 @@ async function readStamps(
     review = decision.notice;
   }
   const modifiers = content?.modifiers ?? [];
-  return views.map((view) => {
+  return (view) => {
     const shown =
-      view.view === 'summary'
-        ? visible
-        : resolveEffectiveProfile({ claims: visible, modifiers, context: view.context, now: REFERENCE });
+      view.view === 'effective'
+        ? resolveEffectiveProfile({ claims: visible, modifiers, context: view.context, now: REFERENCE })
+        : visible;
     return createHash('sha256')
       .update(JSON.stringify([shown, review ?? null]))
       .digest('base64url');
-  });
+  };
 }

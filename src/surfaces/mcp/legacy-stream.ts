@@ -108,6 +108,6 @@ export class LegacyStreams {
 
   async #views(caller: TokenCaller & { kind: 'grant' }) {
     const uris = await followedResources(this.#deps, caller.caller);
-    return watchable(this.#deps, caller, uris)?.views ?? [];
+    return (await watchable(this.#deps, caller, uris))?.views ?? [];
   }
 }

@@ -81,7 +81,7 @@ export class ListenRoute {
         `Invalid params: 'notifications' is required and must be a valid SubscriptionFilter, naming at most ${MAX_WATCHED_URIS} resources`,
       );
     }
-    const scope = watchable(this.#deps, caller, call.uris ?? []);
+    const scope = await watchable(this.#deps, caller, call.uris ?? []);
     const views = scope?.views ?? [];
     const subscriptionId = call.id;
     const honored = views.length > 0 ? { resourceSubscriptions: views.map((v) => v.id) } : {};

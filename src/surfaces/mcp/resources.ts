@@ -14,6 +14,7 @@ import {
 } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { getEffectiveProfile, getProfileSummary } from '../../operations/reads/effective-query-summary.ts';
+import { ownProposal } from '../../operations/writeback/proposal-status.ts';
 import { withoutTriggerWords } from '../shared/challenge.ts';
 import { answerFailure, httpLevel } from './errors.ts';
 import type { McpExchange } from './exchange.ts';
@@ -40,6 +41,14 @@ export const RESOURCE_TEMPLATES = [
       'The claims the grant lets you see, resolved under `context`: a URL-encoded JSON object such as {"occasion":"work"} (as ppx_get_effective_profile).',
     mimeType: 'application/json',
   },
+  {
+    uriTemplate: 'ppx://proposal/{proposal_id}',
+    name: 'proposal',
+    title: 'A proposal you made',
+    description:
+      'What became of a proposal you made under this grant (its proposal_id from ppx_propose_updates): pending, confirmed, rejected or applied, and when it was decided. Subscribe to it to be told when the person decides.',
+    mimeType: 'application/json',
+  },
 ] as const;
 
 export async function listResources(deps: Deps, mcp: TokenCaller) {
@@ -62,6 +71,8 @@ export async function readResource(
   exchange: McpExchange,
   uri: string,
 ): Promise<ReadResourceResult> {
+  const proposalId = parseProposalUri(uri);
+  if (proposalId !== undefined) return readProposal(deps, exchange.caller, uri, proposalId);
   const target = parseUri(uri);
   if (!target) throw notFound(uri);
   const under = resourceCaller(deps, exchange.caller, target.profileId);
@@ -80,6 +91,33 @@ export async function readResource(
   if (!result.ok) throw refusal(exchange, result.error);
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.value) }] };
 }
+
+async function readProposal(
+  deps: Deps,
+  caller: TokenCaller,
+  uri: string,
+  proposalId: string,
+): Promise<ReadResourceResult> {
+  if (caller.kind !== 'grant')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, PACKAGE_HAS_NO_RESOURCES);
+  const proposal = await ownProposal(deps, caller.caller, proposalId);
+  if (!proposal.ok) throw notFound(uri);
+  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(proposal.value) }] };
+}
+
+/** The proposal a `ppx://proposal/{proposal_id}` URI names. */
+export function parseProposalUri(uri: string): string | undefined {
+  const m = /^ppx:\/\/proposal\/([^/?#]+)$/.exec(uri);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return undefined;
+  }
+}
+
+const PACKAGE_HAS_NO_RESOURCES =
+  'resources are not served under a token for several grants: use the tools with grant_id';
 
 /** Resources have no `isError` result: a failure is a JSON-RPC error, or a 401/403 (WIRE-NOTES §5). */
 function refusal(exchange: McpExchange, failure: PpxFailure): ProtocolError {

@@ -3,8 +3,9 @@ import { type GrantCaller, resourceCaller, type TokenCaller } from '../../operat
 import type { Deps } from '../../operations/deps.ts';
 import { followResource, unfollowResource } from '../../operations/grants/resource-subscriptions.ts';
 import type { WatchedView } from '../../operations/grants/watch-grant.ts';
+import { ownProposal } from '../../operations/writeback/proposal-status.ts';
 import type { McpExchange } from './exchange.ts';
-import { notFound, parseContext, parseUri } from './resources.ts';
+import { notFound, parseContext, parseProposalUri, parseUri } from './resources.ts';
 
 // Which of the resource URIs a grantee asks to be told about it may be told about (issue 25 item
 // 2): the resources it may read (resources.ts), nothing else. A URI that is not the caller's is
@@ -22,24 +23,29 @@ const MAX_URI_BYTES = 2048;
  * URI), in the order asked, each once;
  * undefined when the token can watch nothing (a package token has no resources).
  */
-export function watchable(
+export async function watchable(
   deps: Deps,
   caller: TokenCaller,
   uris: readonly string[],
-): { readonly caller: GrantCaller; readonly views: readonly WatchedView[] } | undefined {
+): Promise<{ readonly caller: GrantCaller; readonly views: readonly WatchedView[] } | undefined> {
   if (caller.kind !== 'grant') return undefined;
   const views: WatchedView[] = [];
   const seen = new Set<string>();
   for (const uri of uris) {
     if (seen.has(uri) || Buffer.byteLength(uri) > MAX_URI_BYTES) continue;
     seen.add(uri);
-    const view = viewOf(deps, caller, uri);
+    const view = await viewOf(deps, caller, uri);
     if (view !== undefined) views.push(view);
   }
   return { caller: caller.caller, views };
 }
 
-function viewOf(deps: Deps, caller: TokenCaller, uri: string): WatchedView | undefined {
+async function viewOf(deps: Deps, caller: TokenCaller, uri: string): Promise<WatchedView | undefined> {
+  const proposalId = parseProposalUri(uri);
+  if (proposalId !== undefined) {
+    if (caller.kind !== 'grant' || !(await ownProposal(deps, caller.caller, proposalId)).ok) return undefined;
+    return { id: uri, view: 'proposal', proposalId };
+  }
   const target = parseUri(uri);
   if (target === undefined || !resourceCaller(deps, caller, target.profileId).ok) return undefined;
   if (target.view === 'summary') return { id: uri, view: 'summary' };
@@ -65,7 +71,7 @@ export async function followOrUnfollow(
       `resources/${what === 'follow' ? 'subscribe' : 'unsubscribe'} needs params.uri, a string`,
     );
   }
-  const scope = watchable(deps, exchange.caller, [uri]);
+  const scope = await watchable(deps, exchange.caller, [uri]);
   if (what === 'unfollow') {
     if (scope !== undefined) await unfollowResource(deps, scope.caller, uri);
     return;

@@ -123,6 +123,7 @@ describe('MCP scope refusals and resources', () => {
     assert.deepEqual(templates, [
       'ppx://profile/{profile_id}/summary',
       'ppx://profile/{profile_id}/effective{?context}',
+      'ppx://proposal/{proposal_id}',
     ]);
     const pid = p.deps.pairwise.profile(grant.profile_id, grant.grantee_id);
     assert.notEqual(pid, grant.profile_id);

@@ -11,6 +11,8 @@ import { mcpGrant, modernPost, rawPost } from '../../support/mcp-client.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { proposed } from '../../support/writeback.ts';
 
+const proposed_ = (key: string, value: unknown) => proposed('fragrance', key, value);
+
 // Live subscriptions for grantees over MCP 2026-07-28 (issue 25 item 2, docs/subscriptions.md),
 // with the v2 SDK client's own `listen()`: a grantee is told when what its grant reads changes,
 // never of a change outside its grant, and its stream ends when its grant does.
@@ -116,6 +118,46 @@ describe('MCP 2026-07-28 subscriptions/listen for grantees', () => {
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal(await sub.closed, 'graceful');
     await c.close();
+  });
+
+  it('tells the grantee when the person decides a proposal it made, and only its own', async () => {
+    const draft = {
+      ...GRANT,
+      allowed_operations: ['read', 'query', 'propose_update'] as ('read' | 'query' | 'propose_update')[],
+      writeback_policy: 'review_required' as const,
+    };
+    const { token } = await mcpGrant(p, draft);
+    const { token: otherToken } = await mcpGrant(p, draft);
+    const { c, updates } = await client(token);
+    const proposed = (await c.callTool({
+      name: 'ppx_propose_updates',
+      arguments: { claims: [proposed_('freshness_preference', 0.1)] },
+    })) as { structuredContent: { data: { proposals: { proposal_id: string }[] } } };
+    const id = proposed.structuredContent.data.proposals[0]!.proposal_id;
+    const uri = `ppx://proposal/${encodeURIComponent(id)}`;
+    const pending = await c.readResource({ uri });
+    assert.equal(JSON.parse((pending.contents[0] as { text: string }).text).status, 'pending');
+
+    const other = await client(otherToken);
+    await assert.rejects(other.c.readResource({ uri }), /no resource at/);
+    const otherSub = await other.c.listen({ resourceSubscriptions: [uri] });
+    assert.deepEqual(otherSub.honoredFilter, {}, "another grant's proposal is not there");
+
+    const sub = await c.listen({ resourceSubscriptions: [uri] });
+    assert.deepEqual(sub.honoredFilter, { resourceSubscriptions: [uri] });
+    const decided = await api(p.url, '/v1/profile/confirm-updates', {
+      token: p.subjectToken,
+      body: { decisions: [{ proposal_id: id, action: 'reject' }] },
+    });
+    assert.equal(decided.status, 200, decided.text);
+    await waitFor(() => updates.includes(uri));
+    const read = await c.readResource({ uri });
+    const view = JSON.parse((read.contents[0] as { text: string }).text);
+    assert.equal(view.status, 'rejected');
+    assert.ok(view.decided_at);
+    await sub.close();
+    await c.close();
+    await other.c.close();
   });
 
   it('acknowledges an empty filter and ends at once', async () => {
