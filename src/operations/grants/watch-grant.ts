@@ -62,11 +62,43 @@ export interface GrantWatch extends AsyncIterable<WatchNotice> {
 export interface WatchOptions {
   /** The tick of the grid, in ms (default 250). */
   readonly tickMs?: number;
+  /** What moves the watch on (default: the grid of `tickMs`); a test steps it by hand. */
+  readonly ticker?: Ticker;
   /** When the token the watch was opened with expires: the watch ends then. */
   readonly tokenExpiresAt?: Date;
 }
 
 const DEFAULT_TICK_MS = 250;
+
+/** Calls `tick` at each tick until the returned function is called. */
+export type Ticker = (tick: () => Promise<void>) => () => void;
+
+/**
+ * Ticks on a grid of multiples of `ms` since the epoch, so every watch of every instance shares
+ * it: when a notice goes out depends on the grid, not on when its watch was opened.
+ */
+function gridTicker(ms: number): Ticker {
+  return (tick) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const next = () => {
+      if (stopped) return;
+      timer = setTimeout(
+        () => {
+          void tick();
+          next();
+        },
+        ms - (Date.now() % ms),
+      );
+      timer.unref?.();
+    };
+    next();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  };
+}
 
 /** Stamps are read as of this instant (see above): nothing has decayed or expired at it. */
 const REFERENCE = new Date(0);
@@ -81,7 +113,11 @@ export async function watchGrant(
   views: readonly WatchedView[],
   options: WatchOptions = {},
 ): Promise<GrantWatch> {
-  const watch = new Watch(deps, caller.grant, options.tickMs ?? DEFAULT_TICK_MS);
+  const watch = new Watch(
+    deps,
+    caller.grant,
+    options.ticker ?? gridTicker(options.tickMs ?? DEFAULT_TICK_MS),
+  );
   await watch.start(views, options.tokenExpiresAt);
   return watch;
 }
@@ -90,7 +126,7 @@ class Watch implements GrantWatch {
   readonly #deps: Deps;
   readonly #grant: GrantRecord;
   readonly #scopeKey: string;
-  readonly #tickMs: number;
+  readonly #ticker: Ticker;
   #views: readonly WatchedView[] = [];
   #stamps: string[] = [];
   #dirty = false;
@@ -102,13 +138,13 @@ class Watch implements GrantWatch {
   #done = false;
   #endAt: { at: number; reason: WatchEnd } | undefined;
   #subscription: ChangeSubscription | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopTicks: (() => void) | undefined;
 
-  constructor(deps: Deps, grant: GrantRecord, tickMs: number) {
+  constructor(deps: Deps, grant: GrantRecord, ticker: Ticker) {
     this.#deps = deps;
     this.#grant = grant;
     this.#scopeKey = scopeKey(grant);
-    this.#tickMs = tickMs;
+    this.#ticker = ticker;
   }
 
   async start(views: readonly WatchedView[], tokenExpiresAt: Date | undefined): Promise<void> {
@@ -121,7 +157,7 @@ class Watch implements GrantWatch {
     ].filter((e) => e !== undefined && !Number.isNaN(e.at));
     this.#endAt = ends.sort((a, b) => (a?.at ?? 0) - (b?.at ?? 0))[0];
     await this.setViews(views);
-    this.#schedule();
+    if (!this.#done) this.#stopTicks = this.#ticker(() => this.#tick());
   }
 
   async setViews(views: readonly WatchedView[]): Promise<void> {
@@ -134,10 +170,7 @@ class Watch implements GrantWatch {
 
   close(): void {
     if (this.#done) return;
-    this.#done = true;
-    this.#subscription?.close();
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#wake?.();
+    this.#finish();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<WatchNotice> {
@@ -174,16 +207,8 @@ class Watch implements GrantWatch {
     })();
   }
 
-  /** The next tick of the grid (multiples of the tick since the epoch, so every watch shares it). */
-  #schedule(): void {
-    if (this.#done) return;
-    const now = Date.now();
-    const wait = this.#tickMs - (now % this.#tickMs);
-    this.#timer = setTimeout(() => this.#tick(), wait);
-    this.#timer.unref?.();
-  }
-
-  #tick(): void {
+  /** One tick: sends what the last one found, then reads if anything changed; settles when read. */
+  async #tick(): Promise<void> {
     if (this.#done) return;
     // What the last tick found goes out now.
     if (this.#found.length > 0) {
@@ -200,11 +225,12 @@ class Watch implements GrantWatch {
     } else if (this.#dirty && !this.#reading) {
       this.#dirty = false;
       this.#reading = true;
-      void this.#read().finally(() => {
+      try {
+        await this.#read();
+      } finally {
         this.#reading = false;
-      });
+      }
     }
-    this.#schedule();
   }
 
   async #read(): Promise<void> {
@@ -225,7 +251,11 @@ class Watch implements GrantWatch {
     if (end !== undefined) return [{ kind: 'ended', reason: end }];
     const views = this.#views;
     const stamps = await readStamps(this.#deps, this.#grant, views);
-    if (views !== this.#views) return []; // replaced meanwhile: the new views were stamped then
+    if (views !== this.#views) {
+      // Replaced meanwhile (the new views were stamped then): read again at the next tick.
+      this.#dirty = true;
+      return [];
+    }
     const found: WatchNotice[] = [];
     stamps.forEach((stamp, view) => {
       if (stamp !== this.#stamps[view]) found.push({ kind: 'changed', id: (views[view] as WatchedView).id });
@@ -237,7 +267,7 @@ class Watch implements GrantWatch {
   #finish(): void {
     this.#done = true;
     this.#subscription?.close();
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#stopTicks?.();
     this.#wake?.();
   }
 }
