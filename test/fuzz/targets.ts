@@ -400,7 +400,7 @@ function metaTargets(): Target[] {
     get('/readyz', 0.2),
     get('/metrics', 0.1),
     // Large documents, each read by every client once: a few of them.
-    get('/openapi.json', 0.05, 'http-api'),
+    get('/openapi.json', 0.15, 'http-api'),
     get('/.well-known/jwks.json', 0.2, 'http-api'),
     get('/.well-known/mcp.json', 0.2, 'mcp'),
     get('/.well-known/agent-card.json', 0.2, 'a2a'),
