@@ -7,7 +7,7 @@ import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { refusalBody } from './errors.ts';
 import { type RequestAuth, serveExchange } from './exchange.ts';
 import { LegacyLeg } from './legacy-leg.ts';
-import { isModern, ModernLeg } from './modern-leg.ts';
+import { ModernLeg, routeMcp } from './modern-leg.ts';
 import { createMcpServer } from './server.ts';
 
 // The MCP surface (WIRE-NOTES §5, bindings/mcp.md, docs/mcp.md): Streamable HTTP at /mcp,
@@ -80,8 +80,18 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       scopes: [],
       resource: new URL(mcpResource(deps)),
     };
-    const leg = (await isModern(request, options.bodyLimitBytes)) ? modern : legacy;
-    const handled = await serveExchange(caller, auth, (authInfo) => leg.handle(request, authInfo));
+    // The body is read once, here (modern-leg.ts#routeMcp), and both the routing and the leg use it.
+    const source = {
+      stream: c.env?.incoming ?? request.body,
+      contentLength: c.req.header('content-length'),
+      contentType: c.req.header('content-type'),
+    };
+    const route = await routeMcp(request, source, options.bodyLimitBytes);
+    if (route.kind === 'answer') return route.response;
+    const leg = route.modern ? modern : legacy;
+    const handled = await serveExchange(caller, auth, (authInfo) =>
+      leg.handle(route.request, authInfo, route.parsedBody),
+    );
     return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }
