@@ -17,7 +17,7 @@ describe('MCP: bodies that are not a JSON message within the limit', () => {
   });
   after(() => p.close());
 
-  const post = async (body: BodyInit, extra: RequestInit = {}) => {
+  const post = async (body: RequestInit['body'], extra: RequestInit = {}) => {
     const res = await fetch(`${p.url}/mcp`, {
       method: 'POST',
       headers: {
