@@ -27,6 +27,7 @@ export function spread(xs: readonly number[]): Spread {
 export interface TargetSummary {
   readonly target: string;
   readonly reqPerSec: Spread;
+  readonly p50: Spread;
   readonly p99: Spread;
   readonly cpuPerRequest: Spread;
   readonly databaseCpuPerRequest: Spread;
@@ -49,6 +50,7 @@ export function summarize(rounds: readonly Round[]): Summary {
     return {
       target,
       reqPerSec: spread(rows.map((r) => r.reqPerSec)),
+      p50: spread(rows.map((r) => r.p50)),
       p99: spread(rows.map((r) => r.p99)),
       cpuPerRequest: spread(rows.map((r) => r.cpuPerRequest).filter((x) => Number.isFinite(x))),
       databaseCpuPerRequest: spread(
@@ -73,7 +75,7 @@ export function markdown(head: readonly string[], body: readonly (readonly strin
 const range = (s: Spread, digits: number) => `${s.min.toFixed(digits)}–${s.max.toFixed(digits)}`;
 
 /**
- * The per-target table (median and min–max of req/s and p99 over the rounds), the per-round
+ * The per-target table (median and min–max of req/s and p99, median p50, over the rounds), the per-round
  * ratios of the first target over the second, their median and spread, then `note` if any.
  */
 export function roundsTable(rounds: readonly Round[], cold: boolean, note?: string): string {
@@ -83,6 +85,7 @@ export function roundsTable(rounds: readonly Round[], cold: boolean, note?: stri
     'target',
     'req/s median',
     'req/s min–max',
+    'p50 ms median',
     'p99 ms median',
     'p99 ms min–max',
     'CPU µs/req median',
@@ -92,6 +95,7 @@ export function roundsTable(rounds: readonly Round[], cold: boolean, note?: stri
     t.target,
     t.reqPerSec.median.toFixed(0),
     range(t.reqPerSec, 0),
+    t.p50.median.toFixed(1),
     t.p99.median.toFixed(1),
     range(t.p99, 1),
     Number.isFinite(t.cpuPerRequest.median) ? t.cpuPerRequest.median.toFixed(1) : 'n/a',

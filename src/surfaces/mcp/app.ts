@@ -10,7 +10,7 @@ import { type RequestAuth, serveExchange } from './exchange.ts';
 import { LegacyLeg } from './legacy-leg.ts';
 import { LegacyStreams } from './legacy-stream.ts';
 import { ListenRoute } from './listen.ts';
-import { isModern, ModernLeg } from './modern-leg.ts';
+import { ModernLeg, routeMcp } from './modern-leg.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
 
 // The MCP surface (WIRE-NOTES §5, bindings/mcp.md, docs/mcp.md): Streamable HTTP at /mcp,
@@ -94,17 +94,27 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
         { Allow: 'POST' },
       );
     }
-    // 2026-07-28 `subscriptions/listen` is answered here, not by the SDK (listen.ts).
-    const listening = await listen.recognise(request, options.bodyLimitBytes);
-    if (listening !== undefined) return listen.serve(caller, entry.token ?? '', listening, c.env?.outgoing);
     const auth: RequestAuth = {
       token: entry.token ?? '',
       clientId: caller.clientId,
       scopes: [],
       resource: new URL(mcpResource(deps)),
     };
-    const leg = (await isModern(request, options.bodyLimitBytes)) ? modern : legacy;
-    const handled = await serveExchange(caller, auth, (authInfo) => leg.handle(request, authInfo));
+    // The body is read once, here (modern-leg.ts#routeMcp), and both the routing and the leg use it.
+    const source = {
+      stream: c.env?.incoming ?? request.body,
+      contentLength: c.req.header('content-length'),
+      contentType: c.req.header('content-type'),
+    };
+    const route = await routeMcp(request, source, options.bodyLimitBytes);
+    if (route.kind === 'answer') return route.response;
+    // 2026-07-28 `subscriptions/listen` is answered here, not by the SDK (listen.ts).
+    const listening = route.modern ? listen.recognise(route.request, route.parsedBody) : undefined;
+    if (listening !== undefined) return listen.serve(caller, entry.token ?? '', listening, c.env?.outgoing);
+    const leg = route.modern ? modern : legacy;
+    const handled = await serveExchange(caller, auth, (authInfo) =>
+      leg.handle(route.request, authInfo, route.parsedBody),
+    );
     return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }

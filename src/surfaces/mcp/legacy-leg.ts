@@ -29,7 +29,8 @@ export class LegacyLeg {
     this.#bodyLimit = options.bodyLimitBytes;
   }
 
-  async handle(request: Request, authInfo: AuthInfo): Promise<Response> {
+  /** `parsedBody`: the body as app.ts read it (modern-leg.ts#routeMcp); without it the transport reads it. */
+  async handle(request: Request, authInfo: AuthInfo, parsedBody?: unknown): Promise<Response> {
     const server = this.#idle.pop() ?? this.#make();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -40,7 +41,10 @@ export class LegacyLeg {
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { authInfo });
+      return await transport.handleRequest(request, {
+        authInfo,
+        ...(parsedBody !== undefined ? { parsedBody } : {}),
+      });
     } finally {
       await server.close();
       if (this.#idle.length < this.#maxIdle) this.#idle.push(server);

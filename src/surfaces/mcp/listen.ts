@@ -45,23 +45,13 @@ export class ListenRoute {
   }
 
   /**
-   * The listen request `request` carries, or undefined to leave it to the SDK. Only a POST whose
-   * standard headers name `subscriptions/listen` and this revision is read: every other request
-   * pays nothing here.
+   * The listen request `request` carries (its body as read once by modern-leg.ts#routeMcp), or
+   * undefined to leave it to the SDK. Only a request whose standard headers name
+   * `subscriptions/listen` and this revision is looked at: every other request pays nothing here.
    */
-  async recognise(request: Request, bodyLimitBytes: number): Promise<ListenCall | undefined> {
+  recognise(request: Request, body: unknown): ListenCall | undefined {
     if (request.headers.get('mcp-method') !== 'subscriptions/listen') return undefined;
     if (request.headers.get('mcp-protocol-version') !== MODERN) return undefined;
-    const length = Number(request.headers.get('content-length') ?? '0');
-    if (length > bodyLimitBytes) return undefined;
-    let body: unknown;
-    try {
-      const text = await request.clone().text();
-      if (Buffer.byteLength(text) > bodyLimitBytes) return undefined;
-      body = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
     if (!isListenEnvelope(body)) return undefined;
     const checked = specTypeSchemas.SubscriptionsListenRequest['~standard'].validate(body);
     if (checked instanceof Promise || checked.issues !== undefined) return { id: body.id, invalid: true };
