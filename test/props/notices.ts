@@ -4,7 +4,12 @@ import type { ChangeKind } from '../../src/model/change-event.ts';
 import { type Claim, qualifiedKey } from '../../src/model/claim.ts';
 import type { ResolutionContext } from '../../src/model/context-modifier.ts';
 import type { GrantCaller } from '../../src/operations/callers/token-caller.ts';
-import { type GrantWatch, type WatchedView, watchGrant } from '../../src/operations/grants/watch-grant.ts';
+import {
+  type GrantWatch,
+  type Ticker,
+  type WatchedView,
+  watchGrant,
+} from '../../src/operations/grants/watch-grant.ts';
 import type { ChangeSubscription } from '../../src/store/change-feed.ts';
 import { api, type TestProvider } from '../support/provider.ts';
 import { proposed } from '../support/writeback.ts';
@@ -237,12 +242,12 @@ async function openWatch(s: Side, views: WatchedView[]): Promise<void> {
   const grant = s.w.grant && (await s.w.p.deps.store.getGrant(s.w.grant.grant_id));
   assert.ok(grant);
   const caller: GrantCaller = { kind: 'grant', clientId: grant.grantee_id, grant };
-  s.watch = await watchGrant(s.w.p.deps, caller, views, {
-    ticker: (tick) => {
-      s.tick = tick;
-      return () => undefined;
-    },
-  });
+  // The test is the clock: it keeps the tick and calls it when it will.
+  const ticker: Ticker = (tick) => {
+    s.tick = tick;
+    return () => undefined;
+  };
+  s.watch = await watchGrant(s.w.p.deps, caller, views, { ticker });
   const watch = s.watch;
   s.consumer = (async () => {
     for await (const x of watch) s.got.push(x);
