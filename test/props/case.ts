@@ -109,7 +109,7 @@ const biased = <T>(items: readonly T[], tenths: number) =>
   fc.tuple(...items.map(() => fc.nat(9))).map((mask) => items.filter((_, i) => (mask[i] as number) < tenths));
 const indexes = (max: number) => fc.uniqueArray(fc.nat(max - 1), { maxLength: 4 });
 
-const claimDraft: fc.Arbitrary<ClaimDraft> = fc.record({
+export const claimDraft: fc.Arbitrary<ClaimDraft> = fc.record({
   pool: fc.nat(POOL.length - 1),
   kind: fc.constantFrom(...KINDS),
   review: fc.constantFrom(...REVIEWS),
@@ -118,7 +118,7 @@ const claimDraft: fc.Arbitrary<ClaimDraft> = fc.record({
   hideIfOutside: fc.boolean(),
 });
 
-const grantDraft: fc.Arbitrary<GrantDraftCase> = fc.record({
+export const grantDraft: fc.Arbitrary<GrantDraftCase> = fc.record({
   client: fc.nat(DEMO_CLIENTS.length - 1),
   purposes: biased(PURPOSES, 5),
   domains: subset(['fragrance', 'travel'], 1),
