@@ -71,7 +71,7 @@ export interface WatchOptions {
 const DEFAULT_TICK_MS = 250;
 
 /** Calls `tick` at each tick until the returned function is called. */
-type Ticker = (tick: () => Promise<void>) => () => void;
+export type Ticker = (tick: () => Promise<void>) => () => void;
 
 /**
  * Ticks on a grid of multiples of `ms` since the epoch, so every watch of every instance shares
