@@ -18,6 +18,8 @@ interface Probe {
   /** The answer is JSON (checked, so the list cannot drift from what it names). */
   readonly json: boolean;
   readonly mcp?: boolean;
+  /** The answer is a stream that stays open (a grant's change notices): its head is checked, its body cancelled. */
+  readonly stream?: true;
 }
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
@@ -123,7 +125,16 @@ const PROBES: readonly Probe[] = [
     json: true,
     mcp: true,
   },
-  { name: 'MCP GET', path: '/mcp', auth: 'mcp', status: 405, json: true, mcp: true },
+  {
+    name: 'MCP GET (the notice stream)',
+    path: '/mcp',
+    auth: 'mcp',
+    status: 200,
+    json: true,
+    mcp: true,
+    stream: true,
+  },
+  { name: 'MCP DELETE', path: '/mcp', method: 'DELETE', auth: 'mcp', status: 405, json: true, mcp: true },
   // pages
   { name: 'sign-in page', path: '/signin', status: 200, json: false },
   { name: 'stylesheet', path: '/web/style.css', status: 200, json: false },
@@ -161,7 +172,8 @@ async function walk(p: TestProvider, check: (probe: Probe, r: Response) => void)
   const tokens = await tokensFor(p);
   for (const probe of PROBES) {
     const r = await send(p, probe, tokens);
-    const text = await r.text();
+    const text = probe.stream ? '' : await r.text();
+    if (probe.stream) await r.body?.cancel();
     assert.equal(r.status, probe.status, `${probe.name}: ${r.status} ${text.slice(0, 200)}`);
     const type = r.headers.get('content-type') ?? '';
     assert.equal(/json|event-stream/.test(type), probe.json, `${probe.name}: ${type}`);
