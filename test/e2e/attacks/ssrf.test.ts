@@ -358,8 +358,10 @@ describe('SSRF: registration URLs are kept as text, never fetched', () => {
   });
 
   it('static check: the document fetch is the only outgoing request in src/', () => {
+    // A global `fetch(` (not a method named fetch: the MCP SDK handler's `handler.fetch(request)`
+    // serves a request, it sends none).
     const outgoing =
-      /\b(fetch|https?\.(get|request)|net\.connect|createConnection|tls\.connect|dns\.lookup|lookup)\(/;
+      /(?<![.\w])fetch\(|\b(https?\.(get|request)|net\.connect|createConnection|tls\.connect|dns\.lookup|lookup)\(/;
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
