@@ -1023,7 +1023,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     id: 'issue22.8-slow-readers-bounded',
     source: 'issue 22 item 8',
-    rule: 'every stream holds a bounded amount unread (4 MiB, or one larger event), a stream further behind is cut, A2A task streams per grant are capped, MCP has no server streams, and memory under a slow-reader attack stays within the stated bound',
+    rule: 'every stream holds a bounded amount unread (4 MiB, or one larger event), a stream further behind is cut, A2A task streams per grant are capped, MCP streams only a grant's change notices, counted and released with the reader, and memory under a slow-reader attack stays within the stated bound',
     tests: [
       [
         'test/e2e/agui/slow-readers.test.ts',
@@ -1035,7 +1035,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
       ],
       [
         'test/e2e/mcp/no-streams.test.ts',
-        'a call offering to read SSE is answered with one JSON body, and GET opens no stream',
+        'a call offering to read SSE is answered with one JSON body; GET is a counted notice stream',
       ],
       [
         'test/unit/surfaces/shared/bounded-stream.test.ts',
