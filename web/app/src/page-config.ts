@@ -27,6 +27,6 @@ export function pageConfig(): PageConfig {
 }
 
 /** `v0.8` when the query says `a2ui=v0.8`, else `v0.9`. */
-export function a2uiVersion(search: string): A2uiVersion {
+function a2uiVersion(search: string): A2uiVersion {
   return new URLSearchParams(search).get('a2ui') === 'v0.8' ? 'v0.8' : 'v0.9';
 }
