@@ -1,9 +1,5 @@
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
-import {
-  deleteSurface,
-  type SurfaceParts,
-  surfaceMessages,
-} from '../../../src/surfaces/shared/a2ui/index.ts';
+import type { SurfaceParts } from '../../../src/surfaces/shared/a2ui/index.ts';
 import { A2uiRenderer, type SurfaceAction } from './a2ui-renderer.ts';
 import { ActionError, runAction } from './actions.ts';
 import { learnAppNames } from './app-names.ts';
@@ -28,8 +24,9 @@ export function startApp(): void {
   const config = pageConfig();
   const root = document.getElementById('app');
   if (!root) return;
-  const renderer = new A2uiRenderer();
-  const processed = new Map<string, string>();
+  const renderer = new A2uiRenderer(config.a2ui);
+  // The links between views keep a chosen v0.8, so a reload stays in it.
+  const keep = config.a2ui === 'v0.8' ? '?a2ui=v0.8' : '';
   let requests: ConsentInterrupt[] = [];
   let connection: { status: Connection; words?: string } = { status: 'connecting' };
 
@@ -129,14 +126,7 @@ export function startApp(): void {
     requests: () => requests,
     now: () => new Date(),
     surface(parts: SurfaceParts, onAction: (a: SurfaceAction) => void): HTMLElement {
-      const messages = surfaceMessages(parts);
-      const text = JSON.stringify(messages);
-      if (processed.get(parts.surfaceId) !== text) {
-        if (processed.has(parts.surfaceId)) renderer.process([deleteSurface(parts.surfaceId)]);
-        renderer.process(messages);
-        processed.set(parts.surfaceId, text);
-      }
-      return renderer.render(parts.surfaceId, onAction);
+      return renderer.show(parts, onAction);
     },
     async act(name, args, done) {
       try {
@@ -190,13 +180,13 @@ export function startApp(): void {
             h(
               'a',
               {
-                href: v.path,
+                href: v.path + keep,
                 'aria-current': v === view ? 'page' : undefined,
                 onclick: (e: Event) => {
                   const m = e as MouseEvent;
                   if (m.ctrlKey || m.metaKey || m.shiftKey || m.button !== 0) return;
                   e.preventDefault();
-                  if (v !== current()) history.pushState(null, '', v.path);
+                  if (v !== current()) history.pushState(null, '', v.path + keep);
                   draw();
                   main.focus();
                 },

@@ -13,6 +13,7 @@ export {
   suggestionGroup,
 } from './suggestion-group.ts';
 export {
+  type A2uiMessageV09,
   BASIC_CATALOG_V09,
   type ComponentV09,
   deleteSurfaceV09,
