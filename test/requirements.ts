@@ -1023,7 +1023,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     id: 'issue22.8-slow-readers-bounded',
     source: 'issue 22 item 8',
-    rule: 'every stream holds a bounded amount unread (4 MiB, or one larger event), a stream further behind is cut, A2A task streams per grant are capped, MCP streams only a grant's change notices, counted and released with the reader, and memory under a slow-reader attack stays within the stated bound',
+    rule: 'every stream holds a bounded amount unread (4 MiB, or one larger event), a stream further behind is cut, A2A task streams per grant are capped, MCP streams only the change notices of a grant, counted and released with the reader, and memory under a slow-reader attack stays within the stated bound',
     tests: [
       [
         'test/e2e/agui/slow-readers.test.ts',
