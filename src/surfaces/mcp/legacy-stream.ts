@@ -16,13 +16,10 @@ import { watchable } from './watched-resources.ts';
 
 /** How often an open stream reads again what its grant follows (for changes on other instances). */
 const REREAD_MS = 1_000;
-const KEEPALIVE_MS = 15_000;
 
 export interface LegacyStreamOptions {
   /** Shared with the 2026-07-28 listens (listen.ts): one bound on a grant's streams. */
   readonly limit: StreamLimit;
-  readonly tickMs?: number;
-  readonly keepAliveMs?: number;
 }
 
 export class LegacyStreams {
@@ -68,7 +65,6 @@ export class LegacyStreams {
       const verified = await this.#deps.tokens.verify(token, new Date(), [mcpResource(this.#deps)]);
       const first = await this.#views(caller);
       watch = await watchGrant(this.#deps, caller.caller, first, {
-        ...(this.#options.tickMs !== undefined ? { tickMs: this.#options.tickMs } : {}),
         ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
       });
     } catch (error) {
@@ -93,7 +89,6 @@ export class LegacyStreams {
         updated: (uri) => ({ method: 'notifications/resources/updated', params: { uri } }),
       },
       {
-        keepAliveMs: this.#options.keepAliveMs ?? KEEPALIVE_MS,
         onEnd: () => {
           clearInterval(timer);
           streams.delete(reread);

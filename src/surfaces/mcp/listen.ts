@@ -4,7 +4,7 @@ import type { Deps } from '../../operations/deps.ts';
 import { watchGrant } from '../../operations/grants/watch-grant.ts';
 import type { Outgoing } from '../shared/bounded-stream.ts';
 import type { StreamLimit } from '../shared/stream-limit.ts';
-import { noticeStream, SSE_HEADERS } from './notice-stream.ts';
+import { noticeStream, SSE_HEADERS, sseFrame } from './notice-stream.ts';
 import { MAX_WATCHED_URIS, watchable } from './watched-resources.ts';
 
 // MCP 2026-07-28 `subscriptions/listen` for grantees (issue 25 item 2, docs/subscriptions.md).
@@ -21,11 +21,8 @@ const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 export interface ListenOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
-  readonly keepAliveMs?: number;
   /** Shared with 2025-11-25's streams (legacy-stream.ts): one bound on a grant's streams. */
   readonly limit: StreamLimit;
-  /** The watch's tick (operations/grants/watch-grant.ts). */
-  readonly tickMs?: number;
 }
 
 /** A listen request as it came: its id and what it asks to be told about, or that it is malformed. */
@@ -88,14 +85,13 @@ export class ListenRoute {
     };
     if (scope === undefined || views.length === 0) {
       // Nothing to be told about: acknowledged, and ended at once (as the SDK's router does).
-      return new Response(sse(first) + sse(last), { status: 200, headers: SSE_HEADERS });
+      return new Response(sseFrame(first) + sseFrame(last), { status: 200, headers: SSE_HEADERS });
     }
     const release = this.#limit.take(scope.caller.grant.grant_id);
     if (release === undefined) return jsonRpcError(subscriptionId, -32603, 'Subscription limit reached');
     try {
       const verified = await this.#deps.tokens.verify(token, new Date(), [mcpResource(this.#deps)]);
       const watch = await watchGrant(this.#deps, scope.caller, views, {
-        ...(this.#options.tickMs !== undefined ? { tickMs: this.#options.tickMs } : {}),
         ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
       });
       const stream = noticeStream(
@@ -110,7 +106,6 @@ export class ListenRoute {
           last,
         },
         {
-          keepAliveMs: this.#options.keepAliveMs ?? KEEPALIVE_MS,
           onEnd: release,
           ...(outgoing ? { outgoing } : {}),
         },
@@ -123,8 +118,6 @@ export class ListenRoute {
   }
 }
 
-const KEEPALIVE_MS = 15_000;
-
 function isListenEnvelope(body: unknown): body is { id: string | number; params?: unknown } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const b = body as Record<string, unknown>;
@@ -132,10 +125,6 @@ function isListenEnvelope(body: unknown): body is { id: string | number; params?
   if (typeof b['id'] !== 'string' && typeof b['id'] !== 'number') return false;
   const meta = (b['params'] as { _meta?: Record<string, unknown> } | undefined)?._meta;
   return meta?.[PROTOCOL_VERSION] === MODERN;
-}
-
-function sse(message: object): string {
-  return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;
 }
 
 function jsonRpcError(id: string | number | null, code: number, message: string): Response {

@@ -20,8 +20,8 @@ export interface NoticeFrames {
 
 export interface NoticeStreamOptions {
   readonly outgoing?: Outgoing;
-  /** Between keep-alive comments, so proxies do not close a quiet stream. */
-  readonly keepAliveMs: number;
+  /** Between keep-alive comments, so proxies do not close a quiet stream (default 15 s). */
+  readonly keepAliveMs?: number;
   /** Called once when the stream has ended, whichever side ended it. */
   readonly onEnd?: () => void;
 }
@@ -35,8 +35,15 @@ export const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const;
 
+const KEEPALIVE_MS = 15_000;
+
+/** One JSON-RPC message as a server-sent event. */
+export function sseFrame(message: object): string {
+  return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;
+}
+
 function frame(message: object): Uint8Array {
-  return UTF8.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`);
+  return UTF8.encode(sseFrame(message));
 }
 
 /** Writes the watch's notices as server-sent events until the watch or the reader ends. */
@@ -62,7 +69,7 @@ export function noticeStream(
   };
   return boundedStream(bounds, (sink) => {
     if (frames.first !== undefined) sink.write(frame(frames.first));
-    timer = setInterval(() => sink.write(KEEPALIVE), options.keepAliveMs);
+    timer = setInterval(() => sink.write(KEEPALIVE), options.keepAliveMs ?? KEEPALIVE_MS);
     void (async () => {
       try {
         for await (const notice of watch) {
