@@ -11,7 +11,8 @@ import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped }
 // `--database-url URL` (bench:stores): on PostgreSQL, in the empty schema the URL names.
 // `--audience mcp` (bench:mcp) or `a2a` (bench:a2a): the grant token's audience is `${url}/mcp`
 // or `${url}/a2a` (RFC 8707) instead of the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
-// 200-claim fixture, read under a grant of the demo client.
+// 200-claim fixture, read under a grant of the demo client. `--dpop-jkt JKT` (bench:dpop): the
+// ready line also carries `dpopToken`, a token of the same grant bound to that key (RFC 9449 cnf.jkt).
 
 runEntry(async () => {
   const { values } = parseArgs({
@@ -19,6 +20,7 @@ runEntry(async () => {
       audience: { type: 'string', default: 'http' },
       profile: { type: 'string', default: 'large' },
       'database-url': { type: 'string' },
+      'dpop-jkt': { type: 'string' },
     },
   });
   if (values.audience !== 'http' && values.audience !== 'mcp' && values.audience !== 'a2a')
@@ -35,6 +37,11 @@ runEntry(async () => {
   );
   const audience = surface ? `${bench.deps.provider.baseUrl}/${surface}` : undefined;
   const token = (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
+  const jkt = values['dpop-jkt'];
+  const dpopToken =
+    jkt === undefined
+      ? undefined
+      : (await issueGrantToken(bench.deps, bench.grant, undefined, audience, jkt)).access_token;
   const subjectToken = (await issueSubjectToken(bench.deps, readerOf(profile).subject, 3600)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
@@ -44,5 +51,6 @@ runEntry(async () => {
     token,
     subjectToken,
     baseUrl: bench.deps.provider.baseUrl,
+    ...(dpopToken === undefined ? {} : { dpopToken }),
   });
 });
