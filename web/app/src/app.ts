@@ -181,6 +181,7 @@ export function startApp(): void {
               'a',
               {
                 href: v.path + keep,
+                'data-title': v.title,
                 'aria-current': v === view ? 'page' : undefined,
                 onclick: (e: Event) => {
                   const m = e as MouseEvent;
@@ -191,7 +192,7 @@ export function startApp(): void {
                   main.focus();
                 },
               },
-              v.title,
+              v.label ?? v.title,
             ),
           ),
         ),
@@ -267,6 +268,17 @@ export function startApp(): void {
   });
 
   window.addEventListener('popstate', () => draw());
+  // A link inside a view to another view (`data-view`) moves like the navigation: no reload.
+  main.addEventListener('click', (e) => {
+    const link = (e.target as Element | null)?.closest?.('a[data-view]');
+    const m = e as MouseEvent;
+    if (!(link instanceof HTMLAnchorElement) || m.ctrlKey || m.metaKey || m.shiftKey || m.button !== 0)
+      return;
+    e.preventDefault();
+    history.pushState(null, '', (link.getAttribute('data-view') ?? '/app') + keep);
+    draw();
+    main.focus();
+  });
   drawStatus();
   draw();
   refreshRequests();

@@ -11,6 +11,7 @@ import { accessSection } from './plots.ts';
 export const activityView: View = {
   path: '/app/activity',
   title: 'Who looked, and when',
+  label: 'Activity',
   sections: (ctx) => [accessSection(ctx, appNames()), filtersSection(ctx), logSection(ctx)],
 };
 
