@@ -9,12 +9,12 @@ import type { Deps } from '../deps.ts';
 // own app and whose outcome was ok. A refused call is not a use. Only the person asks;
 // reading it is not itself logged (as listing the log is not).
 
-export const GrantUsage = z.strictObject({
+const GrantUsage = z.strictObject({
   grant_id: z.string(),
   /** When the app last used this grant; null when it has not (or not within the pages looked at). */
   last_used_at: DateTime.nullable(),
 });
-export type GrantUsage = z.infer<typeof GrantUsage>;
+type GrantUsage = z.infer<typeof GrantUsage>;
 
 export const GrantUsageList = z.strictObject({ usage: z.array(GrantUsage) });
 
