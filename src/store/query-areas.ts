@@ -119,3 +119,9 @@ export type ResourceSubscriptionArea = Pick<
   StoreTx,
   'listResourceSubscriptions' | 'addResourceSubscription' | 'removeResourceSubscription'
 >;
+
+/** Signed consent receipts. */
+export type ConsentReceiptArea = Pick<
+  StoreTx,
+  'getConsentReceipt' | 'listConsentReceiptsBySubject' | 'findConsentReceipt' | 'insertConsentReceipt'
+>;
