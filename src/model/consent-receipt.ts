@@ -5,7 +5,7 @@ import { CrossDomainTransfer, DateTime, Operation, WritebackPolicy } from './voc
 // signs for every decision about a grant. The field names are JWT's where JWT has one (iss, sub,
 // aud, iat, jti) and otherwise follow ISO/IEC TS 27560 and the Kantara Consent Receipt v1.1; the
 // table mapping each to its counterpart is in docs/receipts.md. schemas/consent-receipt.schema.json
-// is generated from this one definition (test/unit/consent-receipt.test.ts keeps them equal).
+// is generated from this one definition (test/unit/operations/consent-receipts.test.ts keeps them equal).
 
 /** The `typ` of a receipt's JWS header (RFC 8725 §3.11: explicit typing). */
 export const RECEIPT_TYP = 'consent-receipt+jwt';
