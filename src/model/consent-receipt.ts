@@ -18,7 +18,7 @@ export const ReceiptDecision = z.enum(['approved', 'narrowed', 'rejected', 'revo
 export type ReceiptDecision = z.infer<typeof ReceiptDecision>;
 
 /** Who ended a revoked grant: the person, the app itself, or the provider (a replayed token). */
-export const RevokedBy = z.enum(['person', 'app', 'provider']);
+const RevokedBy = z.enum(['person', 'app', 'provider']);
 
 export const ConsentReceiptClaims = z
   .strictObject({

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair } from 'jose';
-import { granted } from '../support/consent-flow.ts';
 import { type CliSandbox, sandbox } from '../support/cli.ts';
+import { granted } from '../support/consent-flow.ts';
 import { startTestProvider, type TestProvider } from '../support/provider.ts';
 
 // `ppx receipt verify FILE --jwks …` checks a receipt offline: 0 and the receipt in words when the
@@ -23,7 +23,11 @@ describe('ppx receipt verify', () => {
     access = g.access;
     writeFileSync(box.path('jwks.json'), await (await fetch(`${p.url}/.well-known/jwks.json`)).text());
     const other = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
-    const jwk = { ...(await exportJWK(other.publicKey)), kid: p.deps.tokens.documentSigner.kid, alg: 'EdDSA' };
+    const jwk = {
+      ...(await exportJWK(other.publicKey)),
+      kid: p.deps.tokens.documentSigner.kid,
+      alg: 'EdDSA',
+    };
     writeFileSync(box.path('other.json'), JSON.stringify({ keys: [jwk] }));
   });
   after(async () => {
@@ -37,7 +41,13 @@ describe('ppx receipt verify', () => {
   }
 
   it('says a genuine receipt is genuine, and what it says, in words', async () => {
-    const r = await box.run(['receipt', 'verify', file('r.jwt', `${receipt}\n`), '--jwks', box.path('jwks.json')]);
+    const r = await box.run([
+      'receipt',
+      'verify',
+      file('r.jwt', `${receipt}\n`),
+      '--jwks',
+      box.path('jwks.json'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Genuine: signed by /);
     assert.match(r.stdout, /The person let the app see core, fragrance preferences until \d{4}-/);
@@ -73,10 +83,22 @@ describe('ppx receipt verify', () => {
   });
 
   it('refuses what is not a receipt: an access token, or not a JWS at all', async () => {
-    const token = await box.run(['receipt', 'verify', file('a.jwt', access), '--jwks', box.path('jwks.json')]);
+    const token = await box.run([
+      'receipt',
+      'verify',
+      file('a.jwt', access),
+      '--jwks',
+      box.path('jwks.json'),
+    ]);
     assert.equal(token.code, 1);
     assert.match(token.stderr, /not a consent receipt: its type is at\+jwt/);
-    const junk = await box.run(['receipt', 'verify', file('j.jwt', 'hello'), '--jwks', box.path('jwks.json')]);
+    const junk = await box.run([
+      'receipt',
+      'verify',
+      file('j.jwt', 'hello'),
+      '--jwks',
+      box.path('jwks.json'),
+    ]);
     assert.equal(junk.code, 1);
     assert.match(junk.stderr, /not a consent receipt/);
   });

@@ -43,10 +43,7 @@ describe('consent receipt format', () => {
     await reject(p, b.id);
     await api(p.url, '/v1/consent/revoke', { token: p.subjectToken, body: { grant_id: t.json.grant_id } });
     const stored = await p.store.listConsentReceiptsBySubject(p.subjectId);
-    assert.deepEqual(
-      stored.map((r) => r.decision).sort(),
-      ['narrowed', 'rejected', 'revoked'],
-    );
+    assert.deepEqual(stored.map((r) => r.decision).sort(), ['narrowed', 'rejected', 'revoked']);
     for (const r of stored) {
       const header = decodeProtectedHeader(r.jws);
       assert.equal(header.typ, RECEIPT_TYP);

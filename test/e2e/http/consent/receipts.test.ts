@@ -36,7 +36,8 @@ describe('signed consent receipts', () => {
   const listOf = async (session: string) => {
     const r = await get('/app/receipts.json', session);
     assert.equal(r.status, 200);
-    return ((await r.json()) as { receipts: { receipt_id: string; claims: ConsentReceiptClaims }[] }).receipts;
+    return ((await r.json()) as { receipts: { receipt_id: string; claims: ConsentReceiptClaims }[] })
+      .receipts;
   };
   async function verified(jws: string): Promise<ConsentReceiptClaims> {
     assert.equal(decodeProtectedHeader(jws).typ, RECEIPT_TYP);
@@ -69,7 +70,10 @@ describe('signed consent receipts', () => {
 
   it('says narrowed when the person gave less, and rejected for a refusal (with no grant)', async () => {
     const pending = await ask(p);
-    assert.equal((await approve(p, pending.id, { narrow: { allowed_namespaces: ['fragrance'] } })).status, 200);
+    assert.equal(
+      (await approve(p, pending.id, { narrow: { allowed_namespaces: ['fragrance'] } })).status,
+      200,
+    );
     const t = await exchange(p, pending);
     const c = await verified(t.json.consent_receipt);
     assert.equal(c.decision, 'narrowed');
@@ -84,7 +88,10 @@ describe('signed consent receipts', () => {
 
   it('lists a revoked receipt after a revocation, newest first, and downloads it as a .jwt file', async () => {
     const g = await granted(p);
-    const r = await api(p.url, '/v1/consent/revoke', { token: p.subjectToken, body: { grant_id: g.grantId } });
+    const r = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: g.grantId },
+    });
     assert.ok(r.status === 200, r.text);
     const list = await listOf(mine);
     const first = list[0];
@@ -98,7 +105,10 @@ describe('signed consent receipts', () => {
     const d = await get(`/app/receipts/${first!.receipt_id}/download`, mine);
     assert.equal(d.status, 200);
     assert.equal(d.headers.get('content-type'), 'application/jwt');
-    assert.match(d.headers.get('content-disposition') ?? '', /attachment; filename="consent-receipt-rcpt_[^"]+\.jwt"/);
+    assert.match(
+      d.headers.get('content-disposition') ?? '',
+      /attachment; filename="consent-receipt-rcpt_[^"]+\.jwt"/,
+    );
     assert.equal((await verified(await d.text())).jti, first!.receipt_id);
   });
 
