@@ -117,7 +117,10 @@ export type A2aTaskArea = Pick<
 /** MCP resource subscriptions (by grant). */
 export type ResourceSubscriptionArea = Pick<
   StoreTx,
-  'listResourceSubscriptions' | 'addResourceSubscription' | 'removeResourceSubscription'
+  | 'listResourceSubscriptions'
+  | 'addResourceSubscription'
+  | 'removeResourceSubscription'
+  | 'clearResourceSubscriptions'
 >;
 
 /** Signed consent receipts. */

@@ -180,8 +180,8 @@ export interface StoreReader
 /**
  * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
  * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts;
- * addResourceSubscription (capped), removeResourceSubscription: resource-subscriptions.ts;
- * insertConsentReceipt: consent-receipts.ts.
+ * addResourceSubscription (capped), removeResourceSubscription, clearResourceSubscriptions:
+ * resource-subscriptions.ts; insertConsentReceipt: consent-receipts.ts.
  */
 export interface StoreWriter
   extends WritebackWriter,
@@ -418,6 +418,7 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   pruneA2aTasks: true,
   addResourceSubscription: true,
   removeResourceSubscription: true,
+  clearResourceSubscriptions: true,
   insertConsentReceipt: true,
 };
 

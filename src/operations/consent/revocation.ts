@@ -35,6 +35,8 @@ export function revokeGrantEverywhere(
       if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
       await endFamily(tx, family.family_id, at, reason);
     }
+    // The MCP resources it followed (2025-11-25 resources/subscribe) end with it.
+    await tx.store.clearResourceSubscriptions(grantId);
     return revoked;
   });
 }
