@@ -43,7 +43,7 @@ describe('the receipts view in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
 
     const first = page.locator('li.receipt').first();
     await first.locator('summary').click();
-    assert.match(await first.innerText(), /Signed by/);
+    assert.match((await first.textContent()) ?? '', /Signed by/);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       first.getByRole('button', { name: /Download/ }).click(),
