@@ -122,3 +122,9 @@ export type ResourceSubscriptionArea = Pick<
   | 'removeResourceSubscription'
   | 'clearResourceSubscriptions'
 >;
+
+/** Signed consent receipts. */
+export type ConsentReceiptArea = Pick<
+  StoreTx,
+  'getConsentReceipt' | 'listConsentReceiptsBySubject' | 'findConsentReceipt' | 'insertConsentReceipt'
+>;
