@@ -119,3 +119,17 @@ export type ResourceSubscriptionArea = Pick<
   StoreTx,
   'listResourceSubscriptions' | 'addResourceSubscription' | 'removeResourceSubscription'
 >;
+
+/** Passkeys and their tickets (passkeys.ts). */
+export type PasskeyArea = Pick<
+  StoreTx,
+  | 'listPasskeys'
+  | 'getPasskey'
+  | 'getPasskeyTicket'
+  | 'insertPasskey'
+  | 'usePasskey'
+  | 'deletePasskey'
+  | 'putPasskeyTicket'
+  | 'takePasskeyTicket'
+  | 'prunePasskeyTickets'
+>;

@@ -4,6 +4,7 @@ import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
+import { passkeyQueries } from './passkey-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
 import type { Sql } from './sql.ts';
@@ -32,5 +33,6 @@ export function postgresQueries(sql: Sql, options: QueryOptions): StoreTx {
     ...changeQueries(sql),
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql, options.writeLock),
+    ...passkeyQueries(sql),
   };
 }

@@ -6,6 +6,7 @@ import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
+import { passkeyQueries } from './passkey-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -38,5 +39,6 @@ export function sqliteQueries(db: DatabaseSync, options: RecordQueryOptions = {}
     ...changeQueries(sql),
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql),
+    ...passkeyQueries(sql),
   };
 }
