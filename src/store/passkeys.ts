@@ -13,7 +13,11 @@ export interface PasskeyReader {
   /** A passkey by credential id, whoever owns it. */
   getPasskey(credentialId: string): Promise<PasskeyRecord | undefined>;
   /** A ticket by hash while it is live at `now`; undefined when missing, taken or expired. */
-  getPasskeyTicket(ticketHash: string, kind: PasskeyTicketKind, now: string): Promise<PasskeyTicket | undefined>;
+  getPasskeyTicket(
+    ticketHash: string,
+    kind: PasskeyTicketKind,
+    now: string,
+  ): Promise<PasskeyTicket | undefined>;
 }
 
 export interface PasskeyWriter {
@@ -33,7 +37,11 @@ export interface PasskeyWriter {
    * Takes (removes and returns) a ticket of `kind` live at `now`: undefined when missing, of
    * another kind, expired or already taken. Of two concurrent takes, exactly one gets it.
    */
-  takePasskeyTicket(ticketHash: string, kind: PasskeyTicketKind, now: string): Promise<PasskeyTicket | undefined>;
+  takePasskeyTicket(
+    ticketHash: string,
+    kind: PasskeyTicketKind,
+    now: string,
+  ): Promise<PasskeyTicket | undefined>;
   /** Removes up to `limit` tickets that expired before `before`; returns how many. */
   prunePasskeyTickets(before: string, limit: number): Promise<number>;
 }

@@ -13,8 +13,8 @@ import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
-import type { ProofLedger } from './proof-ledger.ts';
 import type { PasskeyReader, PasskeyWriter } from './passkeys.ts';
+import type { ProofLedger } from './proof-ledger.ts';
 import type { RateCounter } from './rate-limits.ts';
 import type { ResourceSubscriptionReader, ResourceSubscriptionWriter } from './resource-subscriptions.ts';
 import type { WritebackReader, WritebackWriter } from './writeback-store.ts';

@@ -1,5 +1,5 @@
-import type { PasskeyArea, Sync } from '../query-areas.ts';
 import { passkeyOf, ticketOf } from '../passkey-rows.ts';
+import type { PasskeyArea, Sync } from '../query-areas.ts';
 import { IdConflictError } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
 

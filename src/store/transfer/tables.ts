@@ -93,7 +93,16 @@ export const TABLES: readonly TableSpec[] = [
   table(
     'passkeys',
     ['credential_id'],
-    ['credential_id', 'subject_id', 'public_key', 'counter', 'transports', 'name', 'created_at', 'last_used_at'],
+    [
+      'credential_id',
+      'subject_id',
+      'public_key',
+      'counter',
+      'transports',
+      'name',
+      'created_at',
+      'last_used_at',
+    ],
   ),
   table(
     'grant_requests',
