@@ -27,11 +27,16 @@ import { insertSubjectWithProfile, passwordOffSetting, SubjectInput } from './su
 
 const CHALLENGE_SECONDS = 5 * 60;
 /** How long a one-time link to register a first passkey lasts. */
-export const SETUP_LINK_SECONDS = 24 * 3600;
+const SETUP_LINK_SECONDS = 24 * 3600;
 /** How long a user-verified sign-in counts as fresh for sensitive consent decisions. */
-export const FRESH_SIGN_IN_SECONDS = 5 * 60;
+const FRESH_SIGN_IN_SECONDS = 5 * 60;
 const MAX_PASSKEYS = 20;
 const REFUSED = 'the passkey could not be verified';
+
+/** The binding of a ceremony to the browser that asked: a hash of its pre-session CSRF cookie. */
+export function preSessionBinding(cookie: string): string {
+  return sha256(`pre-session:${cookie}`);
+}
 
 /** Who a registration is for: a signed-in account, a new account, or a one-time link's account. */
 export type RegistrationFor =
@@ -48,7 +53,7 @@ interface ChallengeBody {
 }
 
 /** The relying party: RP ID and origin from the provider's base URL (docs/passkeys.md). */
-export function relyingParty(deps: Deps): { rpID: string; origin: string; name: string } {
+function relyingParty(deps: Deps): { rpID: string; origin: string; name: string } {
   const url = new URL(deps.provider.baseUrl);
   return { rpID: url.hostname, origin: url.origin, name: deps.provider.name };
 }
@@ -318,7 +323,7 @@ export async function verifyAuthentication(
 }
 
 /** A person's passkeys as they are shown (no key material). */
-export interface PasskeySummary {
+interface PasskeySummary {
   readonly id: string;
   readonly name: string;
   readonly created_at: string;
@@ -459,14 +464,4 @@ export async function noteFreshSignIn(deps: Deps, sessionHash: string): Promise<
       expires_at: later(deps, FRESH_SIGN_IN_SECONDS),
     });
   });
-}
-
-/** Whether the session proved who it is within the last five minutes. */
-export async function signedInFreshly(deps: Deps, sessionHash: string): Promise<boolean> {
-  const ticket = await deps.store.getPasskeyTicket(
-    sha256(`fresh:${sessionHash}`),
-    'fresh_sign_in',
-    deps.clock().toISOString(),
-  );
-  return ticket !== undefined;
 }

@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { sha256 } from '../../auth/secrets.ts';
 import { ERROR_STATUS, type PpxFailure, type Result } from '../../model/errors.ts';
 import {
   authenticationOptions,
   credentialFrom,
   noteFreshSignIn,
+  preSessionBinding,
   type RegistrationFor,
   registrationOptions,
   removePasskey,
@@ -98,7 +98,7 @@ async function preSession(c: Context, web: WebContext): Promise<Guarded> {
       }),
     };
   }
-  return { ok: true, body, binding: sha256(`pre-session:${cookie}`) };
+  return { ok: true, body, binding: preSessionBinding(cookie) };
 }
 
 /** A signed-in request: same origin, a live session and its CSRF token (header or body). */

@@ -85,7 +85,7 @@ function passkeySignup(csrf: string, returnTo: string) {
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="return_to" value="${returnTo}">
 <div class="field"><label for="passkey-username">Username</label>
-<input type="text" id="passkey-username" name="username" autocomplete="username webauthn" required maxlength="64" pattern="[A-Za-z0-9._\-]{3,64}"></div>
+<input type="text" id="passkey-username" name="username" autocomplete="username webauthn" required maxlength="64"></div>
 <div class="actions"><button type="button" data-passkey="signup" hidden>Create account with a passkey</button></div>
 </form>`;
 }

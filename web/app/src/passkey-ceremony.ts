@@ -7,7 +7,7 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 /** A refusal in the provider's words, or the browser's when the person cancelled. */
 export class PasskeyProblem extends Error {}
 
-export async function postJson(
+async function postJson(
   url: string,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
