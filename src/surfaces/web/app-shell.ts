@@ -1,5 +1,6 @@
 import type { AppBundle } from './app-bundle.ts';
 import { html, type SafeHtml } from './escape.ts';
+import { FAVICON_PATH } from './favicon.ts';
 import { hardenedPageHeaders, STYLESHEET_PATH } from './layout.ts';
 
 // The HTML page the web app runs in (docs/web-app.md): the bundle's script and stylesheet, the
@@ -30,6 +31,7 @@ export function appShell(input: ShellInput): SafeHtml {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <title>Your preferences · ${input.providerName}</title>
 <meta name="ppx-csrf" content="${input.csrf}">
 <meta name="ppx-provider" content="${input.providerName}">
