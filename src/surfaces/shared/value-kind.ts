@@ -9,7 +9,7 @@ import { KEY_WORDS } from './key-words.ts';
 // the provider checks the value the person sends with the API's own check
 // (model/extensions#vocabularyProblems, through propose_updates) and its refusal is what counts.
 
-export interface ValueOption {
+interface ValueOption {
   readonly value: string;
   readonly label: string;
 }
@@ -109,7 +109,8 @@ export function readRange(min: string, max: string): Read {
   const b = readNumber(max);
   if ('problem' in a) return { problem: `From: ${a.problem}` };
   if ('problem' in b) return { problem: `To: ${b.problem}` };
-  if ((a.value as number) > (b.value as number)) return { problem: 'The first number must not be above the second.' };
+  if ((a.value as number) > (b.value as number))
+    return { problem: 'The first number must not be above the second.' };
   return { value: { min: a.value, max: b.value } };
 }
 
@@ -135,4 +136,26 @@ export function readScores(entries: readonly (readonly [string, string])[]): Rea
 /** A name as a person typed it, as the vocabularies spell names ("Patchouli heavy" → patchouli_heavy). */
 export function nameOf(typed: string): string {
   return typed.trim().toLowerCase().replace(/\s+/g, '_');
+}
+
+const MUST: readonly [RegExp, string][] = [
+  [/^be an integer$/, 'be a whole number'],
+  [/^be a number$/, 'be a number'],
+  [/^be true or false$/, 'be yes or no'],
+  [/^be one of .*$/, 'be one of the choices offered'],
+  [/^be a list of strings$/, 'be a list of names'],
+  [/^be an object( of numbers)?$/, 'be a list of names with a level each'],
+  [/^be between 0\.0 and 1\.0$/, 'be from 0 to 100'],
+];
+
+/**
+ * The provider's refusal of a changed value (propose_updates' `value must …`, from
+ * vocabularyProblems) in words a person reads; any other refusal as it was said.
+ */
+export function refusalWords(description: string): string {
+  const m = /value must ([^;]+?)\.?(?:;|$)/.exec(description);
+  if (m === null) return `It was not changed: ${description.replace(/\.$/, '')}.`;
+  const said = (m[1] as string).trim();
+  const plain = MUST.find(([re]) => re.test(said))?.[1] ?? said;
+  return `It was not changed: the value must ${plain}.`;
 }

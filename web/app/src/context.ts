@@ -25,6 +25,8 @@ export interface AppContext {
   redraw(): void;
   /** Re-reads the waiting consent requests. */
   refreshRequests(): void;
+  /** Goes to another view of the app (a path under /app, with its query) without a reload. */
+  go(path: string): void;
 }
 
 /** A view's part, redrawn only when `key` (what it shows) changes. */
@@ -38,5 +40,7 @@ export interface View {
   readonly path: string;
   /** The navigation's words and the page's heading. */
   readonly title: string;
+  /** False for a view reached by its links only (one preference's page). */
+  readonly inNav?: false;
   sections(ctx: AppContext): Section[];
 }

@@ -86,7 +86,8 @@ function build(surfaceId: string, claim: Claim, now: Date, subject: Subject): Su
   const edit = value.editPath ? [{ key: 'value_percent', value: { path: value.editPath } }] : [];
   // "Change it" only where the page can change it (value-kind.ts); a proposal is changed first
   // only on its slider (suggestion-group.ts does the same).
-  const editable = subject.path === '/proposal' ? value.editPath !== undefined : editProblem(claim) === undefined;
+  const editable =
+    subject.path === '/proposal' ? value.editPath !== undefined : editProblem(claim) === undefined;
   const actions: Array<[keyof typeof labels, readonly ActionContextEntry[]]> = [
     ['confirm', subject.ref],
     ...(editable ? [['edit', [...subject.ref, ...edit]] as [keyof typeof labels, ActionContextEntry[]]] : []),

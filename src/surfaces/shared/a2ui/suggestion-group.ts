@@ -104,7 +104,8 @@ export function suggestionGroup(
     }
     // "Change it first" only where it can be changed here (the slider); the three look alike
     // (issue 26 item 1): an app's suggestion is not to be nudged in.
-    const names = edit.length > 0 ? (['confirm', 'edit', 'reject'] as const) : (['confirm', 'reject'] as const);
+    const names =
+      edit.length > 0 ? (['confirm', 'edit', 'reject'] as const) : (['confirm', 'reject'] as const);
     const actions = names.map((name) => {
       parts.push(
         text(`${rowId}-${name}-label`, LABELS[name]),
