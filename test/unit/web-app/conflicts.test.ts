@@ -61,7 +61,7 @@ describe('findConflicts', () => {
     assert.ok(c?.canKeepBoth);
     const [write, reject] = keepBothActions(c);
     assert.equal(write?.name, 'propose_updates');
-    const claim = (write?.arguments['claims'] as Record<string, unknown>[])[0];
+    const claim = (write?.arguments['claims'] as Record<string, unknown>[] | undefined)?.[0];
     assert.deepEqual(claim?.['value'], ['oud', 'patchouli_heavy', 'vanilla']);
     assert.equal(claim?.['claim_id'], AVERSIONS.claim_id);
     assert.deepEqual(reject?.arguments, {
