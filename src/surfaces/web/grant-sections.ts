@@ -159,7 +159,7 @@ function namespaceItem(ns: string, asked: GrantRequestDraft, sel: Selection, pre
     ? html``
     : html`<p class="hint">Leaving every item ticked also shares ${words.title.toLowerCase()} added later.</p>`;
   return html`<li><fieldset class="keys"><legend><label><input type="checkbox" name="${prefix}namespace" value="${ns}"${attr('checked', sel.namespaces.includes(ns))}><span class="what">${words.title}</span></label></legend>${words.description ? html`<p class="hint">${words.description}</p>` : ''}
-<ul class="keys">${keyItems}</ul>${note}</fieldset></li>`;
+<ul class="keys">${keyItems}</ul>${note}<p class="hint off-note">Not shared: none of these. Tick ${words.title.toLowerCase()} to choose among them.</p></fieldset></li>`;
 }
 
 /** A choice among the asked policy and the stricter ones, as policy/narrowing.ts allows them. */

@@ -98,6 +98,12 @@ input[type=text], input[type=password] { width: 100%; max-width: 22rem; }
 .field.fixed p { margin: 0; }
 fieldset.group, fieldset.keys { border: 0; margin: 0; padding: 0; min-width: 0; }
 fieldset.group > legend, fieldset.keys > legend { padding: 0; }
+/* A group left unticked shares none of its items (policy/narrowing.ts): its list goes, and a note
+   says so, with no script (the consent page runs none). */
+fieldset.keys .off-note { display: none; }
+fieldset.keys:has(> legend input:not(:checked)) > ul.keys,
+fieldset.keys:has(> legend input:not(:checked)) > p.hint:not(.off-note) { display: none; }
+fieldset.keys:has(> legend input:not(:checked)) > .off-note { display: block; }
 fieldset.group > legend > h2 { margin-top: 0; }
 table.claims { width: 100%; border-collapse: collapse; font-size: .95rem; }
 table.claims { table-layout: fixed; }

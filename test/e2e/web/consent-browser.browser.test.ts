@@ -130,7 +130,16 @@ describe('consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.notEqual(statedStyle, guessStyle, 'stated and inferred look different, not only in words');
     await page.screenshot({ path: '/tmp/consent.png', fullPage: true });
 
+    const coreKeys = page.locator('fieldset.keys:has(input[name="namespace"][value="core"]) > ul.keys');
+    assert.ok(await coreKeys.isVisible(), 'a ticked group shows its items');
     await page.uncheck('input[name="namespace"][value="core"]');
+    // Its items go with it: none stays ticked on screen, and the page says none is shared.
+    assert.equal(await coreKeys.isVisible(), false, 'an unticked group hides its items');
+    assert.ok(
+      await page
+        .getByText('Not shared: none of these. Tick general traits to choose among them.')
+        .isVisible(),
+    );
     await page.click('button[value="approve"]');
     const back = await decided(callbacks, req);
     assert.equal(back.searchParams.get('decision'), 'approve');

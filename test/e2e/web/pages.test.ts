@@ -70,6 +70,16 @@ describe('web pages over HTTP', () => {
     assert.match(css.headers.get('content-type')!, /^text\/css/);
   });
 
+  it('a favicon at /favicon.ico and /favicon.svg, named by the pages, never a 404', async () => {
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const res = await fetch(`${p.url}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get('content-type'), 'image/svg+xml');
+      assert.match(await res.text(), /^<svg /);
+    }
+    assert.match(await (await fetch(`${p.url}/signin`)).text(), /<link rel="icon" href="\/favicon.svg"/);
+  });
+
   it('the session cookie is HttpOnly, SameSite=Lax, Path=/; __Host- and Secure on https', async () => {
     const res = await fetch(`${p.url}/signin`);
     const preCsrf = cookieFrom(res, 'ppx_csrf')!;
