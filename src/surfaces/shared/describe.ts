@@ -2,7 +2,7 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { extensionFor, keyDefinitionOf } from '../../model/extensions/index.ts';
 import { withoutBidiControls } from '../../model/shown-text.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
-import { KEY_WORDS } from './key-words.ts';
+import { KEY_WORDS, PROVENANCE_PHRASES, TERMS } from './key-words.ts';
 
 // Words for everything the consent page shows: the vocabulary values become short sentences a
 // person can judge, the claim keys take their extension descriptor's description.
@@ -28,20 +28,14 @@ const OPERATIONS: Record<string, string> = {
 };
 
 export const CROSS_DOMAIN_WORDS: Record<string, string> = {
-  deny: 'Only in the areas above',
+  deny: `Only in the ${TERMS.domain.many} above`,
   allow_with_review: 'Also elsewhere, after you review it',
-  allow_if_same_provider: 'Also elsewhere, except preferences imported from other apps',
+  allow_if_same_provider: `Also elsewhere, except ${TERMS.claim.many} ${PROVENANCE_PHRASES.imported.replace('another app', 'other apps')}`,
   allow: 'Anywhere',
 };
 
-/** The badge for a claim's provenance; only `user_stated` is "you said this". */
-const PROVENANCE_WORDS: Record<string, string> = {
-  user_stated: 'you said this',
-  observed: 'observed from what you did',
-  inferred: 'inferred, not said by you',
-  imported: 'imported from another app',
-  derived_aggregate: 'estimated from people like you',
-};
+/** The badge for a claim's provenance (the glossary's phrase); only `user_stated` is "you said this". */
+const PROVENANCE_WORDS: Record<string, string> = PROVENANCE_PHRASES;
 
 export function purposeWords(purpose: string): string {
   return PURPOSES[purpose] ?? humanize(purpose);

@@ -5,6 +5,30 @@
 // here instead. A test checks that every key of every supported vocabulary has words here, so a
 // new key cannot reach a person unlabelled.
 
+/**
+ * The glossary: one word for each of the model's terms wherever a person reads it, the consent
+ * page and the web app alike (issue 26: "areas" meant domains on one and namespaces on the other).
+ * A domain is an **area of life** an app works in; a namespace is a **group** of preferences
+ * ("Fragrance preferences"); a claim is a **preference**.
+ */
+export const TERMS = {
+  domain: { one: 'area of life', many: 'areas of life' },
+  namespace: { one: 'group', many: 'groups' },
+  claim: { one: 'preference', many: 'preferences' },
+} as const;
+
+/**
+ * Where a preference came from, after "Not said by you:" or as the consent page's badge: one
+ * phrase per provenance kind (SPEC §5.3), on every page.
+ */
+export const PROVENANCE_PHRASES = {
+  user_stated: 'you said this',
+  observed: 'worked out from what you did',
+  inferred: 'guessed from your other preferences',
+  imported: 'brought over from another app',
+  derived_aggregate: 'estimated from people like you',
+} as const;
+
 export interface KeyWords {
   /** A short name, as a person would say it. */
   readonly label: string;

@@ -102,7 +102,7 @@ export function closingPage(name: string, decided: DecisionOutcome | undefined):
 
 const FIELD_WORDS: Record<string, string> = {
   purposes: 'What for',
-  allowed_domains: 'In which areas',
+  allowed_domains: 'In which areas of life',
   allowed_namespaces: 'Which preferences',
   allowed_claim_keys: 'Which preferences',
   allowed_operations: 'What it may do',

@@ -115,7 +115,7 @@ ${items}
     asked.purposes.map((x) => checkbox(`${p}purpose`, x, sel.purposes.includes(x), purposeWords(x))),
   )}
 ${group(
-  'In which areas',
+  'In which areas of life',
   asked.allowed_domains.map((d) => checkbox(`${p}domain`, d, sel.domains.includes(d), domainWords(d))),
   html`<p class="hint">Your preferences may be used for these kinds of things:</p>`,
 )}

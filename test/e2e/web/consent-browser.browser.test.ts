@@ -119,7 +119,7 @@ describe('consent page in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.match(text, /General traits/);
     assert.match(text, /Fragrance preferences/);
     assert.match(text, /How much you like each family of scents/, 'keys described in plain words');
-    assert.match(text, /Also elsewhere, except preferences imported from other apps \(as asked\)/);
+    assert.match(text, /Also elsewhere, except preferences brought over from other apps \(as asked\)/);
     assert.match(text, /It can suggest changes to your profile; nothing changes until you accept them/);
     assert.match(text, /\d{1,2} \w+ \d{4} \(in 30 days\)/, 'the expiry as a date');
     const stated = await page.locator('.badge.stated[data-provenance="user_stated"]').count();

@@ -74,7 +74,12 @@ describe('consent pages in plain words', () => {
   it('every group of boxes is a fieldset named by its legend', async () => {
     const req = await requestConsent(p);
     const page = await (await get(`/consent/${req.grant_request_id}`)).text();
-    for (const title of ['What for', 'In which areas', 'Which preferences', 'What it may do with them']) {
+    for (const title of [
+      'What for',
+      'In which areas of life',
+      'Which preferences',
+      'What it may do with them',
+    ]) {
       assert.ok(page.includes(`<fieldset class="group"><legend><h2>${title}</h2></legend>`), title);
     }
     assert.match(
@@ -107,7 +112,7 @@ describe('consent pages in plain words', () => {
     const text = shownText(page);
     assert.match(
       text,
-      /Where it may use them\s+Only in the areas above \(as asked\)\s+Nothing is stricter than this\./,
+      /Where it may use them\s+Only in the areas of life above \(as asked\)\s+Nothing is stricter than this\./,
     );
     assert.match(
       text,

@@ -41,7 +41,7 @@ describe('confidenceMix', () => {
     const html = confidenceMix(SAMPLE, { idPrefix: 'mix' });
     const rows = tableRows(html);
     assert.deepEqual(rows[0], [
-      'Area',
+      'Group',
       'Said by you',
       'Not said by you',
       'Very sure',
@@ -56,7 +56,7 @@ describe('confidenceMix', () => {
     ]);
     assert.equal(
       textOf(part(html, 'desc')),
-      'Of your 8 preferences in 3 areas, you said 3 yourself and 5 were worked out for you; 4 are quite or very sure.',
+      'Of your 8 preferences in 3 groups, you said 3 yourself and 5 were worked out for you; 4 are quite or very sure.',
     );
   });
 

@@ -1,5 +1,6 @@
 import type { ProvenanceKind } from '../../../model/vocabulary.ts';
 import { MS_PER_DAY } from '../../../model/vocabulary.ts';
+import { PROVENANCE_PHRASES } from '../key-words.ts';
 
 // Words the A2UI components add to those of the consent page (../describe.ts): how sure, where a
 // claim came from (said by the person or not: the one distinction a person must never miss),
@@ -17,15 +18,8 @@ export function isStated(kind: ProvenanceKind): boolean {
   return kind === 'user_stated';
 }
 
-const NOT_STATED: Record<Exclude<ProvenanceKind, 'user_stated'>, string> = {
-  observed: 'Not said by you: worked out from what you did',
-  inferred: 'Not said by you: guessed from your other preferences',
-  imported: 'Not said by you: brought over from another app',
-  derived_aggregate: 'Not said by you: estimated from people like you',
-};
-
 export function sourceWords(kind: ProvenanceKind): string {
-  return kind === 'user_stated' ? 'You said this' : NOT_STATED[kind];
+  return kind === 'user_stated' ? 'You said this' : `Not said by you: ${PROVENANCE_PHRASES[kind]}`;
 }
 
 /** "fairly sure (78%)": lower case, as it always follows other words. */

@@ -153,7 +153,7 @@ function summary(areas: readonly AreaMix[]): string {
   const stated = areas.reduce((n, a) => n + a.stated, 0);
   const sure = areas.reduce((n, a) => n + (a.bands[0] ?? 0) + (a.bands[1] ?? 0), 0);
   const where =
-    areas.length === 1 ? `in ${areas[0]?.title ?? ''}` : `in ${countWords(areas.length, 'area', 'areas')}`;
+    areas.length === 1 ? `in ${areas[0]?.title ?? ''}` : `in ${countWords(areas.length, 'group', 'groups')}`;
   return (
     `Of your ${countWords(total, 'preference', 'preferences')} ${where}, ` +
     `you said ${stated} yourself and ${total - stated} were worked out for you; ` +
@@ -163,7 +163,7 @@ function summary(areas: readonly AreaMix[]): string {
 
 function table(areas: readonly AreaMix[], caption: string): string {
   const head = [
-    'Area',
+    'Group',
     'Said by you',
     'Not said by you',
     ...BANDS.map((b) => b.charAt(0).toUpperCase() + b.slice(1)),
@@ -188,7 +188,7 @@ export function confidenceMix(claims: readonly Claim[], options: ConfidenceOptio
   if (areas.length === 0) {
     return `<figure class="ppx-plot ppx-plot-empty" id="${prefix}"><figcaption>${esc(caption)}</figcaption><p class="ppx-plot-empty-words">Your profile has no preferences yet.</p></figure>`;
   }
-  const title = 'Preferences per area: said by you or not, and how sure';
+  const title = 'Preferences per group: said by you or not, and how sure';
   return (
     `<figure class="ppx-plot ppx-plot-mix" id="${prefix}"><figcaption>${esc(caption)}</figcaption>` +
     chart(areas, prefix, title, summary(areas)) +

@@ -121,7 +121,7 @@ function areasSection(ctx: AppContext): Section {
       const el = h(
         'section',
         { id: 'areas', 'aria-labelledby': 'areas-h' },
-        h('h2', { id: 'areas-h' }, 'Area by area'),
+        h('h2', { id: 'areas-h' }, 'Group by group'),
       );
       if (areas.length === 0) {
         el.append(h('p', { class: 'muted' }, 'Nothing is stored about you yet.'));
@@ -148,7 +148,7 @@ function areasSection(ctx: AppContext): Section {
           h(
             'thead',
             {},
-            h('tr', {}, h('th', { scope: 'col' }, 'Area'), h('th', { scope: 'col' }, 'Who can see it now')),
+            h('tr', {}, h('th', { scope: 'col' }, 'Group'), h('th', { scope: 'col' }, 'Who can see it now')),
           ),
           body,
         ),
