@@ -5,6 +5,7 @@ import { newTimeOrderedId } from '../../model/ids.ts';
 import type { AuditFilter, AuditPage } from '../../store/store.ts';
 import { actorOf, type Caller } from '../callers/caller.ts';
 import type { AnyDeps, Deps } from '../deps.ts';
+import { noticeAuditAppended } from './audit-notices.ts';
 
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
@@ -43,6 +44,9 @@ export async function recordAudit(
     ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
   };
   await deps.store.appendAudit([event]);
+  // Outside a transaction the entry is committed now; inside one, the transaction's own change
+  // event tells the person's page after COMMIT (audit-notices.ts).
+  if ('transaction' in deps.store) noticeAuditAppended(deps, subjectId);
 }
 
 export async function recordCallerAudit(
