@@ -25,7 +25,11 @@ export function noticeAuditAppended(deps: Pick<AnyDeps, 'store'>, subjectId: str
  * Calls `listener` after each entry about the subject is appended; returns the way to stop. The
  * subject's own, and only theirs: the caller checked who is asking (a person's own review run).
  */
-export function followAuditAppends(deps: Pick<Deps, 'store'>, subjectId: string, listener: Listener): () => void {
+export function followAuditAppends(
+  deps: Pick<Deps, 'store'>,
+  subjectId: string,
+  listener: Listener,
+): () => void {
   let bySubject = listeners.get(deps.store);
   if (bySubject === undefined) {
     bySubject = new Map();

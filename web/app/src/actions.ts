@@ -20,7 +20,7 @@ export class ActionError extends Error {
 }
 
 /** Runs the actions in order; each result's value, or an ActionError in words for the first refused. */
-async function runActions(csrf: string, actions: readonly ActionCall[]): Promise<unknown[]> {
+export async function runActions(csrf: string, actions: readonly ActionCall[]): Promise<unknown[]> {
   const agent = new HttpAgent({
     url: REVIEW_URL,
     headers: sessionHeaders(csrf),
