@@ -216,7 +216,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await openView(page, 'Who looked, and when');
     await page.waitForSelector('ol.log li');
     await page.selectOption('#f-app', 'travel-demo');
-    await page.selectOption('#f-what', 'summary');
+    await page.selectOption('#f-what', 'reads');
     await page.click('#f-apply');
     await page.waitForFunction(() => {
       const items = [
