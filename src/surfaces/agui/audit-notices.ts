@@ -9,7 +9,7 @@ import { type CustomEvent, EventType } from '@ag-ui/core';
 export const AUDIT_APPENDED = 'ppx.audit_appended';
 
 /** At least this long between two notices of one run. */
-export const AUDIT_NOTICE_GAP_MS = 1000;
+const AUDIT_NOTICE_GAP_MS = 1000;
 
 export function auditAppendedEvent(at: Date): CustomEvent {
   return { type: EventType.CUSTOM, name: AUDIT_APPENDED, value: {}, timestamp: at.getTime() };

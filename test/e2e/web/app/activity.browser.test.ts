@@ -83,10 +83,7 @@ describe('the activity view in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.equal(await page.getAttribute('#log-live', 'aria-live'), 'polite');
     // A read changes nothing in the profile: only the stream's notice of the log can bring it.
     assert.equal((await api(p.url, '/v1/profile/summary', { token })).status, 200);
-    await page
-      .locator('ol.log li .what', { hasText: 'Travel Demo Agent read a summary' })
-      .nth(1)
-      .waitFor();
+    await page.locator('ol.log li .what', { hasText: 'Travel Demo Agent read a summary' }).nth(1).waitFor();
 
     const revoked = await api(p.url, '/v1/consent/revoke', {
       token: p.subjectToken,

@@ -17,7 +17,7 @@ export interface LogFilters {
   until: string;
 }
 
-export const PAGE = 50;
+const PAGE = 50;
 
 /** The grant of each grant id the page has seen, for naming the app of the person's own entries. */
 const grantApps = new Map<string, string>();
