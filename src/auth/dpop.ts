@@ -23,6 +23,9 @@ export const DPOP_ALGS = [
   'RS512',
 ] as const;
 
+/** RFC 7638 SHA-256 thumbprint as RFC 9449 writes it (`cnf.jkt`, `dpop_jkt`): 43 base64url characters. */
+export const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
 /** §11.1: how old a proof may be (seconds before now), and how far ahead a client clock may run. */
 export const PROOF_MAX_AGE_SECONDS = 300;
 export const PROOF_FUTURE_SECONDS = 60;

@@ -3,6 +3,7 @@ import { AUDIT_HELP, auditCommand } from './audit.ts';
 import { MIGRATE_HELP, migrateCommand } from './migrate.ts';
 import { MINT_HELP, mintCommand } from './mint.ts';
 import { exportCommand, FILES_HELP, importCommand, seedCommand } from './profile-files.ts';
+import { RECEIPT_HELP, receiptCommand } from './receipt.ts';
 import { SERVE_HELP } from './serve-help.ts';
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   client: clientCommand,
   audit: auditCommand,
   migrate: migrateCommand,
+  receipt: receiptCommand,
 };
 
 /** `ppx <command> …`; returns the process exit code. */
@@ -41,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         AUDIT_HELP,
         '',
         MIGRATE_HELP,
+        '',
+        RECEIPT_HELP,
       ].join('\n'),
     );
     return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;

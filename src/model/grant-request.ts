@@ -28,6 +28,11 @@ export interface OAuthRequestFacts {
   readonly redirect_uri_omitted?: true;
   /** SHA-256 of the authorization code, set when the subject approves. */
   readonly code_hash?: string;
+  /**
+   * RFC 9449 §10: the thumbprint of the DPoP key the client named with `dpop_jkt`; the code is
+   * then exchanged only with a DPoP proof made with that key.
+   */
+  readonly dpop_jkt?: string;
 }
 
 /**

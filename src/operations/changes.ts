@@ -6,6 +6,7 @@ import { grantStatusAt } from '../policy/grant-status.ts';
 import type { ChangeSubscription } from '../store/change-feed.ts';
 import type { StoreReader } from '../store/store.ts';
 import type { Caller } from './callers/caller.ts';
+import { receiptOfEnd } from './consent/receipts.ts';
 import type { Deps, TxDeps } from './deps.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -146,6 +147,7 @@ export async function announceIfExpired(deps: Deps, grant: GrantRecord, now: Dat
       deps,
       async (tx) => {
         if (!(await tx.store.markGrantExpiryAnnounced(grant.grant_id))) return;
+        await receiptOfEnd(tx, grant, now, { decision: 'expired' });
         await announce(tx, grant.subject_id, 'grant_expired', { grant_ids: [grant.grant_id] }, [
           grant.grant_id,
         ]);

@@ -117,5 +117,14 @@ export type A2aTaskArea = Pick<
 /** MCP resource subscriptions (by grant). */
 export type ResourceSubscriptionArea = Pick<
   StoreTx,
-  'listResourceSubscriptions' | 'addResourceSubscription' | 'removeResourceSubscription'
+  | 'listResourceSubscriptions'
+  | 'addResourceSubscription'
+  | 'removeResourceSubscription'
+  | 'clearResourceSubscriptions'
+>;
+
+/** Signed consent receipts. */
+export type ConsentReceiptArea = Pick<
+  StoreTx,
+  'getConsentReceipt' | 'listConsentReceiptsBySubject' | 'findConsentReceipt' | 'insertConsentReceipt'
 >;

@@ -33,4 +33,6 @@ export interface ResourceSubscriptionWriter {
   ): Promise<ResourceSubscriptionAdded>;
   /** Unsubscribes `grantId` from `uri`; false when it was not subscribed. */
   removeResourceSubscription(grantId: string, uri: string): Promise<boolean>;
+  /** Every subscription of `grantId` (its grant ended); how many there were. */
+  clearResourceSubscriptions(grantId: string): Promise<number>;
 }

@@ -13,6 +13,7 @@ import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
+import type { ConsentReceiptReader, ConsentReceiptWriter } from './consent-receipts.ts';
 import type { ProofLedger } from './proof-ledger.ts';
 import type { RateCounter } from './rate-limits.ts';
 import type { ResourceSubscriptionReader, ResourceSubscriptionWriter } from './resource-subscriptions.ts';
@@ -20,6 +21,7 @@ import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 
 export type * from './a2a-task-store.ts';
 export type * from './change-store.ts';
+export type * from './consent-receipts.ts';
 export type * from './resource-subscriptions.ts';
 export type * from './writeback-store.ts';
 
@@ -99,13 +101,15 @@ export interface ClaimChange extends ClaimShape {
 /**
  * listChanges, latestChangeSeq (the change-event outbox): change-store.ts; getA2aTask,
  * listA2aTasks (A2A tasks, by owner): a2a-task-store.ts; listResourceSubscriptions (MCP resource
- * subscriptions, by grant): resource-subscriptions.ts.
+ * subscriptions, by grant): resource-subscriptions.ts; getConsentReceipt,
+ * listConsentReceiptsBySubject, findConsentReceipt (signed consent receipts): consent-receipts.ts.
  */
 export interface StoreReader
   extends WritebackReader,
     ChangeReader,
     A2aTaskReader,
-    ResourceSubscriptionReader {
+    ResourceSubscriptionReader,
+    ConsentReceiptReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -176,13 +180,15 @@ export interface StoreReader
 /**
  * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
  * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts;
- * addResourceSubscription (capped), removeResourceSubscription: resource-subscriptions.ts.
+ * addResourceSubscription (capped), removeResourceSubscription, clearResourceSubscriptions:
+ * resource-subscriptions.ts; insertConsentReceipt: consent-receipts.ts.
  */
 export interface StoreWriter
   extends WritebackWriter,
     ChangeWriter,
     A2aTaskWriter,
-    ResourceSubscriptionWriter {
+    ResourceSubscriptionWriter,
+    ConsentReceiptWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -412,6 +418,8 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   pruneA2aTasks: true,
   addResourceSubscription: true,
   removeResourceSubscription: true,
+  clearResourceSubscriptions: true,
+  insertConsentReceipt: true,
 };
 
 /**
@@ -455,6 +463,9 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   getA2aTask: true,
   listA2aTasks: true,
   listResourceSubscriptions: true,
+  getConsentReceipt: true,
+  listConsentReceiptsBySubject: true,
+  findConsentReceipt: true,
 };
 
 /**

@@ -104,6 +104,19 @@ export function resourceSubscriptionContract(
     );
 
     it(
+      "clearing a grant's subscriptions removes them all and no other grant's",
+      withStore(open, async (store) => {
+        const [g, h] = [grantId(), grantId()];
+        for (const n of [1, 2, 3]) await store.addResourceSubscription(g, uri(n), at(n), 5);
+        await store.addResourceSubscription(h, uri(1), at(1), 5);
+        assert.equal(await store.clearResourceSubscriptions(g), 3);
+        assert.deepEqual(await store.listResourceSubscriptions(g), []);
+        assert.deepEqual(await store.listResourceSubscriptions(h), [uri(1)]);
+        assert.equal(await store.clearResourceSubscriptions(g), 0);
+      }),
+    );
+
+    it(
       'never holds more than the cap when many adds race, and adds one URI raced for once',
       withStore(open, async (store) => {
         const g = grantId();

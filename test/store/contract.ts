@@ -19,6 +19,7 @@ import { auditContract } from './contract-audit.ts';
 import { auditLogContract } from './contract-audit-log.ts';
 import { changesContract } from './contract-changes.ts';
 import { consentContract } from './contract-consent.ts';
+import { consentReceiptContract } from './contract-consent-receipts.ts';
 import { recordsContract } from './contract-records.ts';
 import { resourceSubscriptionContract } from './contract-resource-subscriptions.ts';
 import { reviewContract } from './contract-reviews.ts';
@@ -56,6 +57,7 @@ export function runStoreContract(
     changesContract(open);
     a2aTaskContract(open, options.sameDatabase);
     resourceSubscriptionContract(open, options.sameDatabase);
+    consentReceiptContract(open);
   });
 }
 

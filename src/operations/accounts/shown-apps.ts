@@ -9,7 +9,7 @@ import type { Deps } from '../deps.ts';
  * read only when a metadata document needs judging, so the common case costs one read per app.
  */
 export async function shownApps(
-  deps: Pick<Deps, 'store'>,
+  deps: { readonly store: Pick<Deps['store'], 'getClient' | 'listClients'> },
   clientIds: Iterable<string>,
 ): Promise<Map<string, ShownApp>> {
   const clients: ClientRecord[] = [];

@@ -19,7 +19,7 @@ export async function authenticateA2a(deps: Deps, token: string | undefined): Pr
   const now = deps.clock();
   const verified = await grantTokenPrincipal(deps, token, a2aResource(deps), now);
   if (!verified.ok) return verified;
-  const principal = verified.value;
+  const { principal } = verified.value;
   if (principal.kind === 'package') {
     return fail(
       'invalid_token',

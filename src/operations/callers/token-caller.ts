@@ -20,14 +20,18 @@ export type GrantCaller = Extract<Caller, { kind: 'grant' }>;
  * A `package` caller (WIRE-NOTES §4) carries the children's ids as the token names them; each
  * child's state is re-read on every call.
  */
-export type TokenCaller =
+export type TokenCaller = (
   | { readonly kind: 'grant'; readonly clientId: string; readonly caller: GrantCaller }
   | {
       readonly kind: 'package';
       readonly clientId: string;
       readonly packageId: string;
       readonly grantIds: readonly string[];
-    };
+    }
+) & {
+  /** When the token itself expires (its `exp`): a notice stream ends then (docs/subscriptions.md). */
+  readonly tokenExpiresAt: Date;
+};
 
 /**
  * `grant_id` as MCP tools take it: one id, or a list of ids (a fan-out). The schema takes any
@@ -63,7 +67,7 @@ export async function grantTokenPrincipal(
       "an owner token cannot be used here; connect an app and approve a grant on the owner's consent page",
     );
   }
-  return ok(principal);
+  return ok({ principal, tokenExpiresAt: new Date(verified.value.expiresAt * 1000) });
 }
 
 /**
@@ -74,7 +78,7 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
   const now = deps.clock();
   const verified = await grantTokenPrincipal(deps, token, mcpResource(deps), now);
   if (!verified.ok) return verified;
-  const principal = verified.value;
+  const { principal, tokenExpiresAt } = verified.value;
   if (principal.kind === 'package') {
     for (const id of principal.grantIds) {
       const child = await callerForGrant(deps, id, principal.clientId, now, true);
@@ -84,6 +88,7 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
           clientId: principal.clientId,
           packageId: principal.packageId,
           grantIds: principal.grantIds,
+          tokenExpiresAt,
         });
       }
     }
@@ -91,7 +96,7 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
   }
   const caller = await callerForGrant(deps, principal.grantId, principal.clientId, now);
   if (!caller.ok) return caller;
-  return ok({ kind: 'grant', clientId: principal.clientId, caller: caller.value });
+  return ok({ kind: 'grant', clientId: principal.clientId, caller: caller.value, tokenExpiresAt });
 }
 
 /** The grants one tool call names, and whether it is a fan-out (a list, even of one). */

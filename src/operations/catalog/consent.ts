@@ -44,6 +44,10 @@ const Tokens = z.strictObject({
   grant_id: z.string().optional(),
   grant_ids: z.array(z.string()).optional(),
   refresh_token: z.string().optional(),
+  consent_receipt: z
+    .string()
+    .optional()
+    .describe('The signed receipt of the approval (compact JWS, docs/receipts.md); first exchange only'),
 });
 
 const DECISION_ERRORS = ['invalid_request', 'access_denied', 'not_found', 'conflict'] as const;

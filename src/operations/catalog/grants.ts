@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConsentGrant } from '../../model/consent-grant.ts';
 import { listConsentGrants, RevokeInput, revokeConsentGrant } from '../grants/consent-grants.ts';
+import { GrantUsageList, listGrantUsage } from '../grants/grant-usage.ts';
 import { GrantedAccessList, listGrantedAccess } from '../grants/list-granted-access.ts';
 import { defineOperation, READ_ONLY } from './contract.ts';
 import { EMPTY_INPUT } from './shared.ts';
@@ -65,4 +66,21 @@ export const revokeConsentGrantOperation = defineOperation({
     grantIdIsTheCallsGrant: true,
     shows: ['grant'],
   },
+});
+
+export const listGrantUsageOperation = defineOperation({
+  name: 'list_grant_usage',
+  title: 'When apps last used their access',
+  summary: "For each of the subject's active grants, when its app last used it",
+  description:
+    "For each of the person's active grants: when its app last read or wrote under it (the newest allowed event of that app under that grant in the audit log), or null. Subject tokens only.",
+  caller: 'caller',
+  // Reading when access was used is reading the log, which is not itself logged.
+  audit: [],
+  input: EMPTY_INPUT,
+  output: GrantUsageList,
+  errors: ['access_denied'],
+  run: (deps, caller) => listGrantUsage(deps, caller),
+  agui: { writes: false },
+  http: { method: 'GET', path: '/v1/consent/grants/usage', tag: 'consent', input: 'none' },
 });

@@ -11,6 +11,7 @@ import { getDiscoveryCardOperation, listAuditEventsOperation, listExtensionsOper
 import {
   listConsentGrantsOperation,
   listGrantedAccessOperation,
+  listGrantUsageOperation,
   revokeConsentGrantOperation,
 } from './grants.ts';
 import {
@@ -51,6 +52,7 @@ export const CATALOG: readonly CatalogOperation[] = [
   confirmUpdatesOperation,
   listConsentGrantsOperation,
   revokeConsentGrantOperation,
+  listGrantUsageOperation,
   exportProfileOperation,
   listAuditEventsOperation,
   requestConsentOperation,

@@ -11,6 +11,7 @@ import type { Deps, TxDeps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants/consent-grants.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
+import { receiptOfApproval, receiptOfRejection } from './receipts.ts';
 import { decidedUrl } from './request.ts';
 
 const Names = z.array(z.string().min(1).max(200)).max(100);
@@ -127,6 +128,8 @@ export async function approveWithin(
     'subject',
   );
   if (!grant.ok) throw new DecisionFailed(grant.error.description);
+  // The request as the app asked (what the person was shown), not the narrowed draft just stored.
+  await receiptOfApproval(tx, request, grant.value, now);
   await tx.store.transitionGrantRequest(request.grant_request_id, 'approved', {
     grant_id: grant.value.grant_id,
   });
@@ -152,6 +155,7 @@ export async function rejectGrantRequest(
         decided_at: now.toISOString(),
       });
       if (!done) return undefined;
+      await receiptOfRejection(tx, done, now);
       await announce(tx, done.subject_id, 'consent_decided', { grant_request_ids: [done.grant_request_id] });
       await recordAudit(
         tx,

@@ -15,6 +15,7 @@ import {
   NarrowInput,
   pendingRequestFor,
 } from './decide.ts';
+import { receiptOfRejection } from './receipts.ts';
 import { decidedUrl } from './request.ts';
 
 // A grant package (WIRE-NOTES §4): one OAuth authorization with several authorization_details
@@ -104,6 +105,7 @@ export async function decidePackage(
           decided_at: now.toISOString(),
         });
         if (!rejected) throw new DecisionFailed('this package has already been decided');
+        await receiptOfRejection(tx, rejected, now);
         outcomes.push({ detail_id, grant_request_id: m.grant_request_id, grant_ids: [] });
         continue;
       }

@@ -5,6 +5,7 @@ import type { StoreReader } from '../../store/store.ts';
 import { announce, endFamily } from '../changes.ts';
 import type { AnyDeps } from '../deps.ts';
 import { inTransaction } from '../transaction.ts';
+import { receiptOfEnd } from './receipts.ts';
 
 /**
  * Revokes a grant and every refresh family that covers it, so neither its access tokens (the
@@ -26,6 +27,7 @@ export function revokeGrantEverywhere(
     const revoked = await tx.store.revokeGrant(grantId, at);
     if (revoked && before?.status !== 'revoked') {
       await announce(tx, revoked.subject_id, 'grant_revoked', { grant_ids: [grantId] }, [grantId]);
+      await receiptOfEnd(tx, revoked, now, { decision: 'revoked', reason });
     }
     for (const family of await tx.store.listTokenFamiliesByGrant(grantId)) {
       // Withdrawing one child of a package leaves the others (WIRE-NOTES §4): the family lives on
@@ -33,6 +35,8 @@ export function revokeGrantEverywhere(
       if (await anyOtherActive(tx.store, family.grant_ids, grantId, now)) continue;
       await endFamily(tx, family.family_id, at, reason);
     }
+    // The MCP resources it followed (2025-11-25 resources/subscribe) end with it.
+    await tx.store.clearResourceSubscriptions(grantId);
     return revoked;
   });
 }

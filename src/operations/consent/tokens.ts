@@ -27,6 +27,11 @@ export interface TokenResponse {
   /** The children, for a grant-package token (WIRE-NOTES §4). */
   readonly grant_ids?: readonly string[];
   readonly refresh_token?: string;
+  /**
+   * The signed receipt of the person's approval (docs/receipts.md), a compact JWS: with the
+   * first tokens of a grant only, never on a refresh or with a package token.
+   */
+  readonly consent_receipt?: string;
 }
 
 const Secret = z.string().min(1).max(500);
@@ -191,9 +196,17 @@ export async function issueFamily(
     },
     { subject: family.subject_id },
   );
-  return refresh === undefined
-    ? { ...access, ...named }
-    : { ...access, ...named, refresh_token: refresh.token };
+  // The family is new: these are the grant's first tokens, and its approval's receipt goes with them.
+  const receipt =
+    packageId === undefined
+      ? await deps.store.findConsentReceipt(first.grant_id, ['approved', 'narrowed'])
+      : undefined;
+  return {
+    ...access,
+    ...named,
+    ...(refresh !== undefined ? { refresh_token: refresh.token } : {}),
+    ...(receipt !== undefined ? { consent_receipt: receipt.jws } : {}),
+  };
 }
 
 /** When a family's grants end: the latest expiry, or undefined when one of them never expires. */

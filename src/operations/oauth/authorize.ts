@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JWK_THUMBPRINT } from '../../auth/dpop.ts';
 import { S256_CHALLENGE } from '../../auth/pkce.ts';
 import { randomToken } from '../../auth/secrets.ts';
 import type { ClientRecord } from '../../model/client.ts';
@@ -44,6 +45,8 @@ export interface AuthorizationRequest {
   readonly redirect_uri_omitted: boolean;
   readonly state?: string;
   readonly code_challenge: string;
+  /** RFC 9449 §10: the DPoP key the code is bound to. */
+  readonly dpop_jkt?: string;
   readonly resource: string;
   readonly scope: string;
   /**
@@ -143,6 +146,11 @@ export async function checkAuthorization(
   }
   if (!S256_CHALLENGE.test(challenge))
     return back('invalid_request', 'code_challenge is not a S256 challenge');
+  // RFC 9449 §10: the client binds the code to its DPoP key (a JWK SHA-256 thumbprint, RFC 7638).
+  const dpopJkt = one('dpop_jkt');
+  if (dpopJkt !== undefined && !JWK_THUMBPRINT.test(dpopJkt)) {
+    return back('invalid_request', 'dpop_jkt is not a JWK SHA-256 thumbprint (43 base64url characters)');
+  }
 
   // RFC 8707 §2: the resource must be one this server issues tokens for; the MCP one by default.
   const resource = one('resource') ?? resourceUrl(deps.provider, OAUTH_DEFAULT_RESOURCE);
@@ -202,6 +210,7 @@ export async function checkAuthorization(
       redirect_uri_omitted: named === undefined,
       ...(state !== undefined ? { state } : {}),
       code_challenge: challenge,
+      ...(dpopJkt !== undefined ? { dpop_jkt: dpopJkt } : {}),
       resource,
       scope: scope ?? (detailsRaw === undefined ? DEFAULT_SCOPE : ''),
       asks,
@@ -288,6 +297,7 @@ export async function startOAuthConsent(
     ...(request.redirect_uri_omitted ? { redirect_uri_omitted: true as const } : {}),
     ...(request.state !== undefined ? { state: request.state } : {}),
     ...(request.scope !== '' ? { scope: request.scope } : {}),
+    ...(request.dpop_jkt !== undefined ? { dpop_jkt: request.dpop_jkt } : {}),
   };
   // Several elements are a grant package: one consent request per element, decided together.
   const packageId = inputs.length > 1 ? `${PACKAGE_PREFIX}${randomToken(16)}` : undefined;

@@ -9,7 +9,7 @@ import { childId } from '../child-ids.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { invalidGrant, issueFamily } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
-import { bindingFor } from '../tokens/dpop-proof.ts';
+import { bindingFor, codeKeyCheck } from '../tokens/dpop-proof.ts';
 import { inTransaction } from '../transaction.ts';
 import { sameRedirect } from './redirect.ts';
 import { type CodeExchange, type OAuthTokenResponse, withGrantFacts } from './token.ts';
@@ -65,6 +65,8 @@ export async function exchangePackageCode(
   if (!verifyS256(verifier, first.code_challenge)) return invalidGrant();
   const resource = first.oauth!.resource;
   if (input.resource !== undefined && input.resource !== resource) return invalidGrant();
+  const keyed = codeKeyCheck(first.oauth!.dpop_jkt, input.dpop);
+  if (!keyed.ok) return keyed;
   if (holders.some((m) => m.status !== 'approved' || m.grant_id === undefined)) return invalidGrant();
   if (Date.parse(first.expires_at) <= now.getTime()) return invalidGrant();
 

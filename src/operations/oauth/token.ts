@@ -9,7 +9,7 @@ import { readPresented, refreshGrantTokens } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
-import { bindingFor } from '../tokens/dpop-proof.ts';
+import { bindingFor, codeKeyCheck } from '../tokens/dpop-proof.ts';
 import { resourceUrl } from '../tokens/resources.ts';
 import { inTransaction } from '../transaction.ts';
 import { DETAIL_TYPE, scopeOf } from './metadata.ts';
@@ -95,6 +95,8 @@ export async function exchangeCode(
   if (!sameRedirect(input.redirect_uri, request)) return invalidGrant();
   if (!verifyS256(verifier, request.code_challenge)) return invalidGrant();
   if (input.resource !== undefined && input.resource !== oauth.resource) return invalidGrant();
+  const keyed = codeKeyCheck(oauth.dpop_jkt, input.dpop);
+  if (!keyed.ok) return keyed;
   const grant = await markExchanged(deps, request, now);
   if (!grant) return invalidGrant();
   const tokens = await issueFamily(deps, [grant], client.client_id, {

@@ -69,6 +69,24 @@ export interface DpopBinding {
   readonly bindRefresh: boolean;
 }
 
+/**
+ * RFC 9449 §10: a code the client bound to a key with `dpop_jkt` is exchanged only with a proof
+ * made with that key. Checked before the code is spent, so that whoever intercepted the code
+ * without the key cannot use it, nor cancel it for the client that holds the key.
+ */
+export function codeKeyCheck(
+  codeBoundTo: string | undefined,
+  proof: { readonly jkt: string } | undefined,
+): Result<true> {
+  if (codeBoundTo === undefined || proof?.jkt === codeBoundTo) return ok(true);
+  return fail(
+    'invalid_dpop_proof',
+    proof === undefined
+      ? 'this authorization code was bound to a DPoP key (dpop_jkt): send a DPoP proof made with that key'
+      : 'the DPoP proof is made with another key than the dpop_jkt of the authorization request',
+  );
+}
+
 /** RFC 9449 §5.2 `dpop_bound_access_tokens`: the client asked never to be given a bearer token. */
 function requiresDpop(client: ClientRecord): boolean {
   return client.metadata?.['dpop_bound_access_tokens'] === true;

@@ -3,6 +3,7 @@ import { a2aTaskQueries } from './a2a-task-queries.ts';
 import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
+import { consentReceiptQueries } from './consent-receipt-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
@@ -32,5 +33,6 @@ export function postgresQueries(sql: Sql, options: QueryOptions): StoreTx {
     ...changeQueries(sql),
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql, options.writeLock),
+    ...consentReceiptQueries(sql),
   };
 }

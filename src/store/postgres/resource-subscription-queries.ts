@@ -56,5 +56,8 @@ export function resourceSubscriptionQueries(sql: Sql, schema: string): ResourceS
         (await sql.run('DELETE FROM resource_subscriptions WHERE grant_id = ? AND uri = ?', grantId, uri)) > 0
       );
     },
+    async clearResourceSubscriptions(grantId) {
+      return sql.run('DELETE FROM resource_subscriptions WHERE grant_id = ?', grantId);
+    },
   };
 }

@@ -5,6 +5,7 @@ import { a2aTaskQueries } from './a2a-task-queries.ts';
 import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
+import { consentReceiptQueries } from './consent-receipt-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
@@ -38,5 +39,6 @@ export function sqliteQueries(db: DatabaseSync, options: RecordQueryOptions = {}
     ...changeQueries(sql),
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql),
+    ...consentReceiptQueries(sql),
   };
 }

@@ -36,5 +36,8 @@ export function resourceSubscriptionQueries(sql: StatementCache): Sync<ResourceS
         .run(grantId, uri);
       return Number(result.changes) > 0;
     },
+    clearResourceSubscriptions(grantId) {
+      return Number(sql.get('DELETE FROM resource_subscriptions WHERE grant_id = ?').run(grantId).changes);
+    },
   };
 }

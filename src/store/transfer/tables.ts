@@ -68,6 +68,11 @@ export const TABLES: readonly TableSpec[] = [
   ),
   table('grant_expiries', ['grant_id'], ['grant_id', 'announced_at']),
   table(
+    'consent_receipts',
+    ['receipt_id'],
+    ['receipt_id', 'subject_id', 'grant_id', 'decision', 'issued_at', 'body'],
+  ),
+  table(
     'proposals',
     ['proposal_id'],
     ['proposal_id', 'profile_id', 'grant_id', 'client_id', 'status', 'created_at', 'body'],

@@ -83,7 +83,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     const request = c.req.raw;
     if (c.req.method === 'GET') {
       // 2025-11-25's server stream: a grant's resource subscriptions (legacy-stream.ts).
-      const opened = await legacyStreams.open(caller, entry.token ?? '', c.env?.outgoing);
+      const opened = await legacyStreams.open(caller, c.env?.outgoing);
       if (opened !== undefined) return opened;
     }
     if (c.req.method !== 'POST') {
@@ -110,7 +110,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     if (route.kind === 'answer') return route.response;
     // 2026-07-28 `subscriptions/listen` is answered here, not by the SDK (listen.ts).
     const listening = route.modern ? listen.recognise(route.request, route.parsedBody) : undefined;
-    if (listening !== undefined) return listen.serve(caller, entry.token ?? '', listening, c.env?.outgoing);
+    if (listening !== undefined) return listen.serve(caller, listening, c.env?.outgoing);
     const leg = route.modern ? modern : legacy;
     const handled = await serveExchange(caller, auth, (authInfo) =>
       leg.handle(route.request, authInfo, route.parsedBody),

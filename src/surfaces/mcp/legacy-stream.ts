@@ -1,4 +1,4 @@
-import { mcpResource, type TokenCaller } from '../../operations/callers/token-caller.ts';
+import type { TokenCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { followedResources } from '../../operations/grants/resource-subscriptions.ts';
 import { type GrantWatch, watchGrant } from '../../operations/grants/watch-grant.ts';
@@ -43,7 +43,7 @@ export class LegacyStreams {
    * The stream of a single grant's token, or undefined when the token has none (a package
    * token has no resources): the caller answers 405 then, as before.
    */
-  async open(caller: TokenCaller, token: string, outgoing?: Outgoing): Promise<Response | undefined> {
+  async open(caller: TokenCaller, outgoing?: Outgoing): Promise<Response | undefined> {
     if (caller.kind !== 'grant') return undefined;
     const grantId = caller.caller.grant.grant_id;
     const release = this.#options.limit.take(grantId);
@@ -62,11 +62,8 @@ export class LegacyStreams {
     }
     let watch: GrantWatch;
     try {
-      const verified = await this.#deps.tokens.verify(token, new Date(), [mcpResource(this.#deps)]);
       const first = await this.#views(caller);
-      watch = await watchGrant(this.#deps, caller.caller, first, {
-        ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
-      });
+      watch = await watchGrant(this.#deps, caller.caller, first, { tokenExpiresAt: caller.tokenExpiresAt });
     } catch (error) {
       release();
       throw error;

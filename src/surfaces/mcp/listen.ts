@@ -1,5 +1,5 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
-import { mcpResource, type TokenCaller } from '../../operations/callers/token-caller.ts';
+import type { TokenCaller } from '../../operations/callers/token-caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import { watchGrant } from '../../operations/grants/watch-grant.ts';
 import type { Outgoing } from '../shared/bounded-stream.ts';
@@ -60,7 +60,7 @@ export class ListenRoute {
   }
 
   /** Answers a recognised listen request of `caller`. */
-  async serve(caller: TokenCaller, token: string, call: ListenCall, outgoing?: Outgoing): Promise<Response> {
+  async serve(caller: TokenCaller, call: ListenCall, outgoing?: Outgoing): Promise<Response> {
     if ('invalid' in call) {
       return jsonRpcError(
         call.id,
@@ -90,9 +90,8 @@ export class ListenRoute {
     const release = this.#limit.take(scope.caller.grant.grant_id);
     if (release === undefined) return jsonRpcError(subscriptionId, -32603, 'Subscription limit reached');
     try {
-      const verified = await this.#deps.tokens.verify(token, new Date(), [mcpResource(this.#deps)]);
       const watch = await watchGrant(this.#deps, scope.caller, views, {
-        ...(verified.ok ? { tokenExpiresAt: new Date(verified.value.expiresAt * 1000) } : {}),
+        tokenExpiresAt: caller.tokenExpiresAt,
       });
       const stream = noticeStream(
         this.#deps,

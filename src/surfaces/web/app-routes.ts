@@ -6,6 +6,7 @@ import { currentSession } from '../shared/session.ts';
 import { type AppBundle, appBundleLoader } from './app-bundle.ts';
 import { APP_VIEWS, appSecurityHeaders, appShell, missingBundlePage } from './app-shell.ts';
 import { html } from './escape.ts';
+import { registerReceiptRoutes } from './receipt-routes.ts';
 import { providerName, send, type WebContext } from './respond.ts';
 import { messagePage } from './signin.ts';
 
@@ -32,6 +33,7 @@ export function registerAppRoutes(app: Hono, web: WebContext, appDir: URL): void
   });
 
   app.get('/app/apps.json', (c) => appNames(c, web));
+  registerReceiptRoutes(app, web);
 
   for (const view of APP_VIEWS) {
     app.get(`/app${view}`, async (c) => page(c, web, await bundle()));

@@ -153,6 +153,7 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
   },
   export_profile: { prepare: (p) => underGrant(p, { allowed_operations: ['read', 'export'] }) },
   list_audit_events: { prepare: async () => ({ who: SUBJECT, input: { limit: '5' } }) },
+  list_grant_usage: { prepare: async () => ({ who: SUBJECT, input: {} }) },
   request_consent: {
     changes: true,
     prepare: async (p) => ({ who: PUBLIC, input: requestBody(p, pkce().challenge) }),

@@ -97,6 +97,7 @@ function inputsOf(
     // What only the subject may do: a grant is refused, with or without the hidden claims.
     approve_grant_request: one({ grant_request_id: 'ppx:request:none' }),
     reject_grant_request: one({ grant_request_id: 'ppx:request:none' }),
+    list_grant_usage: one({}),
     list_claim_history: one({ claim_id: hiddenId }),
     diff_profile: one({ from: '2020-01-01T00:00:00Z' }),
     delete_claim: one({ claim_id: hiddenId }),

@@ -261,7 +261,7 @@ describe('MCP 2025-11-25 resources/subscribe for grantees', () => {
     await c.close();
   });
 
-  it('a subscription made on one request is told on a stream opened before it, and ends with the grant', async () => {
+  it('a subscription made on one request is told on a stream opened before it, and ends with the grant (its rows too)', async () => {
     const { grant, token } = await mcpGrant(p, {
       ...GRANT,
       allowed_operations: [...GRANT.allowed_operations],
@@ -288,8 +288,9 @@ describe('MCP 2025-11-25 resources/subscribe for grantees', () => {
       body: { grant_id: grant.grant_id },
     });
     assert.equal(revoked.status, 200);
-    // The stream ends on its own once the grant is revoked.
+    // The stream ends on its own once the grant is revoked, and the grant's subscriptions go with it.
     await stream.text();
+    assert.deepEqual(await p.deps.store.listResourceSubscriptions(grant.grant_id), []);
     await c.close().catch(() => undefined);
   });
 });

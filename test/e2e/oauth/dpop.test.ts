@@ -11,7 +11,9 @@ import { decodeJwt } from 'jose';
 import { dpopKey, proof } from '../../support/dpop.ts';
 import {
   authorizeCode,
+  codeRequest,
   consentInBrowser,
+  pkce,
   postForm,
   REDIRECT,
   register,
@@ -245,6 +247,40 @@ describe('DPoP at the token endpoint (RFC 9449 §5)', () => {
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json.token_type, 'DPoP');
     // A bearer client (no proof) is unaffected: exchanged elsewhere in the suite, Bearer as before.
+  });
+
+  it('a code bound with dpop_jkt (RFC 9449 §10) is exchanged only with a proof by that key, spending nothing before', async () => {
+    const reg = await register(p, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const clientId = reg.json.client_id;
+    const [key, other] = [await dpopKey(), await dpopKey()];
+    const cookie = await signedInCookie(p);
+    const malformed = await fetch(codeRequest(p, clientId, pkce().challenge, { dpop_jkt: 'short' }), {
+      headers: { cookie },
+      redirect: 'manual',
+    });
+    assert.equal(malformed.status, 302, 'a malformed dpop_jkt goes back to the client');
+    const back = new URL(malformed.headers.get('location') ?? '', p.url);
+    assert.equal(back.searchParams.get('error'), 'invalid_request');
+    assert.match(back.searchParams.get('error_description') ?? '', /dpop_jkt/);
+    const { code, verifier } = await authorizeCode(p, cookie, clientId, { dpop_jkt: key.jkt });
+    const url = `${p.url}/oauth/token`;
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    };
+    const bare = await postForm(url, form);
+    assert.equal(bare.status, 400, bare.text);
+    assert.equal(bare.json.error, 'invalid_dpop_proof');
+    assert.match(bare.json.error_description, /dpop_jkt/);
+    const wrongKey = await postForm(url, form, { dpop: await proof(other, { htm: 'POST', htu: url }) });
+    assert.equal(wrongKey.status, 400, wrongKey.text);
+    assert.equal(wrongKey.json.error, 'invalid_dpop_proof');
+    const right = await postForm(url, form, { dpop: await proof(key, { htm: 'POST', htu: url }) });
+    assert.equal(right.status, 200, right.text);
+    assert.deepEqual(decodeJwt(right.json.access_token)['cnf'], { jkt: key.jkt });
   });
 });
 

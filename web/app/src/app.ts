@@ -13,12 +13,13 @@ import { activityView, noteAuditAppended } from './views/activity.ts';
 import { dataView } from './views/data.ts';
 import { historyView } from './views/history.ts';
 import { overviewView } from './views/overview.ts';
+import { receiptsView } from './views/receipts.ts';
 
 // The app: one following review run keeps the state; each change redraws the sections of the
 // current view whose content changed (focus stays where it was); the views are client-side paths
 // under /app, each also served by the provider, so a reload or a shared link lands on it.
 
-const VIEWS: readonly View[] = [overviewView, accessView, historyView, activityView, dataView];
+const VIEWS: readonly View[] = [overviewView, accessView, historyView, activityView, dataView, receiptsView];
 
 export function startApp(): void {
   const config = pageConfig();
@@ -185,6 +186,7 @@ export function startApp(): void {
               'a',
               {
                 href: v.path + keep,
+                'data-title': v.title,
                 'aria-current': v === view ? 'page' : undefined,
                 onclick: (e: Event) => {
                   const m = e as MouseEvent;
@@ -195,7 +197,7 @@ export function startApp(): void {
                   main.focus();
                 },
               },
-              v.title,
+              v.label ?? v.title,
             ),
           ),
         ),
@@ -271,6 +273,17 @@ export function startApp(): void {
   });
 
   window.addEventListener('popstate', () => draw());
+  // A link inside a view to another view (`data-view`) moves like the navigation: no reload.
+  main.addEventListener('click', (e) => {
+    const link = (e.target as Element | null)?.closest?.('a[data-view]');
+    const m = e as MouseEvent;
+    if (!(link instanceof HTMLAnchorElement) || m.ctrlKey || m.metaKey || m.shiftKey || m.button !== 0)
+      return;
+    e.preventDefault();
+    history.pushState(null, '', (link.getAttribute('data-view') ?? '/app') + keep);
+    draw();
+    main.focus();
+  });
   drawStatus();
   draw();
   refreshRequests();

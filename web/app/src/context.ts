@@ -36,7 +36,9 @@ export interface Section {
 
 export interface View {
   readonly path: string;
-  /** The navigation's words and the page's heading. */
+  /** The page's heading. */
   readonly title: string;
+  /** The navigation's words: one or two, so that every view fits one row at 1280 px; the title when absent. */
+  readonly label?: string;
   sections(ctx: AppContext): Section[];
 }

@@ -5,18 +5,24 @@ import { button, card, column, text } from './components.ts';
 import { objectContents } from './data-model.ts';
 import { idsFor, surfaceIdFor } from './ids.ts';
 import type { Component, SurfaceParts } from './messages.ts';
-import { dayWords, expiryWords, listWords } from './words.ts';
+import { dayWords, expiryWords, listWords, relativeWords } from './words.ts';
 
 // GrantCard (bindings/a2ui.md): who has access, what it covers (purposes, areas of life, kinds of
 // preferences, how many single preferences), until when, relative to now ("expires in 23 days"),
 // and revoke. The data model is the published grant (consent-grant.schema.json), at `/grant`.
 //
-// Card -> Column [grantee, grantee-id, purposes, domains, namespaces, keys, writeback, expiry, revoke?]
+// Card -> Column [grantee, grantee-id, purposes, domains, namespaces, keys, writeback, expiry, given,
+// used?, revoke?]
 
 export interface GrantCardInput {
   readonly grant: ConsentGrant;
   /** The app's registered name; without one, the card says "An app" and shows its id. */
   readonly clientName?: string;
+  /**
+   * When the app last used the grant (operations/grants/grant-usage.ts): null for never, absent
+   * when not known (the card then says nothing of it).
+   */
+  readonly lastUsedAt?: string | null;
 }
 
 export function grantCard(input: GrantCardInput, now: Date): SurfaceParts {
@@ -35,6 +41,10 @@ export function grantCard(input: GrantCardInput, now: Date): SurfaceParts {
     text(id('keys'), keysWords(grant.allowed_claim_keys), 'caption'),
     text(id('writeback'), writePowerWords(grant.writeback_policy, grant.allowed_operations)),
     text(id('expiry'), expiry(grant, now)),
+    text(id('given'), `Given on ${dayWords(grant.granted_at)}`, 'caption'),
+    ...(input.lastUsedAt === undefined
+      ? []
+      : [text(id('used'), usedWords(input.lastUsedAt, now), 'caption')]),
   ];
   const parts: Component[] = [...lines];
   const body = lines.map((c) => c.id);
@@ -54,6 +64,11 @@ export function grantCard(input: GrantCardInput, now: Date): SurfaceParts {
     components: parts,
     data: [{ path: '/grant', contents: objectContents(grant) }],
   };
+}
+
+function usedWords(at: string | null, now: Date): string {
+  if (at === null) return 'Not used yet';
+  return `Last used ${relativeWords(at, now)} (${dayWords(at)})`;
 }
 
 /** allowed_claim_keys absent means every preference of the listed kinds (SPEC §6.1). */

@@ -87,6 +87,7 @@ describe('the web app in A2UI v0.8 (?a2ui=v0.8)', skipWhen(SKIP_NO_CHROMIUM), ()
     await card.waitFor();
     assert.equal(await card.getAttribute('data-a2ui'), 'v0.8');
     await card.getByRole('button', { name: /revoke/i }).click();
+    await page.getByRole('button', { name: 'Stop access' }).click();
     await card.waitFor({ state: 'detached' });
     const read = await api(p.url, '/v1/profile/summary', { token });
     assert.ok(read.status === 401 || read.status === 403, `the read after revoking: ${read.status}`);

@@ -113,6 +113,13 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await card.waitFor();
     await screenshot(page, 'access');
     await card.getByRole('button', { name: /revoke/i }).click();
+    // One click only asks: nothing ends until the person confirms; "Keep access" keeps it.
+    await page.getByRole('button', { name: 'Keep access' }).click();
+    assert.equal((await p.deps.store.getGrant(grant.grant_id))?.status, 'active');
+    assert.equal((await api(p.url, '/v1/profile/summary', { token })).status, 200);
+    await card.getByRole('button', { name: /revoke/i }).click();
+    await screenshot(page, 'access-confirm-revoke');
+    await page.getByRole('button', { name: 'Stop access' }).click();
     await card.waitFor({ state: 'detached' });
     const read = await api(p.url, '/v1/profile/summary', { token });
     assert.ok(read.status === 401 || read.status === 403, `the read after revoking: ${read.status}`);
@@ -197,7 +204,7 @@ describe('the web app in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
   it('offline, an action says so in words; back online, the page shows what changed meanwhile', async () => {
     await openView(page, 'Who can see what');
     await browser.context.setOffline(true);
-    await page.getByRole('link', { name: 'Download or delete', exact: true }).click();
+    await page.locator('nav a[data-title="Download or delete"]').click();
     await page.click('#export-file');
     await page.waitForSelector('#notices .error');
     assert.match(await shown(page, '#notices'), /did not reach the server/);

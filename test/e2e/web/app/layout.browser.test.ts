@@ -138,7 +138,7 @@ describe('the web app at phone width, by keyboard, and under axe-core', skipWhen
     await page.setViewportSize({ width: 900, height: 900 });
   });
 
-  it('keyboard only: Tab to a grant’s revoke button and press Enter; the grant ends', async () => {
+  it('keyboard only: Tab to a grant’s revoke button, press Enter, confirm with Enter; the grant ends', async () => {
     const { grant } = await p.grant({
       client_id: 'travel-demo',
       allowed_domains: ['travel'],
@@ -147,12 +147,15 @@ describe('the web app at phone width, by keyboard, and under axe-core', skipWhen
     await page.goto(`${p.url}/app`);
     await settled(page, '/app');
     // To the navigation by Tab, then Enter on its link to the access view.
-    await tabUntil(page, (el) => el.tag === 'A' && el.text === 'Who can see what');
+    await tabUntil(page, (el) => el.tag === 'A' && el.text === 'Apps');
     await page.keyboard.press('Enter');
     await page.waitForSelector('h1:text-is("Who can see what")');
     const surface = surfaceIdFor('grant', grant.grant_id);
     await page.waitForSelector(`[data-surface="${surface}"]`);
     await tabUntil(page, (el) => el.surface === surface && el.action === 'revoke');
+    await page.keyboard.press('Enter');
+    // The confirmation step takes the focus on its "Stop access" button: Enter again ends it.
+    await page.waitForSelector('.confirm');
     await page.keyboard.press('Enter');
     await page.waitForSelector(`[data-surface="${surface}"]`, { state: 'detached' });
     assert.equal((await p.deps.store.getGrant(grant.grant_id))?.status, 'revoked');

@@ -1,25 +1,32 @@
 import type { ConsentGrant } from '../../../../src/model/consent-grant.ts';
 import { grantCard } from '../../../../src/surfaces/shared/a2ui/index.ts';
 import { appName, appNames } from '../app-names.ts';
+import { confirmStep } from '../confirm-step.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
 import { explainButton } from '../explain-button.ts';
+import { lastUsed, usageKey } from '../grant-usage.ts';
+import { byApp } from '../grants-by-app.ts';
 import { areaTitle, dayWords, relativeWords } from '../words.ts';
 
 // Who can see what, right now: each app's access (GrantCard: what for, which areas and kinds,
-// until when, and revoke), then the same read area by area.
+// until when, given when, last used, and revoke after a confirmation step), several grants of one
+// app grouped under its name; then the same read area by area.
 
 export const accessView: View = {
   path: '/app/access',
   title: 'Who can see what',
+  label: 'Apps',
   sections: (ctx) => [grantsSection(ctx), areasSection(ctx)],
 };
 
 function grantsSection(ctx: AppContext): Section {
   const grants = ctx.state()?.active_grants ?? [];
+  for (const g of grants) lastUsed(ctx, g.grant_id);
+  const apps = byApp(grants);
   return {
     id: 'grants',
-    key: JSON.stringify([grants, appNames(), ctx.now().toISOString().slice(0, 10)]),
+    key: JSON.stringify([grants, appNames(), usageKey(), ctx.now().toISOString().slice(0, 10)]),
     build: () => {
       const el = h(
         'section',
@@ -30,32 +37,70 @@ function grantsSection(ctx: AppContext): Section {
         el.append(h('p', { class: 'muted' }, 'No app can use your preferences right now.'));
         return el;
       }
-      for (const grant of grants) el.append(grantSurface(ctx, grant));
+      // Several grants of one app are one group: the app once, then each of its permissions.
+      for (const [clientId, own] of apps) {
+        if (own.length === 1) {
+          el.append(grantSurface(ctx, own[0] as ConsentGrant));
+          continue;
+        }
+        const headingId = `app-${clientId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+        el.append(
+          h(
+            'div',
+            { class: 'app-group', role: 'group', 'aria-labelledby': headingId },
+            h('h3', { id: headingId }, `${appName(clientId)}: ${own.length} separate permissions`),
+            ...own.map((grant) => grantSurface(ctx, grant)),
+          ),
+        );
+      }
       return el;
     },
   };
 }
 
 function grantSurface(ctx: AppContext, grant: ConsentGrant): HTMLElement {
-  return h(
-    'div',
-    { class: 'claim' },
-    grantCardOf(ctx, grant),
+  const box = h('div', { class: 'claim' });
+  box.append(
+    grantCardOf(ctx, grant, box),
     explainButton(ctx.csrf, { grant_id: grant.grant_id }, JSON.stringify(grant)),
   );
+  return box;
 }
 
-function grantCardOf(ctx: AppContext, grant: ConsentGrant): HTMLElement {
+function grantCardOf(ctx: AppContext, grant: ConsentGrant, box: HTMLElement): HTMLElement {
   const name = appName(grant.grantee_id);
+  const lastUsedAt = lastUsed(ctx, grant.grant_id);
   return ctx.surface(
-    grantCard({ grant, ...(name !== grant.grantee_id ? { clientName: name } : {}) }, ctx.now()),
+    grantCard(
+      {
+        grant,
+        ...(name !== grant.grantee_id ? { clientName: name } : {}),
+        ...(lastUsedAt !== undefined ? { lastUsedAt } : {}),
+      },
+      ctx.now(),
+    ),
     (a) => {
-      if (a.name !== 'revoke') return;
-      void ctx.act(
-        'revoke_consent_grant',
-        { grant_id: grant.grant_id },
-        `${name} can no longer use your preferences.`,
-      );
+      if (a.name !== 'revoke' || box.querySelector('.confirm')) return;
+      // Ending access takes a second, deliberate step: one click never does it.
+      const trigger = document.activeElement as HTMLElement | null;
+      const step = confirmStep({
+        question: `Stop ${name} from using your preferences? It will be refused from its next request, and it cannot be undone: the app would have to ask you again.`,
+        yes: 'Stop access',
+        no: 'Keep access',
+        onYes: async () => {
+          await ctx.act(
+            'revoke_consent_grant',
+            { grant_id: grant.grant_id },
+            `${name} can no longer use your preferences.`,
+          );
+          step.remove();
+        },
+        onNo: () => {
+          step.remove();
+          trigger?.focus();
+        },
+      });
+      box.append(step);
     },
   );
 }

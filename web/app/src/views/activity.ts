@@ -16,6 +16,7 @@ import { readsSection } from './activity-plot.ts';
 export const activityView: View = {
   path: '/app/activity',
   title: 'Who looked, and when',
+  label: 'Activity',
   sections: (ctx) => [filtersSection(ctx), liveSection(), logSection(ctx), readsSection(ctx, version(ctx))],
 };
 

@@ -9,6 +9,7 @@ import { areaTitle } from '../words.ts';
 export const dataView: View = {
   path: '/app/data',
   title: 'Download or delete',
+  label: 'Your data',
   sections: (ctx) => [exportSection(ctx), deleteSection(ctx)],
 };
 

@@ -7,6 +7,7 @@ import { h } from '../dom.ts';
 export const historyView: View = {
   path: '/app/history',
   title: 'Changes over time',
+  label: 'Changes',
   sections: (ctx) => [historySection(ctx)],
 };
 

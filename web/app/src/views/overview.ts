@@ -23,6 +23,7 @@ import { type Choice, grantNarrowing } from '../narrowing.ts';
 import { decideRequest } from '../requests.ts';
 import type { ConsentInterrupt } from '../review-stream.ts';
 import { areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
+import { glanceSection } from './glance.ts';
 import { mixSection } from './plots.ts';
 
 // The first view: what waits for the person (apps asking for access, changes apps suggested),
@@ -31,7 +32,13 @@ import { mixSection } from './plots.ts';
 export const overviewView: View = {
   path: '/app',
   title: 'Your preferences',
-  sections: (ctx) => [requestsSection(ctx), suggestionsSection(ctx), ...profileSections(ctx)],
+  label: 'Home',
+  sections: (ctx) => [
+    glanceSection(ctx),
+    requestsSection(ctx),
+    suggestionsSection(ctx),
+    ...profileSections(ctx),
+  ],
 };
 
 function requestsSection(ctx: AppContext): Section {
@@ -284,9 +291,25 @@ function areaSection(
       seers.length === 0 ? 'only you.' : `${listWords(seers.map((g) => seerWords(ctx, g, area)))}.`,
     ),
   );
-  for (const claim of claims) el.append(claimSurface(ctx, claim));
+  // Folded on a phone, where every area open made the page ten thousand pixels tall: the summary
+  // line says what is inside; open everywhere else.
+  const stated = claims.filter((c) => c.source.kind === 'user_stated').length;
+  const list = h(
+    'details',
+    { class: 'area-claims', open: !PHONE.matches },
+    h(
+      'summary',
+      {},
+      `${claims.length === 1 ? '1 preference' : `${claims.length} preferences`}: ${stated} said by you, ${claims.length - stated} worked out or brought in`,
+    ),
+  );
+  for (const claim of claims) list.append(claimSurface(ctx, claim));
+  el.append(list);
   return el;
 }
+
+/** The width under which the page is laid out for a phone (style.css uses the same). */
+const PHONE = window.matchMedia('(max-width: 30rem)');
 
 function seerWords(ctx: AppContext, g: ConsentGrant, area: string): string {
   const keys = g.allowed_claim_keys?.filter((k) =>
