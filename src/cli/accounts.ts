@@ -1,12 +1,15 @@
 import { redirectUriProblem, registerClient } from '../operations/accounts/clients.ts';
+import { createPasskeyAccount } from '../operations/accounts/passkey-accounts.ts';
 import { createSubject, SubjectInput } from '../operations/accounts/subjects-and-sessions.ts';
 import { COMMON_OPTIONS, configFrom, fatal, parse, usage } from './args.ts';
 import { withProvider } from './open-provider.ts';
 
-export const SUBJECT_HELP = `ppx subject add --username U [--password P] [--subject ID]
+export const SUBJECT_HELP = `ppx subject add --username U [--password P | --no-password] [--subject ID]
   Creates a subject who can sign in to the consent page (with an empty profile when the subject
   has none). The password comes from --password, else PPX_PASSWORD, else one line of stdin
-  (prefer the last two: a flag shows up in the process list). --subject defaults to a new id.`;
+  (prefer the last two: a flag shows up in the process list). --subject defaults to a new id.
+  With --no-password the account has no password: a one-time link is printed (it works once,
+  for 24 hours) at which the person adds their first passkey (docs/passkeys.md).`;
 
 export const CLIENT_HELP = `ppx client add --id ID --name NAME [--redirect-uri URL…] [--confidential --secret S]
   Registers (or updates) a client that may ask subjects for consent. Redirect URIs are matched
@@ -22,6 +25,7 @@ export async function subjectCommand(argv: string[]): Promise<number> {
     username: { type: 'string' },
     password: { type: 'string' },
     subject: { type: 'string' },
+    'no-password': { type: 'boolean' },
   });
   if (!args.ok) return usage('subject', SUBJECT_HELP, args.message);
   const { values: v, positionals } = args.value;
@@ -30,6 +34,23 @@ export async function subjectCommand(argv: string[]): Promise<number> {
     return usage('subject', SUBJECT_HELP, 'the only subcommand is "add"');
   }
   if (!v.username) return usage('subject', SUBJECT_HELP, '--username is required');
+  if (v['no-password']) {
+    if (v.password !== undefined)
+      return usage('subject', SUBJECT_HELP, '--no-password and --password exclude each other');
+    const config = configFrom(v);
+    if (typeof config === 'string') return usage('subject', SUBJECT_HELP, config);
+    const username = v.username;
+    return withProvider('subject', config, async (deps) => {
+      const r = await createPasskeyAccount(deps, {
+        username,
+        ...(v.subject !== undefined ? { subject_id: v.subject } : {}),
+      });
+      if (!r.ok) return fatal('subject', r.error.description);
+      console.log(`created subject ${r.value.subject_id} (sign-in name "${r.value.username}", no password)`);
+      console.log(`one-time link to add a passkey (works once, within 24 hours): ${r.value.link}`);
+      return 0;
+    });
+  }
   const password = v.password ?? process.env['PPX_PASSWORD'] ?? (await passwordFromStdin());
   if (!password) {
     return usage('subject', SUBJECT_HELP, 'give a password (--password, PPX_PASSWORD or one line on stdin)');

@@ -128,3 +128,17 @@ export type ConsentReceiptArea = Pick<
   StoreTx,
   'getConsentReceipt' | 'listConsentReceiptsBySubject' | 'findConsentReceipt' | 'insertConsentReceipt'
 >;
+
+/** Passkeys and their tickets (passkeys.ts). */
+export type PasskeyArea = Pick<
+  StoreTx,
+  | 'listPasskeys'
+  | 'getPasskey'
+  | 'getPasskeyTicket'
+  | 'insertPasskey'
+  | 'usePasskey'
+  | 'deletePasskey'
+  | 'putPasskeyTicket'
+  | 'takePasskeyTicket'
+  | 'prunePasskeyTickets'
+>;

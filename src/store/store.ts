@@ -14,6 +14,7 @@ import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
 import type { ConsentReceiptReader, ConsentReceiptWriter } from './consent-receipts.ts';
+import type { PasskeyReader, PasskeyWriter } from './passkeys.ts';
 import type { ProofLedger } from './proof-ledger.ts';
 import type { RateCounter } from './rate-limits.ts';
 import type { ResourceSubscriptionReader, ResourceSubscriptionWriter } from './resource-subscriptions.ts';
@@ -22,6 +23,7 @@ import type { WritebackReader, WritebackWriter } from './writeback-store.ts';
 export type * from './a2a-task-store.ts';
 export type * from './change-store.ts';
 export type * from './consent-receipts.ts';
+export type * from './passkeys.ts';
 export type * from './resource-subscriptions.ts';
 export type * from './writeback-store.ts';
 
@@ -102,14 +104,16 @@ export interface ClaimChange extends ClaimShape {
  * listChanges, latestChangeSeq (the change-event outbox): change-store.ts; getA2aTask,
  * listA2aTasks (A2A tasks, by owner): a2a-task-store.ts; listResourceSubscriptions (MCP resource
  * subscriptions, by grant): resource-subscriptions.ts; getConsentReceipt,
- * listConsentReceiptsBySubject, findConsentReceipt (signed consent receipts): consent-receipts.ts.
+ * listConsentReceiptsBySubject, findConsentReceipt (signed consent receipts): consent-receipts.ts;
+ * listPasskeys, getPasskey, getPasskeyTicket: passkeys.ts.
  */
 export interface StoreReader
   extends WritebackReader,
     ChangeReader,
     A2aTaskReader,
     ResourceSubscriptionReader,
-    ConsentReceiptReader {
+    ConsentReceiptReader,
+    PasskeyReader {
   /** The profile of a subject, or undefined. */
   getProfileBySubject(subjectId: string): Promise<ProfileRecord | undefined>;
   getProfile(profileId: string): Promise<ProfileRecord | undefined>;
@@ -181,14 +185,16 @@ export interface StoreReader
  * insertProposal, transitionProposal (compare-and-set), appendClaimHistory: writeback-store.ts;
  * appendChange, markGrantExpiryAnnounced: change-store.ts; putA2aTask: a2a-task-store.ts;
  * addResourceSubscription (capped), removeResourceSubscription, clearResourceSubscriptions:
- * resource-subscriptions.ts; insertConsentReceipt: consent-receipts.ts.
+ * resource-subscriptions.ts; insertConsentReceipt: consent-receipts.ts; passkeys and their
+ * tickets: passkeys.ts.
  */
 export interface StoreWriter
   extends WritebackWriter,
     ChangeWriter,
     A2aTaskWriter,
     ResourceSubscriptionWriter,
-    ConsentReceiptWriter {
+    ConsentReceiptWriter,
+    PasskeyWriter {
   insertProfile(profile: ProfileRecord): Promise<void>;
   /** Sets `updated_at` (and `default_policy` when given). Returns false when the profile is missing. */
   touchProfile(profileId: string, updatedAt: string, defaultPolicy?: DefaultPolicy): Promise<boolean>;
@@ -420,6 +426,12 @@ export const STORE_WRITERS: { readonly [K in keyof StoreWriter]: true } = {
   removeResourceSubscription: true,
   clearResourceSubscriptions: true,
   insertConsentReceipt: true,
+  insertPasskey: true,
+  usePasskey: true,
+  deletePasskey: true,
+  putPasskeyTicket: true,
+  takePasskeyTicket: true,
+  prunePasskeyTickets: true,
 };
 
 /**
@@ -466,6 +478,9 @@ export const STORE_READERS: { readonly [K in keyof StoreReader]: true } = {
   getConsentReceipt: true,
   listConsentReceiptsBySubject: true,
   findConsentReceipt: true,
+  listPasskeys: true,
+  getPasskey: true,
+  getPasskeyTicket: true,
 };
 
 /**

@@ -20,6 +20,7 @@ import { auditLogContract } from './contract-audit-log.ts';
 import { changesContract } from './contract-changes.ts';
 import { consentContract } from './contract-consent.ts';
 import { consentReceiptContract } from './contract-consent-receipts.ts';
+import { passkeyContract } from './contract-passkeys.ts';
 import { recordsContract } from './contract-records.ts';
 import { resourceSubscriptionContract } from './contract-resource-subscriptions.ts';
 import { reviewContract } from './contract-reviews.ts';
@@ -58,6 +59,7 @@ export function runStoreContract(
     a2aTaskContract(open, options.sameDatabase);
     resourceSubscriptionContract(open, options.sameDatabase);
     consentReceiptContract(open);
+    passkeyContract(open);
   });
 }
 

@@ -89,6 +89,16 @@ export async function fillEveryTable(store: Store, subjects = 3): Promise<string
     const who = subject({ subject_id: subjectIdOf, username: `person-${i}-${subjectIdOf.slice(-6)}` });
     await store.insertSubject(who);
     await store.insertSession(session({ subject_id: subjectIdOf, session_hash: `sess-${subjectIdOf}` }));
+    await store.insertPasskey({
+      credential_id: `cred-${subjectIdOf}`,
+      subject_id: subjectIdOf,
+      public_key: 'pQECAyYgASFYIA',
+      counter: i,
+      transports: ['internal'],
+      name: `Key ${i}`,
+      created_at: at(i),
+      ...(i % 2 === 0 ? { last_used_at: at(i + 1) } : {}),
+    });
     await store.insertGrantRequest(grantRequest({ subject_id: subjectIdOf, client_id: app.client_id }));
     await store.rememberPairwiseSubject(app.client_id, `pw-${subjectIdOf}`, subjectIdOf);
     const family = tokenFamily({

@@ -86,6 +86,7 @@ async function seen(store: Store, subjects: readonly string[]): Promise<unknown>
       await store.listChanges({ after: 0, subjectId: s, limit: 1000 }),
       await store.listProposals(profile.profile_id),
       await store.listClaimHistory({ profile_id: profile.profile_id, limit: 100 }),
+      await store.listPasskeys(s),
     );
   }
   return out;
@@ -108,6 +109,7 @@ describe('ppx migrate: moving a whole store between SQLite and PostgreSQL', { ..
         'rate_windows',
         'dpop_proofs',
         'resource_subscriptions',
+        'passkey_tickets',
       ]);
       const singletons = new Set(['change_counter', 'audit_clock', 'audit_prune_horizon']);
       const liteTables = (

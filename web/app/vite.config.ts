@@ -19,6 +19,7 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     sourcemap: false,
-    rollupOptions: { input: here('src/main.ts') },
+    // A second entry: the passkey script of the server-rendered pages (docs/passkeys.md).
+    rollupOptions: { input: { main: here('src/main.ts'), passkey: here('src/passkey-page.ts') } },
   },
 });

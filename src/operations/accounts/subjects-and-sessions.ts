@@ -34,14 +34,27 @@ export async function createSubject(
   const parsed = parseInput(SubjectInput, raw, 'the account');
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  const clock = deps.clock();
-  const now = clock.toISOString();
+  const now = deps.clock().toISOString();
   const record: SubjectRecord = {
     subject_id: input.subject_id ?? `ppx:subject:${randomToken(12)}`,
     username: input.username.toLowerCase(),
     password_hash: await hashPassword(input.password),
     created_at: now,
   };
+  return insertSubjectWithProfile(deps, record);
+}
+
+/**
+ * Stores a subject record with an empty profile when they have none yet, in one transaction. An
+ * account without a password (a passkey account, docs/passkeys.md) has an empty `password_hash`,
+ * which no password ever verifies against.
+ */
+export async function insertSubjectWithProfile(
+  deps: Deps,
+  record: SubjectRecord,
+): Promise<Result<SubjectRecord>> {
+  const clock = deps.clock();
+  const now = record.created_at;
   try {
     await inTransaction(deps, async (tx) => {
       await tx.store.insertSubject(record);
@@ -78,7 +91,15 @@ export async function signIn(deps: Deps, username: string, password: string): Pr
   decoy ??= hashPassword(randomToken());
   const valid = await verifyPassword(password, subject?.password_hash ?? (await decoy));
   if (!subject || !valid) return fail('access_denied', 'the username or password is wrong');
+  if ((await deps.store.getSetting(passwordOffSetting(subject.subject_id))) !== undefined) {
+    return fail('access_denied', 'password sign-in is turned off for this account: sign in with a passkey');
+  }
   return ok(await openSession(deps, subject.subject_id));
+}
+
+/** The setting present while a person has turned password sign-in off (docs/passkeys.md). */
+export function passwordOffSetting(subjectId: string): string {
+  return `password_off:${subjectId}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { consentReceiptQueries } from './consent-receipt-queries.ts';
+import { passkeyQueries } from './passkey-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
@@ -34,5 +35,6 @@ export function postgresQueries(sql: Sql, options: QueryOptions): StoreTx {
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql, options.writeLock),
     ...consentReceiptQueries(sql),
+    ...passkeyQueries(sql),
   };
 }

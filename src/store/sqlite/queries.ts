@@ -6,6 +6,7 @@ import { auditQueries } from './audit-queries.ts';
 import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { consentReceiptQueries } from './consent-receipt-queries.ts';
+import { passkeyQueries } from './passkey-queries.ts';
 import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
@@ -40,5 +41,6 @@ export function sqliteQueries(db: DatabaseSync, options: RecordQueryOptions = {}
     ...a2aTaskQueries(sql),
     ...resourceSubscriptionQueries(sql),
     ...consentReceiptQueries(sql),
+    ...passkeyQueries(sql),
   };
 }

@@ -7,7 +7,8 @@
 // Not moved: schema_migrations (each side applies its own files), SQLite's sqlite_sequence and
 // PostgreSQL's change_seq and identity sequences (carried as high-water marks, below), and
 // rate_windows (PostgreSQL's shared rate counts: a window lasts a minute, docs/deploy.md),
-// dpop_proofs (the DPoP replay ledger: a proof lives five minutes) and resource_subscriptions (MCP
+// dpop_proofs (the DPoP replay ledger: a proof lives five minutes), passkey_tickets (a passkey
+// challenge or setup link lives minutes to a day; docs/passkeys.md) and resource_subscriptions (MCP
 // resource subscriptions: transient protocol state, which a client makes again on its next
 // session; docs/store.md, "MCP resource subscriptions").
 
@@ -94,6 +95,20 @@ export const TABLES: readonly TableSpec[] = [
   ),
   table('subjects', ['subject_id'], ['subject_id', 'username', 'body']),
   table('sessions', ['session_hash'], ['session_hash', 'subject_id', 'expires_at', 'body']),
+  table(
+    'passkeys',
+    ['credential_id'],
+    [
+      'credential_id',
+      'subject_id',
+      'public_key',
+      'counter',
+      'transports',
+      'name',
+      'created_at',
+      'last_used_at',
+    ],
+  ),
   table(
     'grant_requests',
     ['grant_request_id'],

@@ -10,6 +10,8 @@ export const DEFAULT_APP_DIR = new URL('../../../dist/app/', import.meta.url);
 export interface AppBundle {
   /** The entry script's URL path (`/app/assets/main-….js`). */
   readonly script: string;
+  /** The passkey script of the server-rendered pages (docs/passkeys.md), when built. */
+  readonly passkeyScript?: string;
   readonly styles: readonly string[];
   /** The files that may be served, by URL path: only those the manifest names. */
   readonly files: ReadonlyMap<string, { readonly type: string; readonly body: Uint8Array }>;
@@ -48,7 +50,8 @@ async function readBundle(dir: URL, log: (msg: string) => void): Promise<AppBund
   } catch {
     return undefined;
   }
-  const entry = Object.values(manifest).find((e) => e.isEntry);
+  const entry = manifest['src/main.ts'] ?? Object.values(manifest).find((e) => e.isEntry);
+  const passkey = manifest['src/passkey-page.ts'];
   if (!entry) {
     log('web app: dist/app/.vite/manifest.json names no entry; run npm run build:app');
     return undefined;
@@ -71,6 +74,7 @@ async function readBundle(dir: URL, log: (msg: string) => void): Promise<AppBund
   }
   return {
     script: `/app/${entry.file}`,
+    ...(passkey ? { passkeyScript: `/app/${passkey.file}` } : {}),
     styles: (entry.css ?? []).map((f) => `/app/${f}`),
     files,
   };

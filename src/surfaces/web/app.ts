@@ -2,12 +2,14 @@ import { type Env, Hono, type MiddlewareHandler } from 'hono';
 import type { Deps } from '../../operations/deps.ts';
 import { readBodyBytes } from '../shared/body.ts';
 import { cookiePlan } from '../shared/session.ts';
-import { DEFAULT_APP_DIR } from './app-bundle.ts';
+import { appBundleLoader, DEFAULT_APP_DIR } from './app-bundle.ts';
 import { registerAppRoutes } from './app-routes.ts';
 import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './layout.ts';
+import { registerPasskeyPages } from './passkey-pages.ts';
+import { registerPasskeyRoutes } from './passkey-routes.ts';
 import { providerName, send, type WebContext } from './respond.ts';
 import { messagePage, passwordSignIn, type SignInMethod } from './signin.ts';
 import { registerSignInRoutes } from './signin-routes.ts';
@@ -40,6 +42,7 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
     signIn: options.signIn ?? passwordSignIn,
     signupEnabled: options.signupEnabled === true,
     log: options.log,
+    passkeyScript: passkeyScriptOf(options.appDir ?? DEFAULT_APP_DIR, options.log),
   };
   const app = new Hono();
   const form = formBody(web);
@@ -56,6 +59,8 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
     }),
   );
   registerSignInRoutes(app, web);
+  registerPasskeyRoutes(app, web);
+  registerPasskeyPages(app, web);
   registerConsentRoutes(app, web);
   registerAuthorizeRoutes(app, web, options.devAllowHttpClientMetadata === true);
   registerAppRoutes(app, web, options.appDir ?? DEFAULT_APP_DIR);
@@ -107,6 +112,11 @@ function formBody(web: WebContext): MiddlewareHandler {
     c.req.raw = new Request(c.req.raw, { body: body.value });
     return next();
   };
+}
+
+function passkeyScriptOf(dir: URL, log: (msg: string) => void): () => Promise<string | undefined> {
+  const bundle = appBundleLoader(dir, log);
+  return async () => (await bundle())?.passkeyScript;
 }
 
 /** Mounts the pages on the root app (src/server.ts). */

@@ -18,6 +18,13 @@ export function securityHeaders(formTargets: readonly string[] = []): Record<str
   );
 }
 
+/**
+ * The CSP of a page that loads the passkey script (docs/passkeys.md): the same as every page's,
+ * with this origin's scripts and requests allowed, and nothing inline.
+ */
+export const PASSKEY_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /** What every page carries besides its own CSP (the pages here and the web app's, app-shell.ts). */
 export function hardenedPageHeaders(csp: string): Record<string, string> {
   return {
@@ -31,7 +38,7 @@ export function hardenedPageHeaders(csp: string): Record<string, string> {
   };
 }
 
-export function page(title: string, body: SafeHtml, providerName: string): SafeHtml {
+export function page(title: string, body: SafeHtml, providerName: string, script?: string): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -39,6 +46,7 @@ export function page(title: string, body: SafeHtml, providerName: string): SafeH
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${providerName}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
+${script ? html`<script type="module" src="${script}"></script>` : ''}
 </head>
 <body>
 <header class="top"><span class="brand">${providerName}</span></header>

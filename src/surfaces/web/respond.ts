@@ -13,6 +13,8 @@ export interface WebContext {
   readonly signIn: SignInMethod;
   readonly signupEnabled: boolean;
   readonly log: (msg: string) => void;
+  /** The passkey script's path in the app bundle, when it is built (docs/passkeys.md). */
+  readonly passkeyScript: () => Promise<string | undefined>;
 }
 
 export function providerName(web: WebContext): string {

@@ -4,6 +4,7 @@ import { askingAppWords } from '../../model/client.ts';
 import { signedInName, signOut } from '../../operations/accounts/subjects-and-sessions.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
+import { PASSKEY_PAGE_CSP } from './layout.ts';
 import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';
 import {
   clearSessionCookie,
@@ -16,6 +17,9 @@ import {
   setSessionCookie,
 } from './session.ts';
 import { messagePage, signedInPage, signInPage } from './signin.ts';
+
+/** The sign-in and sign-up pages load the passkey script (docs/passkeys.md). */
+export const passkeyPageHeaders = [['Content-Security-Policy', PASSKEY_PAGE_CSP]] as const;
 
 /**
  * The sign-in form as a response (also shown in place of a page that needs a session). When the
@@ -38,8 +42,9 @@ export async function showSignIn(
     ...(input.form ? { form: input.form } : {}),
     ...(reason ? { reason } : {}),
     signupEnabled: web.signupEnabled,
+    passkeyScript: await web.passkeyScript(),
   });
-  return send(c, body, status, [], headers);
+  return send(c, body, status, [], [...headers, ...passkeyPageHeaders]);
 }
 
 const GENERIC_REASON =
@@ -100,7 +105,11 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
     }
     const signedIn = await web.signIn.verify(web.deps, form);
     if (!signedIn.ok) {
-      return showSignIn(c, web, { returnTo, form, error: 'The username or password is wrong.' }, 401);
+      const off = signedIn.error.description.includes('turned off');
+      const error = off
+        ? 'Password sign-in is turned off for this account. Sign in with a passkey.'
+        : 'The username or password is wrong.';
+      return showSignIn(c, web, { returnTo, form, error }, 401);
     }
     await startSession(c, web, signedIn.value.secret);
     return seeOther(c, returnTo);

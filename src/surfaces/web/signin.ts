@@ -45,6 +45,8 @@ export interface SignInPageInput {
   readonly signupEnabled: boolean;
   /** Why the person is asked to sign in (e.g. an app asks for their consent). */
   readonly reason?: string;
+  /** The passkey script, when the app bundle is built: the page then offers a passkey. */
+  readonly passkeyScript?: string | undefined;
 }
 
 export function signInPage(input: SignInPageInput): SafeHtml {
@@ -63,10 +65,21 @@ ${errorBox(input.error)}
 ${input.method.fields(input.form)}
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>
+${input.passkeyScript ? passkeyForm(input.csrf, input.returnTo) : ''}
 ${signup}
 </section>`,
     input.providerName,
+    input.passkeyScript,
   );
+}
+
+/** A passkey button, hidden until the passkey script shows it (no dead button without scripts). */
+function passkeyForm(csrf: string, returnTo: string): SafeHtml {
+  return html`<form class="passkey" method="post" action="/signin">
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<div class="actions"><button type="button" data-passkey="signin" hidden>Sign in with a passkey</button></div>
+</form>`;
 }
 
 export function signedInPage(input: { username: string; csrf: string; providerName: string }): SafeHtml {

@@ -5,12 +5,13 @@ import { html } from './escape.ts';
 import { errorBox, page } from './layout.ts';
 import { providerName, seeOther, send, signInAttempt, type WebContext } from './respond.ts';
 import { type Form, field, preSessionCsrf, preSessionCsrfCookie, readForm, safeReturnTo } from './session.ts';
-import { refused, startSession } from './signin-routes.ts';
+import { passkeyPageHeaders, refused, startSession } from './signin-routes.ts';
 
 /** Self-service accounts, registered only when the operator enables sign-up. */
 export function registerSignupRoutes(app: Hono, web: WebContext): void {
-  app.get('/signup', (c) => {
-    return send(c, signupPage(web, preSessionCsrf(c, web.plan), safeReturnTo(c.req.query('return_to'))));
+  app.get('/signup', async (c) => {
+    const page = signupPage(web, preSessionCsrf(c, web.plan), safeReturnTo(c.req.query('return_to')));
+    return send(c, await page, 200, [], passkeyPageHeaders);
   });
 
   app.post('/signup', async (c) => {
@@ -18,11 +19,18 @@ export function registerSignupRoutes(app: Hono, web: WebContext): void {
     if (problem) return refused(c, web, problem);
     const form = await readForm(c);
     const returnTo = safeReturnTo(field(form, 'return_to'));
-    const again = (
+    const again = async (
       error: string,
       status: 400 | 403 | 409 | 429,
       headers: readonly (readonly [string, string])[] = [],
-    ) => send(c, signupPage(web, preSessionCsrf(c, web.plan), returnTo, error, form), status, [], headers);
+    ) =>
+      send(
+        c,
+        await signupPage(web, preSessionCsrf(c, web.plan), returnTo, error, form),
+        status,
+        [],
+        [...headers, ...passkeyPageHeaders],
+      );
     if (!sameToken(field(form, 'csrf'), preSessionCsrfCookie(c, web.plan))) {
       return again('The form had expired. Please try again.', 403);
     }
@@ -42,7 +50,8 @@ export function registerSignupRoutes(app: Hono, web: WebContext): void {
   });
 }
 
-function signupPage(web: WebContext, csrf: string, returnTo: string, error?: string, form: Form = {}) {
+async function signupPage(web: WebContext, csrf: string, returnTo: string, error?: string, form: Form = {}) {
+  const script = await web.passkeyScript();
   return page(
     'Create an account',
     html`<section class="card">
@@ -60,10 +69,25 @@ ${errorBox(error)}
 <input type="password" id="password_again" name="password_again" autocomplete="new-password" required minlength="10" maxlength="200"></div>
 <div class="actions"><button type="submit" class="primary">Create account</button></div>
 </form>
+${script ? passkeySignup(csrf, returnTo) : ''}
 <p class="hint">Already have one? <a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in</a>.</p>
 </section>`,
     providerName(web),
+    script,
   );
+}
+
+/** Sign-up with a passkey and no password; its button shows once the passkey script runs. */
+function passkeySignup(csrf: string, returnTo: string) {
+  return html`<form class="passkey" method="post" action="/signup">
+<h2>Or use a passkey instead of a password</h2>
+<p class="hint">Your device keeps the key (unlocked by your fingerprint, face or screen lock); there is no password to remember.</p>
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<div class="field"><label for="passkey-username">Username</label>
+<input type="text" id="passkey-username" name="username" autocomplete="username webauthn" required maxlength="64"></div>
+<div class="actions"><button type="button" data-passkey="signup" hidden>Create account with a passkey</button></div>
+</form>`;
 }
 
 function capitalize(s: string): string {

@@ -43,8 +43,8 @@ describe('home at a glance, and access cards by app', skipWhen(SKIP_NO_CHROMIUM)
           };
         }
       ).document
-        .querySelector('#glance-lately')
-        ?.parentElement?.textContent?.includes('(today)'),
+        .querySelector('[aria-labelledby="glance-lately"]')
+        ?.textContent.includes('(today)'),
     );
     const apps = await shown(page, '[aria-labelledby="glance-apps"]');
     // One line per app, not per grant.
