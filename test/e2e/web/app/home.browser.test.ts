@@ -37,11 +37,7 @@ describe('home at a glance, and access cards by app', skipWhen(SKIP_NO_CHROMIUM)
     await page.waitForSelector('#glance-apps');
     await page.waitForFunction(() =>
       (
-        globalThis as unknown as {
-          document: {
-            querySelector(s: string): { parentElement: { textContent: string | null } | null } | null;
-          };
-        }
+        globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
       ).document
         .querySelector('[aria-labelledby="glance-lately"]')
         ?.textContent.includes('(today)'),
