@@ -155,7 +155,7 @@ function scale(v: number): string {
 }
 
 /** `snake_case` to "Snake case". */
-function humanize(name: string): string {
+export function humanize(name: string): string {
   // Names from outside (map keys, free-form domains) lose their bidi controls (model/shown-text.ts).
   const words = withoutBidiControls(name).replace(/[_.]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);

@@ -1,5 +1,6 @@
 import type { AppBundle } from './app-bundle.ts';
 import { html, type SafeHtml } from './escape.ts';
+import { FAVICON_PATH } from './favicon.ts';
 import { hardenedPageHeaders, STYLESHEET_PATH } from './layout.ts';
 
 // The HTML page the web app runs in (docs/web-app.md): the bundle's script and stylesheet, the
@@ -7,7 +8,17 @@ import { hardenedPageHeaders, STYLESHEET_PATH } from './layout.ts';
 // short text for whoever sees it before (or without) the script. No inline script or style.
 
 /** The client-side views: every one is this same page; the script draws the view its path names. */
-export const APP_VIEWS = ['', '/access', '/history', '/activity', '/data', '/receipts'] as const;
+export const APP_VIEWS = [
+  '',
+  '/access',
+  '/history',
+  '/activity',
+  '/data',
+  '/data/conflicts',
+  '/data/sensitive',
+  '/data/preference',
+  '/receipts',
+] as const;
 
 /** The headers of the app's page: its CSP allows its own scripts, styles and requests only. */
 export function appSecurityHeaders(): Record<string, string> {
@@ -30,6 +41,7 @@ export function appShell(input: ShellInput): SafeHtml {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <title>Your preferences · ${input.providerName}</title>
 <meta name="ppx-csrf" content="${input.csrf}">
 <meta name="ppx-provider" content="${input.providerName}">

@@ -7,6 +7,7 @@ import { registerAppRoutes } from './app-routes.ts';
 import { registerAuthorizeRoutes } from './authorize-routes.ts';
 import { registerConsentRoutes } from './consent-routes.ts';
 import { html } from './escape.ts';
+import { FAVICON_HEADERS, FAVICON_PATH, FAVICON_SVG } from './favicon.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './layout.ts';
 import { registerPasskeyPages } from './passkey-pages.ts';
 import { registerPasskeyRoutes } from './passkey-routes.ts';
@@ -58,6 +59,8 @@ export function createWebApp(deps: Deps, options: WebOptions): Hono {
       'X-Content-Type-Options': 'nosniff',
     }),
   );
+  for (const path of [FAVICON_PATH, '/favicon.ico'])
+    app.get(path, (c) => c.body(FAVICON_SVG, 200, FAVICON_HEADERS));
   registerSignInRoutes(app, web);
   registerPasskeyRoutes(app, web);
   registerPasskeyPages(app, web);

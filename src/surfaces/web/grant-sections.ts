@@ -212,8 +212,14 @@ ${
     ? html`<p>None of your preferences would be visible.</p>`
     : html`<table class="claims"><thead><tr><th>Preference</th><th>Value</th><th>Where it came from</th></tr></thead><tbody>${rows}</tbody></table>`
 }
-<p class="hint">${hidden === 1 ? '1 other preference stays hidden.' : `${hidden} other preferences stay hidden.`}</p>
+${hiddenWords(hidden)}
 </section>`;
+}
+
+/** How many preferences the app would not see; nothing is said when it would see all of them. */
+function hiddenWords(hidden: number): SafeHtml {
+  if (hidden === 0) return html`<p class="hint">It would see every preference you have.</p>`;
+  return html`<p class="hint">${hidden === 1 ? 'Your 1 other preference stays hidden from it.' : `Your ${hidden} other preferences stay hidden from it.`}</p>`;
 }
 
 function claimRow(c: Claim): SafeHtml {

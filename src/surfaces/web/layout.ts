@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from './escape.ts';
+import { FAVICON_PATH } from './favicon.ts';
 
 /** Where the one stylesheet is served; pages load nothing else (no scripts at all). */
 export const STYLESHEET_PATH = '/web/style.css';
@@ -46,6 +47,7 @@ export function page(title: string, body: SafeHtml, providerName: string, script
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${providerName}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 ${script ? html`<script type="module" src="${script}"></script>` : ''}
 </head>
 <body>

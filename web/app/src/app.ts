@@ -11,15 +11,28 @@ import { type Connection, type ConsentInterrupt, ReviewStream } from './review-s
 import { accessView } from './views/access.ts';
 import { activityView, noteAuditAppended } from './views/activity.ts';
 import { dataView } from './views/data.ts';
+import { disagreementsView } from './views/disagreements.ts';
 import { historyView } from './views/history.ts';
 import { overviewView } from './views/overview.ts';
+import { preferenceView } from './views/preference.ts';
 import { receiptsView } from './views/receipts.ts';
+import { sensitiveView } from './views/sensitive.ts';
 
 // The app: one following review run keeps the state; each change redraws the sections of the
 // current view whose content changed (focus stays where it was); the views are client-side paths
 // under /app, each also served by the provider, so a reload or a shared link lands on it.
 
-const VIEWS: readonly View[] = [overviewView, accessView, historyView, activityView, dataView, receiptsView];
+const VIEWS: readonly View[] = [
+  overviewView,
+  accessView,
+  historyView,
+  activityView,
+  dataView,
+  disagreementsView,
+  sensitiveView,
+  preferenceView,
+  receiptsView,
+];
 
 export function startApp(): void {
   const config = pageConfig();
@@ -146,6 +159,11 @@ export function startApp(): void {
     notify,
     redraw: () => draw(),
     refreshRequests,
+    go(path) {
+      history.pushState(null, '', path);
+      draw();
+      main.focus();
+    },
   };
 
   let drawnView: View | undefined;
@@ -178,7 +196,7 @@ export function startApp(): void {
       h(
         'ul',
         {},
-        ...VIEWS.map((v) =>
+        ...VIEWS.filter((v) => v.inNav !== false).map((v) =>
           h(
             'li',
             {},

@@ -25,6 +25,8 @@ export interface AppContext {
   redraw(): void;
   /** Re-reads the waiting consent requests. */
   refreshRequests(): void;
+  /** Goes to another view of the app (a path under /app, with its query) without a reload. */
+  go(path: string): void;
 }
 
 /** A view's part, redrawn only when `key` (what it shows) changes. */
@@ -40,5 +42,7 @@ export interface View {
   readonly title: string;
   /** The navigation's words: one or two, so that every view fits one row at 1280 px; the title when absent. */
   readonly label?: string;
+  /** False for a view reached by its links only (one preference's page). */
+  readonly inNav?: false;
   sections(ctx: AppContext): Section[];
 }

@@ -1,6 +1,7 @@
 import { type Claim, qualifiedKey } from '../../../model/claim.ts';
 import type { ProposalRecord } from '../../../model/proposal.ts';
 import { keyWords, levelWords, valueWords } from '../describe.ts';
+import { editProblem } from '../value-kind.ts';
 import { button, card, column, icon, list, row, slider, text } from './components.ts';
 import { objectContents } from './data-model.ts';
 import { idsFor, surfaceIdFor } from './ids.ts';
@@ -83,15 +84,21 @@ function build(surfaceId: string, claim: Claim, now: Date, subject: Subject): Su
 
   const labels = subject.path === '/proposal' ? LABELS.proposal : LABELS.claim;
   const edit = value.editPath ? [{ key: 'value_percent', value: { path: value.editPath } }] : [];
+  // "Change it" only where the page can change it (value-kind.ts); a proposal is changed first
+  // only on its slider (suggestion-group.ts does the same).
+  const editable =
+    subject.path === '/proposal' ? value.editPath !== undefined : editProblem(claim) === undefined;
   const actions: Array<[keyof typeof labels, readonly ActionContextEntry[]]> = [
     ['confirm', subject.ref],
-    ['edit', [...subject.ref, ...edit]],
+    ...(editable ? [['edit', [...subject.ref, ...edit]] as [keyof typeof labels, ActionContextEntry[]]] : []),
     ['reject', subject.ref],
   ];
+  // Equal weight (issue 26 item 1): no filled "Yes, that's right" nudging the person to confirm
+  // a guess; confirming, changing and saying it is wrong look alike.
   for (const [name, context] of actions) {
     parts.push(
       text(id(`${name}-label`), labels[name]),
-      button(id(name), id(`${name}-label`), { name, context }, name === 'confirm'),
+      button(id(name), id(`${name}-label`), { name, context }, false),
     );
   }
   add(

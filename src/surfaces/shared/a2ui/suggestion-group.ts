@@ -102,14 +102,18 @@ export function suggestionGroup(
       children.push(`${rowId}-slider`);
       edit = [{ key: 'value_percent', value: { path: `/edit/${pid}` } }];
     }
-    const actions = (['confirm', 'edit', 'reject'] as const).map((name) => {
+    // "Change it first" only where it can be changed here (the slider); the three look alike
+    // (issue 26 item 1): an app's suggestion is not to be nudged in.
+    const names =
+      edit.length > 0 ? (['confirm', 'edit', 'reject'] as const) : (['confirm', 'reject'] as const);
+    const actions = names.map((name) => {
       parts.push(
         text(`${rowId}-${name}-label`, LABELS[name]),
         button(
           `${rowId}-${name}`,
           `${rowId}-${name}-label`,
           { name, context: name === 'edit' ? [...ref, ...edit] : ref },
-          name === 'confirm',
+          false,
         ),
       );
       return `${rowId}-${name}`;

@@ -11,7 +11,7 @@ import {
   type SuggestionGroup,
   suggestionGroup,
 } from '../../../../src/surfaces/shared/a2ui/index.ts';
-import { domainWords } from '../../../../src/surfaces/shared/describe.ts';
+import { domainWords, keyWords } from '../../../../src/surfaces/shared/describe.ts';
 import type { SurfaceAction } from '../a2ui-renderer.ts';
 import { appName, appNames } from '../app-names.ts';
 import { editedClaim, editedProposal, fromPercent, toPercent } from '../claim-edits.ts';
@@ -25,6 +25,7 @@ import type { ConsentInterrupt } from '../review-stream.ts';
 import { areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
 import { glanceSection } from './glance.ts';
 import { mixSection } from './plots.ts';
+import { preferencePath } from './preference.ts';
 
 // The first view: what waits for the person (apps asking for access, changes apps suggested),
 // then everything known about them, area by area, with who can see each area right now.
@@ -336,10 +337,8 @@ function claimSurface(ctx: AppContext, claim: Claim): HTMLElement {
       );
     } else if (a.name === 'edit') {
       const value = fromPercent(a.context['value_percent']);
-      if (value === undefined) {
-        ctx.notify('This kind of preference cannot be changed here yet. If it is wrong, remove it.', 'error');
-        return;
-      }
+      // Other kinds of value are changed on the preference's own page (views/preference.ts).
+      if (value === undefined) return ctx.go(preferencePath(qualifiedKey(claim)));
       // The slider left where it was is a confirmation, not a new statement: where the value
       // came from stays as it is (issue 22 item 7).
       if (value === fromPercent(toPercent(claim.value))) {
@@ -375,6 +374,15 @@ function claimSurface(ctx: AppContext, claim: Claim): HTMLElement {
   wrap.append(
     ctx.surface(claimCard(claim, ctx.now()), onAction),
     explainButton(ctx.csrf, { claim_id: claim.claim_id }, JSON.stringify(claim)),
+    h(
+      'p',
+      { class: 'claim-link' },
+      h(
+        'a',
+        { href: preferencePath(qualifiedKey(claim)) },
+        `History of ${keyWords(qualifiedKey(claim)).name.toLowerCase()}`,
+      ),
+    ),
   );
   return wrap;
 }

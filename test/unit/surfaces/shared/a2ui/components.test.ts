@@ -61,6 +61,22 @@ describe('ClaimCard', () => {
     }
   });
 
+  it('offers "Change it" only where the page can change the value, and its buttons weigh the same (issue 26)', () => {
+    const novelty = DEMO_CLAIMS.find((c) => c.key === 'novelty_tolerance') as Claim;
+    const locked = { ...novelty, review: { ...novelty.review, user_editable: false } };
+    assert.deepEqual([...actions(claimCard(locked, NOW)).keys()], ['confirm', 'reject']);
+    const free = { ...novelty, namespace: 'fragrance', key: 'not_a_key' };
+    assert.deepEqual([...actions(claimCard(free, NOW)).keys()], ['confirm', 'reject']);
+    for (const claim of DEMO_CLAIMS) {
+      for (const b of ofType(claimCard(claim, NOW), 'Button')) {
+        assert.equal(typeOf(b)[1].primary, false, `${claim.key}: no button is filled`);
+      }
+    }
+    for (const b of ofType(suggestionGroup(SUGGESTIONS.overYours, appNameOf), 'Button')) {
+      assert.equal(typeOf(b)[1].primary, false);
+    }
+  });
+
   it('picks the value widget by type: a slider for 0–1, rows for a map, a text otherwise', () => {
     const novelty = claimCard(DEMO_CLAIMS.find((c) => c.key === 'novelty_tolerance') as Claim, NOW);
     const [slider] = ofType(novelty, 'Slider');
@@ -129,10 +145,14 @@ describe('suggestions for one preference (issue 22 item 6)', () => {
     assert.match(words, /Suggested by an app you allowed on 28 February 2027\nTo Musk, Oud\./);
     assert.equal(words.match(/Accepting it replaces what you said yourself\./g)?.length, 2);
     // Each row's buttons decide its own proposal.
+    // A list is not changed on the card: accept or turn down, no "Change it first".
     const buttons = ofType(parts, 'Button').map(actionOf);
-    assert.equal(buttons.length, 6);
+    assert.deepEqual(
+      buttons.map((b) => b.name),
+      ['confirm', 'reject', 'confirm', 'reject'],
+    );
     for (const [i, s] of SUGGESTIONS.overYours.suggestions.entries()) {
-      for (const b of buttons.slice(3 * i, 3 * i + 3)) {
+      for (const b of buttons.slice(2 * i, 2 * i + 2)) {
         assert.deepEqual(b.context[0], { key: 'proposal_id', value: { literalString: s.proposal_id } });
       }
     }
