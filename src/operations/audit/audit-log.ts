@@ -3,8 +3,9 @@ import type { AuditAction, AuditEvent } from '../../model/audit-event.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { newTimeOrderedId } from '../../model/ids.ts';
 import type { AuditFilter, AuditPage } from '../../store/store.ts';
-import { actorOf, type Caller } from '../callers/caller.ts';
+import type { Caller } from '../callers/caller.ts';
 import type { AnyDeps, Deps } from '../deps.ts';
+import { noticeAuditAppended } from './audit-notices.ts';
 
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
@@ -43,6 +44,9 @@ export async function recordAudit(
     ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
   };
   await deps.store.appendAudit([event]);
+  // Outside a transaction the entry is committed now; inside one, the transaction's own change
+  // event tells the person's page after COMMIT (audit-notices.ts).
+  if ('transaction' in deps.store) noticeAuditAppended(deps, subjectId);
 }
 
 export async function recordCallerAudit(
@@ -53,7 +57,12 @@ export async function recordCallerAudit(
   at: Date,
 ) {
   const grantId = caller.kind === 'grant' ? caller.grant.grant_id : entry.grantId;
-  await recordAudit(deps, actorOf(caller), subjectId, { ...entry, grantId }, at);
+  // callers/caller.ts#actorOf, not imported: the caller's module logs refused calls through here.
+  const actor: AuditEvent['actor'] =
+    caller.kind === 'subject'
+      ? { kind: 'subject', id: caller.subjectId }
+      : { kind: 'grantee', id: caller.clientId };
+  await recordAudit(deps, actor, subjectId, { ...entry, grantId }, at);
 }
 
 export interface AuditQuery {

@@ -4,6 +4,7 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import { announceIfExpired } from '../changes.ts';
 import type { Deps } from '../deps.ts';
 import { resourceUrl } from '../tokens/resources.ts';
+import { auditRefusedCall } from './refused-call-audit.ts';
 
 /** Who is calling, after authentication: the profile owner, or a grantee holding one grant. */
 export type Caller =
@@ -36,13 +37,16 @@ export async function authenticate(deps: Deps, token: string | undefined): Promi
 
 /**
  * The caller behind one grant named by a token, checked against the grant's state as stored
- * now. Shared by every surface that accepts grant-bound tokens (HTTP, MCP).
+ * now. Shared by every surface that accepts grant-bound tokens (HTTP, MCP). A call refused
+ * because the grant was revoked or expired is logged for the grant's person (refused-call-audit.ts),
+ * unless `probe`: only looking for a live grant among several (a package token), not refusing.
  */
 export async function callerForGrant(
   deps: Deps,
   grantId: string,
   clientId: string,
   now: Date,
+  probe = false,
 ): Promise<Result<Extract<Caller, { kind: 'grant' }>>> {
   const principal = { grantId, clientId };
   const grant = await deps.store.getGrant(principal.grantId);
@@ -52,12 +56,14 @@ export async function callerForGrant(
   }
   switch (grantStatusAt(grant, now)) {
     case 'revoked':
+      if (!probe) await auditRefusedCall(deps, grant, 'grant_revoked', now);
       return fail('grant_revoked', 'the grant behind this token was revoked by the subject', {
         grantId: grant.grant_id,
       });
     case 'expired':
       // Told once (the first request to find it so); later requests skip the write.
       await announceIfExpired(deps, grant, now);
+      if (!probe) await auditRefusedCall(deps, grant, 'grant_expired', now);
       return fail('grant_expired', `the grant behind this token expired at ${grant.expires_at}`, {
         grantId: grant.grant_id,
       });

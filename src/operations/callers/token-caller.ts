@@ -81,7 +81,7 @@ export async function authenticateMcp(deps: Deps, token: string | undefined): Pr
   const { principal, tokenExpiresAt } = verified.value;
   if (principal.kind === 'package') {
     for (const id of principal.grantIds) {
-      const child = await callerForGrant(deps, id, principal.clientId, now);
+      const child = await callerForGrant(deps, id, principal.clientId, now, true);
       if (child.ok) {
         return ok({
           kind: 'package',

@@ -28,7 +28,13 @@ export function stateAt(entries: readonly ClaimHistoryInput[], atMs: number): Ma
   return state;
 }
 
-/** What changed between two instants, each list ordered by claim_id. Pure. */
+/**
+ * What changed between two instants, each list ordered by claim_id. Pure. Every change in the span
+ * counts, not only the net one (issue 26, item 3: a profile made that same day showed "19 added, 0
+ * changed, 0 removed" right after a change was accepted and a claim removed): a claim added in the
+ * span and changed after is `changed` (before: as it was added); a claim that ends the span absent
+ * is `removed` (before: as it last was), even when it was added in the span too.
+ */
 export function profileDiff(
   entries: readonly ClaimHistoryInput[],
   fromMs: number,
@@ -36,15 +42,31 @@ export function profileDiff(
 ): ProfileDiff {
   const before = stateAt(entries, fromMs);
   const after = stateAt(entries, toMs);
-  const ids = [...new Set([...before.keys(), ...after.keys()])].sort();
+  // Each claim's versions written within the span (after `from`, up to `to`), in order.
+  const during = new Map<string, (Claim | null)[]>();
+  for (const e of entries) {
+    const at = Date.parse(e.at);
+    if (at <= fromMs || at > toMs) continue;
+    const versions = during.get(e.claim_id) ?? [];
+    versions.push(e.claim);
+    during.set(e.claim_id, versions);
+  }
+  const ids = [...new Set([...before.keys(), ...after.keys(), ...during.keys()])].sort();
   const diff: ProfileDiff = { added: [], changed: [], removed: [] };
   for (const id of ids) {
     const b = before.get(id) ?? null;
     const a = after.get(id) ?? null;
-    if (b === null && a !== null) diff.added.push({ claim_id: id, before: null, after: a });
-    else if (b !== null && a === null) diff.removed.push({ claim_id: id, before: b, after: null });
-    else if (b !== null && a !== null && !sameJson(a, b))
-      diff.changed.push({ claim_id: id, before: b, after: a });
+    const written = (during.get(id) ?? []).filter((c): c is Claim => c !== null);
+    if (a === null) {
+      const last = b ?? written.at(-1) ?? null;
+      if (last !== null) diff.removed.push({ claim_id: id, before: last, after: null });
+    } else if (b !== null) {
+      if (!sameJson(a, b)) diff.changed.push({ claim_id: id, before: b, after: a });
+    } else {
+      const first = written[0] ?? a;
+      if (sameJson(first, a)) diff.added.push({ claim_id: id, before: null, after: a });
+      else diff.changed.push({ claim_id: id, before: first, after: a });
+    }
   }
   return diff;
 }

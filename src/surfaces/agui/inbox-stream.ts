@@ -1,6 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import { shownApps } from '../../operations/accounts/shown-apps.ts';
+import { followAuditAppends } from '../../operations/audit/audit-notices.ts';
 import type { Caller } from '../../operations/callers/caller.ts';
 import type { Deps } from '../../operations/deps.ts';
 import type { Answered } from '../../operations/inbox/consent-interrupts.ts';
@@ -8,6 +9,7 @@ import type { InboxRun, InboxUpdate } from '../../operations/inbox/inbox-stream.
 import { boundedStream, type Outgoing } from '../shared/bounded-stream.ts';
 import { credentialEnded, type StreamCredential } from '../shared/stream-credential.ts';
 import { decisionEvents, type PreparedAction, runAction, toolCallEvents } from './actions.ts';
+import { auditAppendedEvent, coalesce } from './audit-notices.ts';
 import { type RunIds, runError, runFinished, runStarted, updateEvent } from './events.ts';
 import { appIdsOf, explanation, textMessageEvents } from './explanations.ts';
 import type { InboxRunInput } from './input.ts';
@@ -82,6 +84,7 @@ export function inboxStream(
   const ids: RunIds = { threadId: request.threadId, runId: request.runId };
   const log = options.log ?? (() => undefined);
   let timer: ReturnType<typeof setInterval> | undefined;
+  let unfollowAudit: (() => void) | undefined;
   let stopped = false;
   const open = deps.metrics.openStreams.labels('agui');
   open.inc();
@@ -90,6 +93,7 @@ export function inboxStream(
     stopped = true;
     open.dec();
     if (timer !== undefined) clearInterval(timer);
+    unfollowAudit?.();
     run.close();
     options.onClose?.();
   };
@@ -119,6 +123,24 @@ export function inboxStream(
       if (await allowed()) sink.write(encodedUpdate(update, deps.clock()));
     };
     send(runStarted(ids, deps.clock()));
+    // Set when the run's last event (RUN_FINISHED, or an interrupt's) is sent: nothing after it.
+    let over = false;
+    const caller = options.caller;
+    if (request.follow && caller.kind === 'subject') {
+      // The person's log grew: said between the run's other events, never after its end.
+      const notice = coalesce(() => {
+        void allowed()
+          .then((yes) => {
+            if (yes && !over) send(auditAppendedEvent(deps.clock()));
+          })
+          .catch((e: unknown) => log(`review audit notice failed: ${String(e)}`));
+      });
+      const unfollow = followAuditAppends(deps, caller.subjectId, notice.poke);
+      unfollowAudit = () => {
+        notice.stop();
+        unfollow();
+      };
+    }
     if (request.follow) {
       timer = setInterval(() => {
         if (!sink.open) return;
@@ -136,6 +158,7 @@ export function inboxStream(
           const open = (await options.interrupts?.pending()) ?? [];
           if (open.length === 0 || !(await allowed())) return false;
           options.interrupts?.opened(open);
+          over = true;
           for (const event of interruptEvents(ids, open, deps.clock())) send(event);
           return true;
         };
@@ -178,8 +201,10 @@ export function inboxStream(
           await sendUpdate(next.value);
           ended = await interrupted();
         }
+        over = true;
         if (!ended) send(runFinished(ids, deps.clock()));
       } catch (e) {
+        over = true;
         log(`review stream failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         send(
           runError(

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { InboxState } from '../../../src/operations/inbox/inbox-state.ts';
+import { AUDIT_APPENDED } from '../../../src/surfaces/agui/audit-notices.ts';
 import {
   assertConverged,
   eventually,
@@ -163,13 +164,16 @@ describe('the AG-UI review stream follows changes made on every surface', () => 
 
   it('the runs so far obey AG-UI: RUN_STARTED first, one snapshot, then deltas only; the interrupted one ends CUSTOM, RUN_FINISHED', () => {
     const [first] = earlier;
-    const types = first!.record.events.map((e) => e.type);
+    // Besides: the notices that the person's log grew (CUSTOM ppx.audit_appended, docs/ag-ui.md).
+    const typesOf = (events: readonly { type: string; name?: string }[]) =>
+      events.filter((e) => !(e.type === EventType.CUSTOM && e.name === AUDIT_APPENDED)).map((e) => e.type);
+    const types = typesOf(first!.record.events);
     assert.equal(types[0], EventType.RUN_STARTED);
     assert.equal(types[1], EventType.STATE_SNAPSHOT);
     assert.ok(types.length > 10, `events: ${types.join(', ')}`);
     assert.deepEqual(types.slice(-2), [EventType.CUSTOM, EventType.RUN_FINISHED]);
     assert.deepEqual(new Set(types.slice(2, -2)), new Set([EventType.STATE_DELTA]));
-    const now = f.record.events.map((e) => e.type);
+    const now = typesOf(f.record.events);
     assert.deepEqual(now.slice(0, 2), [EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
     assert.deepEqual(new Set(now.slice(2)), new Set([EventType.STATE_DELTA]));
     for (const run of [first!, f]) assert.equal(run.record.failure, undefined);

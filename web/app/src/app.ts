@@ -9,7 +9,7 @@ import { pageConfig } from './page-config.ts';
 import { pendingRequests } from './requests.ts';
 import { type Connection, type ConsentInterrupt, ReviewStream } from './review-stream.ts';
 import { accessView } from './views/access.ts';
-import { activityView } from './views/activity.ts';
+import { activityView, noteAuditAppended } from './views/activity.ts';
 import { dataView } from './views/data.ts';
 import { disagreementsView } from './views/disagreements.ts';
 import { historyView } from './views/history.ts';
@@ -81,6 +81,10 @@ export function startApp(): void {
       if (s === 'signed-out' || s === 'failed') draw();
     },
     requestsChanged: () => refreshRequests(),
+    auditAppended: () => {
+      noteAuditAppended();
+      if (current() === activityView) draw();
+    },
   });
 
   let refreshing: Promise<void> | undefined;

@@ -16,9 +16,14 @@ export interface StreamEvents {
   connection(status: Connection, words?: string): void;
   /** A consent request interrupted the following run: the list of requests may have changed. */
   requestsChanged(): void;
+  /** The person's activity log grew (CUSTOM `ppx.audit_appended`, docs/web-app.md "The activity log"). */
+  auditAppended(): void;
 }
 
 export const REVIEW_URL = '/v1/agui/review';
+
+/** The CUSTOM event a following run sends when the person's log grew (surfaces/agui/audit-notices.ts). */
+const AUDIT_APPENDED = 'ppx.audit_appended';
 
 /** Headers of every run on the person's session (the cookie goes by itself: same origin). */
 export function sessionHeaders(csrf: string): Record<string, string> {
@@ -91,6 +96,9 @@ export class ReviewStream {
             this.#seq = (state as InboxState).seq;
             this.#on.connection('live');
             this.#on.state(state as InboxState);
+          },
+          onCustomEvent: ({ event }) => {
+            if (event.name === AUDIT_APPENDED) this.#on.auditAppended();
           },
           onRunFinishedEvent: (finished) => {
             interrupted = finished.outcome === 'interrupt';

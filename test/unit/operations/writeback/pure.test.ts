@@ -60,6 +60,23 @@ describe('profile diff from history', () => {
     assert.deepEqual(profileDiff(log, m(5), m(5)), { added: [], changed: [], removed: [] });
   });
 
+  it('counts a claim added then changed in the span as changed, and one added then removed as removed', () => {
+    // From before the log began: a, b and c are all written within the span.
+    const d = profileDiff(log, m(0), m(5));
+    assert.deepEqual(
+      d.changed.map((x) => [x.claim_id, (x.before as Claim).value, (x.after as Claim).value]),
+      [['a', 0.1, 0.3]],
+    );
+    assert.deepEqual(
+      d.removed.map((x) => [x.claim_id, (x.before as Claim).value]),
+      [['b', 0.2]],
+    );
+    assert.deepEqual(
+      d.added.map((x) => x.claim_id),
+      ['c'],
+    );
+  });
+
   it('compares JSON structurally, ignoring key order', () => {
     assert.ok(sameJson({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }));
     assert.ok(!sameJson({ a: 1 }, { a: 1, b: undefined }));

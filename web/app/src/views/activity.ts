@@ -1,64 +1,78 @@
 import type { AuditEvent } from '../../../../src/model/audit-event.ts';
-import { appName, appNames, learnAppNames } from '../app-names.ts';
+import { appName, appNames } from '../app-names.ts';
+import { AUDIT_GROUPS, type AuditGroup, entryWords } from '../audit-words.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
-import { AUDIT_WORDS, actorWords, keysWords, timeWords } from '../words.ts';
-import { accessSection } from './plots.ts';
+import { keysWords, timeWords } from '../words.ts';
+import { type LogFilters, loadNewer, loadPage, naming } from './activity-log.ts';
+import { readsSection } from './activity-plot.ts';
 
-// Who read what, and when (list_audit_events), newest first, with filters: which app, what kind
-// of thing, from and until a day; a page at a time ("Show more").
+// Who read what, and when (list_audit_events), newest first, in the person's words (issue 26,
+// item 3; docs/web-app.md, "The activity log"): each entry names its app and, refused, says why;
+// filters by app, by a handful of groups and by days; a page at a time ("Show more"). Live: the
+// review stream says when the log grew (and every change moves its state on); the newest entries
+// are then read again, and the new ones added at the top and said politely to screen readers.
 
 export const activityView: View = {
   path: '/app/activity',
   title: 'Who looked, and when',
   label: 'Activity',
-  sections: (ctx) => [accessSection(ctx, appNames()), filtersSection(ctx), logSection(ctx)],
+  sections: (ctx) => [filtersSection(ctx), liveSection(), logSection(ctx), readsSection(ctx, version(ctx))],
 };
 
-interface Filters {
-  grantee: string;
-  action: string;
-  since: string;
-  until: string;
+/** How many times the review stream said the log grew (app.ts calls this). */
+let appended = 0;
+export function noteAuditAppended(): void {
+  appended += 1;
 }
 
-const filters: Filters = { grantee: '', action: '', since: '', until: '' };
-const list: { events: AuditEvent[]; next?: string; loaded: string; error?: string } = {
+function version(ctx: AppContext): string {
+  return `${ctx.state()?.seq ?? -1}/${appended}`;
+}
+
+const filters: LogFilters = { grantee: '', group: '', since: '', until: '' };
+const list: { events: AuditEvent[]; more: boolean; loaded: string; version: string; error?: string } = {
   events: [],
+  more: false,
   loaded: '',
+  version: '',
 };
 let loading = false;
 
-const PAGE = 50;
+/** The polite live region: made once, kept in its own section, so that its words are announced. */
+const live = h('p', { id: 'log-live', class: 'visually-hidden', 'aria-live': 'polite' });
 
-function query(cursor?: string): Record<string, unknown> {
-  const q: Record<string, unknown> = { limit: PAGE, order: 'newest' };
-  if (filters.grantee !== '') q['grantee'] = filters.grantee;
-  if (filters.action !== '') q['action'] = filters.action;
-  if (filters.since !== '') q['since'] = new Date(`${filters.since}T00:00:00`).toISOString();
-  if (filters.until !== '') q['until'] = new Date(`${filters.until}T23:59:59.999`).toISOString();
-  if (cursor !== undefined) q['cursor'] = cursor;
-  return q;
+function liveSection(): Section {
+  return { id: 'log-live', key: 'live', build: () => live };
 }
 
-async function load(ctx: AppContext, more: boolean): Promise<void> {
+async function load(ctx: AppContext, how: 'first' | 'more' | 'newer'): Promise<void> {
   if (loading) return;
   loading = true;
   const key = JSON.stringify(filters);
+  const at = version(ctx);
   try {
-    const out = (await ctx.act('list_audit_events', query(more ? list.next : undefined))) as
-      | { events: AuditEvent[]; next_cursor?: string }
-      | undefined;
-    if (!out) {
-      list.error = 'The list could not be shown. Try again in a moment.';
+    if (how === 'newer') {
+      const fresh = await loadNewer(ctx.csrf, filters, list.events);
+      if (fresh.length > 0) {
+        list.events = [...fresh, ...list.events];
+        live.textContent =
+          fresh.length === 1
+            ? `New entry: ${entryWords(fresh[0] as AuditEvent, naming)}`
+            : `${fresh.length} new entries, the newest: ${entryWords(fresh[0] as AuditEvent, naming)}`;
+      }
     } else {
-      list.events = more ? [...list.events, ...out.events] : out.events;
-      if (out.next_cursor !== undefined) list.next = out.next_cursor;
-      else delete list.next;
-      delete list.error;
-      await learnAppNames(out.events.flatMap((e) => (e.actor.kind === 'grantee' ? [e.actor.id] : [])));
+      const page = await loadPage(ctx.csrf, filters, how === 'more' ? list.events : undefined);
+      list.events = how === 'more' ? [...list.events, ...page.events] : page.events;
+      list.more = page.more;
     }
+    delete list.error;
     list.loaded = key;
+    list.version = at;
+  } catch {
+    list.error = 'The list could not be shown. Try again in a moment.';
+    list.loaded = key;
+    list.version = at;
   } finally {
     loading = false;
   }
@@ -66,13 +80,17 @@ async function load(ctx: AppContext, more: boolean): Promise<void> {
 }
 
 function filtersSection(ctx: AppContext): Section {
+  if (ctx.state() !== undefined && !loading) {
+    if (list.loaded !== JSON.stringify(filters)) void load(ctx, 'first');
+    else if (list.version !== version(ctx)) void load(ctx, list.error ? 'first' : 'newer');
+  }
   const apps = [
     ...new Set([
       ...(ctx.state()?.active_grants ?? []).map((g) => g.grantee_id),
       ...list.events.flatMap((e) => (e.actor.kind === 'grantee' ? [e.actor.id] : [])),
+      ...(filters.grantee !== '' ? [filters.grantee] : []),
     ]),
   ].sort();
-  if (list.loaded !== JSON.stringify(filters) && ctx.state() !== undefined) void load(ctx, false);
   return {
     id: 'filters',
     key: JSON.stringify([apps, appNames(), filters]),
@@ -84,9 +102,9 @@ function filtersSection(ctx: AppContext): Section {
         app.append(o);
       }
       const what = h('select', { id: 'f-what' }, h('option', { value: '' }, 'Everything'));
-      for (const [action, words] of Object.entries(AUDIT_WORDS)) {
-        const o = h('option', { value: action }, capital(words));
-        o.selected = action === filters.action;
+      for (const [group, words] of Object.entries(AUDIT_GROUPS)) {
+        const o = h('option', { value: group }, words);
+        o.selected = group === filters.group;
         what.append(o);
       }
       const since = h('input', { type: 'date', id: 'f-since', value: filters.since });
@@ -109,11 +127,11 @@ function filtersSection(ctx: AppContext): Section {
         e.preventDefault();
         Object.assign(filters, {
           grantee: app.value,
-          action: what.value,
+          group: what.value as AuditGroup | '',
           since: since.value,
           until: until.value,
         });
-        void load(ctx, false);
+        void load(ctx, 'first');
       });
       return h('section', { id: 'filters-section', 'aria-labelledby': 'activity-h' }, form);
     },
@@ -143,28 +161,20 @@ function logSection(ctx: AppContext): Section {
         items.append(
           h(
             'li',
-            { class: e.outcome === 'denied' ? 'denied' : undefined },
+            { class: e.outcome === 'denied' ? 'denied' : undefined, 'data-event': e.event_id },
             h('time', { datetime: e.at }, timeWords(e.at)),
-            h(
-              'span',
-              { class: 'what' },
-              `${actorWords(e.actor)} ${AUDIT_WORDS[e.action] ?? 'did something'}${e.outcome === 'denied' && e.action !== 'denied' ? ', and was refused' : ''}.`,
-            ),
+            h('span', { class: 'what' }, entryWords(e, naming)),
             keys !== '' ? h('span', { class: 'keys' }, `Preferences: ${keys}.`) : null,
           ),
         );
       }
       el.append(items);
-      if (list.next !== undefined) {
+      if (list.more) {
         const more = h('button', { type: 'button', id: 'log-more' }, 'Show more');
-        more.addEventListener('click', () => void load(ctx, true));
+        more.addEventListener('click', () => void load(ctx, 'more'));
         el.append(h('div', { class: 'actions' }, more));
       }
       return el;
     },
   };
-}
-
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -1,11 +1,13 @@
 import type { AuditEvent } from '../../../../src/model/audit-event.ts';
 import type { ConsentGrant } from '../../../../src/model/consent-grant.ts';
 import { appName, appNames, learnAppNames } from '../app-names.ts';
+import { entryWords } from '../audit-words.ts';
 import type { AppContext, Section } from '../context.ts';
 import { h } from '../dom.ts';
 import { lastUsed, usageKey } from '../grant-usage.ts';
 import { byApp } from '../grants-by-app.ts';
-import { AUDIT_WORDS, actorWords, areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
+import { areaTitle, dayWords, listWords, relativeWords } from '../words.ts';
+import { naming } from './activity-log.ts';
 
 // The home view's first answer, at a glance (issue 26 item 1): what waits for the person, which
 // apps can use their preferences (what each sees, whether it may change anything, when it last
@@ -57,7 +59,7 @@ export function glanceSection(ctx: AppContext): Section {
           { class: 'glance-grid' },
           waitingPanel(waitingRequests, waitingReviews),
           appsPanel(ctx, grants, now),
-          latelyPanel(now),
+          latelyPanel(now, grants),
         ),
       ),
   };
@@ -144,7 +146,15 @@ function appsPanel(ctx: AppContext, grants: readonly ConsentGrant[], now: Date):
   );
 }
 
-function latelyPanel(now: Date): HTMLElement {
+function latelyPanel(now: Date, grants: readonly ConsentGrant[]): HTMLElement {
+  // The app of the person's own entries (issue 26 item 3): by its grant, among those shown now.
+  const named = {
+    appOfClient: naming.appOfClient,
+    appOfGrant: (id: string) => {
+      const grant = grants.find((g) => g.grant_id === id);
+      return grant !== undefined ? appName(grant.grantee_id) : naming.appOfGrant(id);
+    },
+  };
   if (recent.events.length === 0)
     return panel('glance-lately', 'Lately', h('p', {}, 'Nothing has happened yet.'));
   return panel(
@@ -154,11 +164,7 @@ function latelyPanel(now: Date): HTMLElement {
       'ul',
       { class: 'plain-list' },
       ...recent.events.map((e) =>
-        h(
-          'li',
-          {},
-          `${actorWords(e.actor)} ${AUDIT_WORDS[e.action] ?? 'did something'}${e.outcome === 'denied' && e.action !== 'denied' ? ', and was refused' : ''} (${relativeWords(e.at, now)}).`,
-        ),
+        h('li', {}, `${entryWords(e, named).slice(0, -1)} (${relativeWords(e.at, now)}).`),
       ),
     ),
     h('p', {}, h('a', { href: '/app/activity', 'data-view': '/app/activity' }, 'Everything that happened')),
