@@ -80,9 +80,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   claim_deleted: 'removed a preference',
   profile_deleted: 'deleted your whole profile',
   sensitive_keys_changed: 'changed which preferences count as sensitive',
-  cross_domain_review_requested: 'asked to use preferences from one area in another',
-  cross_domain_approved: 'allowed preferences to be used in another area',
-  cross_domain_rejected: 'refused to let preferences be used in another area',
+  cross_domain_review_requested: 'asked to use preferences from one area of life in another',
+  cross_domain_approved: 'allowed preferences to be used in another area of life',
+  cross_domain_rejected: 'refused to let preferences be used in another area of life',
 };
 
 /** Why a request was refused, by the PPX code its entry records (`detail`: "<label>: <code>"). */
@@ -90,7 +90,7 @@ export const REFUSAL_WORDS: Readonly<Record<string, string>> = {
   grant_revoked: 'its access had been ended',
   grant_expired: 'its access had run out',
   insufficient_scope: 'it asked for something outside what you allowed it to see',
-  cross_domain_denied: 'it asked to use preferences from one area in another, which you have not allowed',
+  cross_domain_denied: 'it asked to use preferences from one area of life in another, which you have not allowed',
   writeback_forbidden: 'it may not change your preferences',
   rate_limited: 'it asked too often',
   invalid_token: 'its key was not valid',
