@@ -90,7 +90,8 @@ export const REFUSAL_WORDS: Readonly<Record<string, string>> = {
   grant_revoked: 'its access had been ended',
   grant_expired: 'its access had run out',
   insufficient_scope: 'it asked for something outside what you allowed it to see',
-  cross_domain_denied: 'it asked to use preferences from one area of life in another, which you have not allowed',
+  cross_domain_denied:
+    'it asked to use preferences from one area of life in another, which you have not allowed',
   writeback_forbidden: 'it may not change your preferences',
   rate_limited: 'it asked too often',
   invalid_token: 'its key was not valid',

@@ -86,6 +86,44 @@ describe('home at a glance, and access cards by app', skipWhen(SKIP_NO_CHROMIUM)
     await screenshot(page, 'access-grouped-1280');
   });
 
+  it('plot text is smaller than the headings on a desktop and at least 11 px on a phone', async () => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${p.url}/app`);
+      await live(page);
+      await page.waitForSelector('svg.ppx-plot-svg');
+      const { smallest, largest, heading } = await page.evaluate(() => {
+        type Svg = {
+          getBoundingClientRect(): { width: number };
+          viewBox: { baseVal: { width: number } };
+          querySelectorAll(s: string): Iterable<{ getAttribute(n: string): string | null }>;
+        };
+        type Doc = {
+          querySelectorAll(s: string): Iterable<Svg>;
+          querySelector(s: string): unknown;
+        };
+        const g = globalThis as unknown as {
+          document: Doc;
+          getComputedStyle(e: unknown): { fontSize: string };
+        };
+        const sizes: number[] = [];
+        for (const svg of g.document.querySelectorAll('svg.ppx-plot-svg')) {
+          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          for (const t of svg.querySelectorAll('text'))
+            sizes.push(Number(t.getAttribute('font-size')) * scale);
+        }
+        const h2 = parseFloat(g.getComputedStyle(g.document.querySelector('main h2')).fontSize);
+        return { smallest: Math.min(...sizes), largest: Math.max(...sizes), heading: h2 };
+      });
+      assert.ok(smallest >= 10.5, `at ${width} px the smallest plot text is ${smallest.toFixed(1)} px`);
+      assert.ok(
+        largest < heading,
+        `at ${width} px plot text of ${largest.toFixed(1)} px against headings of ${heading} px`,
+      );
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('the navigation fits one row at 1280 px, and scrolls sideways in one row on a phone', async () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });

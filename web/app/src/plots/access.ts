@@ -147,10 +147,10 @@ function rangeWords(model: AccessModel): string {
 }
 
 const WIDTH = 360;
-const LABEL = 12;
+const LABEL = 13;
 const BARS = 32;
 const ROW = LABEL + 6 + BARS + 14;
-const TOP = 18;
+const TOP = 22;
 
 /** The chart: one row per app, a bar per day on one scale for all rows, days named below. */
 function chart(
@@ -167,9 +167,9 @@ function chart(
   const parts: string[] = [
     svgText(
       0,
-      11,
+      13,
       `Each bar is a day. The tallest is ${countWords(peak, 'read', 'reads')}.`,
-      `class="ppx-plot-note" font-size="10" fill="${MUTED}"`,
+      `class="ppx-plot-note" font-size="12" fill="${MUTED}"`,
     ),
   ];
   model.series.forEach((s, row) => {
@@ -214,7 +214,7 @@ function axis(model: AccessModel, y: number, slot: number): string {
         x,
         y,
         shortDay(model.dayStarts[i] ?? 0),
-        `class="ppx-plot-axis" font-size="10" fill="${MUTED}" text-anchor="${anchor}"`,
+        `class="ppx-plot-axis" font-size="11" fill="${MUTED}" text-anchor="${anchor}"`,
       );
     })
     .join('');

@@ -63,8 +63,10 @@ export interface ConfidenceOptions {
 }
 
 const WIDTH = 360;
-const HEAD = 13;
-const NOTE = 10;
+const HEAD = 14;
+const NOTE = 12;
+/** The distance between two lines of notes. */
+const NOTE_LINE = 14;
 const BAR = 14;
 
 interface Segment {
@@ -105,9 +107,17 @@ function splitBar(
   });
   const lines = fitLines(`${label}: ${shown.map((s) => s.words).join(', ')}`, WIDTH, NOTE, 3);
   const words = lines.map((line, i) =>
-    svgText(0, y + BAR + 12 + i * 12, line, `class="ppx-plot-note" font-size="${NOTE}" fill="${MUTED}"`),
+    svgText(
+      0,
+      y + BAR + NOTE_LINE + i * NOTE_LINE,
+      line,
+      `class="ppx-plot-note" font-size="${NOTE}" fill="${MUTED}"`,
+    ),
   );
-  return { svg: rects.join('') + words.join(''), y: y + BAR + 12 + (lines.length - 1) * 12 + 10 };
+  return {
+    svg: rects.join('') + words.join(''),
+    y: y + BAR + NOTE_LINE + (lines.length - 1) * NOTE_LINE + 10,
+  };
 }
 
 function patterns(stripes: string, faint: string): string {
