@@ -2,6 +2,7 @@ import { namespaceOfKey, normalizeKey } from '../../model/claim.ts';
 import { extensionFor, keyDefinitionOf } from '../../model/extensions/index.ts';
 import { withoutBidiControls } from '../../model/shown-text.ts';
 import { MS_PER_DAY } from '../../model/vocabulary.ts';
+import { dayWords } from './a2ui/words.ts';
 import { KEY_WORDS, PROVENANCE_PHRASES, TERMS } from './key-words.ts';
 
 // Words for everything the consent page shows: the vocabulary values become short sentences a
@@ -120,14 +121,11 @@ export function valueWords(value: unknown, qualified: string, units?: string): s
   return '';
 }
 
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** "12 March 2027 (in 30 days)". */
+/** "12 March 2027 (in 30 days)": the one date format (a2ui/words.ts#dayWords) with how far off. */
 export function dateWords(iso: string, now: Date): string {
-  const at = new Date(iso);
-  const days = Math.round((at.getTime() - now.getTime()) / MS_PER_DAY);
+  const days = Math.round((Date.parse(iso) - now.getTime()) / MS_PER_DAY);
   const rel = days <= 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`;
-  return `${DATE.format(at)} (${rel})`;
+  return `${dayWords(iso)} (${rel})`;
 }
 
 /** "High (72%)". */
