@@ -7,7 +7,7 @@ import { hardenedPageHeaders, STYLESHEET_PATH } from './layout.ts';
 // short text for whoever sees it before (or without) the script. No inline script or style.
 
 /** The client-side views: every one is this same page; the script draws the view its path names. */
-export const APP_VIEWS = ['', '/access', '/history', '/activity', '/data', '/receipts'] as const;
+export const APP_VIEWS = ['', '/access', '/history', '/activity', '/data', '/receipts', '/security'] as const;
 
 /** The headers of the app's page: its CSP allows its own scripts, styles and requests only. */
 export function appSecurityHeaders(): Record<string, string> {

@@ -14,12 +14,21 @@ import { dataView } from './views/data.ts';
 import { historyView } from './views/history.ts';
 import { overviewView } from './views/overview.ts';
 import { receiptsView } from './views/receipts.ts';
+import { securityView } from './views/security.ts';
 
 // The app: one following review run keeps the state; each change redraws the sections of the
 // current view whose content changed (focus stays where it was); the views are client-side paths
 // under /app, each also served by the provider, so a reload or a shared link lands on it.
 
-const VIEWS: readonly View[] = [overviewView, accessView, historyView, activityView, dataView, receiptsView];
+const VIEWS: readonly View[] = [
+  overviewView,
+  accessView,
+  historyView,
+  activityView,
+  dataView,
+  receiptsView,
+  securityView,
+];
 
 export function startApp(): void {
   const config = pageConfig();
