@@ -9,6 +9,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { z } from 'zod';
+import { verifyPassword } from '../../auth/passwords.ts';
 import { randomToken, sha256 } from '../../auth/secrets.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { PasskeyRecord, PasskeyTicket } from '../../model/passkey.ts';
@@ -464,4 +465,48 @@ export async function noteFreshSignIn(deps: Deps, sessionHash: string): Promise<
       expires_at: later(deps, FRESH_SIGN_IN_SECONDS),
     });
   });
+}
+
+/** Whether the browser session `sessionHash` proved who it is in the last five minutes. */
+export async function signedInFreshly(deps: Deps, sessionHash: string): Promise<boolean> {
+  const hash = sha256(`fresh:${sessionHash}`);
+  return (await deps.store.getPasskeyTicket(hash, 'fresh_sign_in', deps.clock().toISOString())) !== undefined;
+}
+
+/**
+ * A signed-in person without a passkey confirms it is them by typing their password again; the
+ * session then counts as freshly signed in. A person with a passkey confirms with it instead
+ * (user verification), and one whose password sign-in is off cannot use a password at all.
+ */
+export async function confirmWithPassword(
+  deps: Deps,
+  session: { subject_id: string; session_hash: string },
+  password: string,
+): Promise<Result<true>> {
+  const methods = await signInMethods(deps, session.subject_id);
+  if (methods.passkeys.length > 0) {
+    return fail('access_denied', 'you have a passkey: confirm it is you with your passkey');
+  }
+  const subject = await deps.store.getSubject(session.subject_id);
+  if (!methods.password_sign_in || !subject || password.length > 200) {
+    return fail('access_denied', 'the password is wrong');
+  }
+  if (!(await verifyPassword(password, subject.password_hash))) {
+    return fail('access_denied', 'the password is wrong');
+  }
+  await noteFreshSignIn(deps, session.session_hash);
+  return ok(true);
+}
+
+/**
+ * After a password sign-in: for an account without a passkey, the password is the strongest
+ * proof it has, so the new session counts as freshly signed in (docs/passkeys.md).
+ */
+export async function notePasswordSignIn(
+  deps: Deps,
+  session: { subject_id: string; session_hash: string },
+): Promise<void> {
+  if ((await deps.store.listPasskeys(session.subject_id)).length === 0) {
+    await noteFreshSignIn(deps, session.session_hash);
+  }
 }

@@ -8,7 +8,16 @@ import { auditRefusedCall } from './refused-call-audit.ts';
 
 /** Who is calling, after authentication: the profile owner, or a grantee holding one grant. */
 export type Caller =
-  | { readonly kind: 'subject'; readonly subjectId: string }
+  | {
+      readonly kind: 'subject';
+      readonly subjectId: string;
+      /**
+       * The hash of the browser session the person is calling through, when they are (the web
+       * pages, the web app): what a fresh sign-in is recorded against (docs/passkeys.md). A
+       * subject token has none.
+       */
+      readonly session?: string;
+    }
   | { readonly kind: 'grant'; readonly clientId: string; readonly grant: GrantRecord };
 
 /**

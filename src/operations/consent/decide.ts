@@ -11,6 +11,7 @@ import type { Deps, TxDeps } from '../deps.ts';
 import { createGrant, type GrantDraft } from '../grants/consent-grants.ts';
 import { authorizationResponse } from '../oauth/redirect.ts';
 import { inTransaction } from '../transaction.ts';
+import { freshSignInFor } from './fresh-approval.ts';
 import { receiptOfApproval, receiptOfRejection } from './receipts.ts';
 import { decidedUrl } from './request.ts';
 
@@ -59,6 +60,8 @@ export async function approveGrantRequest(
   const now = deps.clock();
   const draft = narrowDraft(request.draft, input.narrow ?? {}, now);
   if (!draft.ok) return draft;
+  const fresh = await freshSignInFor(deps, caller, [draft.value]);
+  if (!fresh.ok) return fresh;
 
   // An OAuth request is answered with an authorization code (RFC 6749 §4.1.2), whose hash is
   // stored with the approval; a consent-v2 request is exchanged with its request token instead.

@@ -15,6 +15,7 @@ import {
   NarrowInput,
   pendingRequestFor,
 } from './decide.ts';
+import { freshSignInFor } from './fresh-approval.ts';
 import { receiptOfRejection } from './receipts.ts';
 import { decidedUrl } from './request.ts';
 
@@ -91,6 +92,8 @@ export async function decidePackage(
       return fail(narrowed.error.code, `${m.package?.detail_id}: ${narrowed.error.description}`);
     drafts.set(m.grant_request_id, narrowed.value);
   }
+  const fresh = await freshSignInFor(deps, caller, [...drafts.values()]);
+  if (!fresh.ok) return fresh;
   // `pkg_…` names the package; the rest is the secret, as for one request's code.
   const code = drafts.size > 0 ? authorizationCode(input.package_id) : undefined;
 

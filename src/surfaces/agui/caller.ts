@@ -42,7 +42,7 @@ export async function inboxCaller(
   if (!checked.ok) return { ok: false, error: checked.error };
   return {
     ok: true,
-    caller: { kind: 'subject', subjectId: session.record.subject_id },
+    caller: { kind: 'subject', subjectId: session.record.subject_id, session: session.record.session_hash },
     credential: { kind: 'session', secret: session.secret },
   };
 }

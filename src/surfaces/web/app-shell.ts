@@ -18,6 +18,7 @@ export const APP_VIEWS = [
   '/data/sensitive',
   '/data/preference',
   '/receipts',
+  '/security',
 ] as const;
 
 /** The headers of the app's page: its CSP allows its own scripts, styles and requests only. */

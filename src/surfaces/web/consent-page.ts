@@ -1,4 +1,5 @@
 import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
+import { type ConfirmStep, confirmBlock } from './confirm-block.ts';
 import type { Selection } from './decision.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { accountLine, clientLine, grantSections, headingName, type PageContext } from './grant-sections.ts';
@@ -12,6 +13,8 @@ export interface ConsentPageInput extends PageContext {
   readonly exposure: Exposure;
   readonly previewed: boolean;
   readonly error?: string | undefined;
+  /** The "confirm it is you" step, after an approval refused for want of a fresh sign-in. */
+  readonly confirm?: ConfirmStep | undefined;
 }
 
 export function consentPage(input: ConsentPageInput): SafeHtml {
@@ -30,6 +33,7 @@ ${errorBox(input.error)}
 <form method="post" action="${action}">
 <input type="hidden" name="csrf" value="${input.csrf}">
 ${grantSections({ ...input, asked: view.request.draft, prefix: '', level: 2 })}
+${confirmBlock(input.confirm)}
 <div class="actions">
 <button type="submit" name="decision" value="approve" class="primary">Allow${input.previewed ? ' my choices' : ''}</button>
 <button type="submit" name="decision" value="preview">Update what it would see</button>

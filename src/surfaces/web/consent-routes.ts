@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
 import type { Caller } from '../../operations/callers/caller.ts';
 import { approveGrantRequest, rejectGrantRequest } from '../../operations/consent/decide.ts';
+import { needsFreshSignIn } from '../../operations/consent/fresh-approval.ts';
 import {
   type ConsentView,
   decisionOutcomeFor,
@@ -10,6 +11,7 @@ import {
   previewNarrowing,
 } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken, type WebSession } from '../shared/session.ts';
+import { type ConfirmStep, confirmStepFor, passwordProblem } from './confirm-block.ts';
 import { consentPage } from './consent-page.ts';
 import {
   closingPage,
@@ -68,7 +70,11 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
     const view = await loadConsentView(web.deps, session.record.subject_id, id);
     if (!view.ok) return deadEnd(c, web, view.error, session);
     if (view.value.members) return decidePackageForm(c, web, session, view.value, form);
-    const caller: Caller = { kind: 'subject', subjectId: session.record.subject_id };
+    const caller: Caller = {
+      kind: 'subject',
+      subjectId: session.record.subject_id,
+      session: session.record.session_hash,
+    };
     const decision = field(form, 'decision');
 
     if (decision === 'reject') {
@@ -96,8 +102,17 @@ export function registerConsentRoutes(app: Hono, web: WebContext): void {
     if (!view.value.redirectVerified) {
       return render(c, web, session, view.value, { selection, error: UNREGISTERED_REDIRECT }, 400);
     }
+    const wrong = await passwordProblem(c, web, session, form);
+    if (wrong !== undefined) {
+      const confirm = await confirmStepFor(web, session, consentPath(id));
+      return render(c, web, session, view.value, { selection, error: wrong, confirm }, 400);
+    }
     const r = await approveGrantRequest(web.deps, caller, { grant_request_id: id, narrow: narrowing.narrow });
     if (r.ok) return seeOther(c, r.value.redirect_to);
+    if (needsFreshSignIn(r.error)) {
+      const confirm = await confirmStepFor(web, session, consentPath(id));
+      return render(c, web, session, view.value, { selection, error: friendly(r.error), confirm }, 403);
+    }
     if (r.error.code === 'invalid_request') {
       return render(c, web, session, view.value, { selection, error: friendly(r.error) }, 400);
     }
@@ -110,8 +125,14 @@ async function render(
   web: WebContext,
   session: WebSession,
   view: ConsentView,
-  state: { selection: Selection; draft?: GrantRequestDraft; previewed?: boolean; error?: string },
-  status: 200 | 400 = 200,
+  state: {
+    selection: Selection;
+    draft?: GrantRequestDraft;
+    previewed?: boolean;
+    error?: string;
+    confirm?: ConfirmStep;
+  },
+  status: 200 | 400 | 403 = 200,
 ): Promise<Response> {
   const exposure = await exposureOf(web.deps, view.request, state.draft ?? view.request.draft);
   if (!exposure.ok) throw new Error(`consent preview failed: ${exposure.error.description}`);
@@ -122,6 +143,7 @@ async function render(
     exposure: exposure.value,
     previewed: state.previewed === true,
     error: state.error,
+    confirm: state.confirm,
   });
   return send(c, body, status, formTargets(view.request.redirect_uri));
 }

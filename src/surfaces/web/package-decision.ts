@@ -2,10 +2,13 @@ import type { Context } from 'hono';
 import type { PpxFailure } from '../../model/errors.ts';
 import type { GrantRequestDraft, GrantRequestRecord } from '../../model/grant-request.ts';
 import type { Caller } from '../../operations/callers/caller.ts';
+import { needsFreshSignIn } from '../../operations/consent/fresh-approval.ts';
 import { decidePackage, type PackageDecisionInput } from '../../operations/consent/package-decision.ts';
 import { type ConsentView, exposureOf, previewNarrowing } from '../../operations/consent/preview.ts';
 import type { WebSession } from '../shared/session.ts';
+import { type ConfirmStep, confirmStepFor, passwordProblem } from './confirm-block.ts';
 import {
+  consentPath,
   deadEnd,
   formTargets,
   friendly,
@@ -99,10 +102,24 @@ export async function decidePackageForm(
 
   if (!view.redirectVerified && decisions.some((d) => d.decision === 'approve'))
     return again(UNREGISTERED_REDIRECT);
-  const caller: Caller = { kind: 'subject', subjectId: session.record.subject_id };
+  const caller: Caller = {
+    kind: 'subject',
+    subjectId: session.record.subject_id,
+    session: session.record.session_hash,
+  };
   const packageId = view.request.package?.package_id ?? '';
+  const back = consentPath(view.request.grant_request_id);
+  const wrong = await passwordProblem(c, web, session, form);
+  if (wrong !== undefined) {
+    const confirm = await confirmStepFor(web, session, back);
+    return renderPackage(c, web, session, view, { elements, error: wrong, confirm }, 400);
+  }
   const r = await decidePackage(web.deps, caller, { package_id: packageId, decisions });
   if (r.ok) return seeOther(c, leaveTo(web, view, r.value.redirect_to));
+  if (needsFreshSignIn(r.error)) {
+    const confirm = await confirmStepFor(web, session, back);
+    return renderPackage(c, web, session, view, { elements, error: friendly(r.error), confirm }, 403);
+  }
   if (r.error.code === 'invalid_request') return again(packageFriendly(r.error, members));
   return deadEnd(c, web, r.error, session);
 }
@@ -112,8 +129,13 @@ async function renderPackage(
   web: WebContext,
   session: WebSession,
   view: ConsentView,
-  state: { elements: readonly ElementState[]; previewed?: boolean; error?: string },
-  status: 200 | 400 = 200,
+  state: {
+    elements: readonly ElementState[];
+    previewed?: boolean;
+    error?: string;
+    confirm?: ConfirmStep;
+  },
+  status: 200 | 400 | 403 = 200,
 ): Promise<Response> {
   const elements: PackageElement[] = [];
   for (const e of state.elements) {
@@ -127,6 +149,7 @@ async function renderPackage(
     elements,
     previewed: state.previewed === true,
     error: state.error,
+    confirm: state.confirm,
   });
   return send(c, body, status, formTargets(view.request.redirect_uri));
 }

@@ -1,5 +1,6 @@
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
 import type { ConsentView, Exposure } from '../../operations/consent/preview.ts';
+import { type ConfirmStep, confirmBlock } from './confirm-block.ts';
 import type { Selection } from './decision.ts';
 import { attr, html, type SafeHtml } from './escape.ts';
 import { accountLine, clientLine, grantSections, headingName, type PageContext } from './grant-sections.ts';
@@ -25,6 +26,8 @@ export interface PackagePageInput extends PageContext {
   readonly elements: readonly PackageElement[];
   readonly previewed: boolean;
   readonly error?: string | undefined;
+  /** The "confirm it is you" step, after an approval refused for want of a fresh sign-in. */
+  readonly confirm?: ConfirmStep | undefined;
 }
 
 /** The prefix of an element's form fields. */
@@ -54,6 +57,7 @@ ${errorBox(input.error)}
 <form method="post" action="${action}">
 <input type="hidden" name="csrf" value="${input.csrf}">
 ${elements.map((e) => elementSection(e, count, input.now))}
+${confirmBlock(input.confirm)}
 <div class="actions">
 <button type="submit" name="decision" value="decide" class="primary">Confirm ${input.previewed ? 'my choices' : 'these choices'}</button>
 <button type="submit" name="decision" value="preview">Update what they would see</button>

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ERROR_STATUS, type PpxFailure, type Result } from '../../model/errors.ts';
 import {
   authenticationOptions,
+  confirmWithPassword,
   credentialFrom,
   noteFreshSignIn,
   preSessionBinding,
@@ -252,6 +253,18 @@ export function registerPasskeyRoutes(app: Hono, web: WebContext): void {
   app.post('/app/api/confirm', async (c) => {
     const g = await signedIn(c, web);
     if (!g.ok) return g.response;
+    // A person without a passkey confirms with their password (rate limited as a sign-in).
+    const password = str(g.body, 'password');
+    if (password !== undefined) {
+      if (!(await signInAttempt(web, c)).allowed) {
+        return json(c, 429, {
+          error: 'rate_limited',
+          error_description: 'Too many attempts. Wait a few minutes and try again.',
+        });
+      }
+      const confirmed = await confirmWithPassword(web.deps, g.session.record, password);
+      return confirmed.ok ? json(c, 200, { confirmed: true }) : refusal(c, confirmed.error);
+    }
     const credential = credentialFrom(str(g.body, 'credential'));
     if (!credential)
       return json(c, 400, { error: 'invalid_request', error_description: 'no passkey answer' });

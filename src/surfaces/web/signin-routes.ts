@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { askingAppWords } from '../../model/client.ts';
+import { notePasswordSignIn } from '../../operations/accounts/passkeys.ts';
 import { signedInName, signOut } from '../../operations/accounts/subjects-and-sessions.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';
@@ -112,6 +113,7 @@ export function registerSignInRoutes(app: Hono, web: WebContext): void {
       return showSignIn(c, web, { returnTo, form, error }, 401);
     }
     await startSession(c, web, signedIn.value.secret);
+    await notePasswordSignIn(web.deps, signedIn.value.session);
     return seeOther(c, returnTo);
   });
 

@@ -16,6 +16,7 @@ import { historyView } from './views/history.ts';
 import { overviewView } from './views/overview.ts';
 import { preferenceView } from './views/preference.ts';
 import { receiptsView } from './views/receipts.ts';
+import { securityView } from './views/security.ts';
 import { sensitiveView } from './views/sensitive.ts';
 
 // The app: one following review run keeps the state; each change redraws the sections of the
@@ -32,6 +33,7 @@ const VIEWS: readonly View[] = [
   sensitiveView,
   preferenceView,
   receiptsView,
+  securityView,
 ];
 
 export function startApp(): void {

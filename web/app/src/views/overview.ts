@@ -90,9 +90,17 @@ function requestForm(ctx: AppContext, interrupt: ConsentInterrupt): HTMLElement 
       );
     } catch (e) {
       ctx.notify(`Your answer to ${who} was not saved: ${(e as Error).message}`, 'error');
+      if (/^Confirm it is you/.test((e as Error).message)) offerConfirmStep();
     }
     ctx.refreshRequests();
   });
+}
+
+/** Beside the refusal of an approval that needs a fresh sign-in: the way to the step (views/security.ts). */
+function offerConfirmStep(): void {
+  document
+    .querySelector('#notices .error')
+    ?.append(' ', h('a', { href: '/app/security?return_to=/app' }, 'Confirm it is you'));
 }
 
 function suggestionsSection(ctx: AppContext): Section {
