@@ -117,7 +117,10 @@ export function baseDraft(ctx: DraftContext): Draft {
     case 'none':
       break;
     case 'json':
-      draft.body = { kind: 'json', value: target.schema ? sample(ctx, target.schema) : randomJson(rand) };
+      // A web page's JSON request (passkeys) takes its CSRF token as a form does.
+      if (target.csrf !== undefined) formBody(ctx, draft, 'json');
+      else
+        draft.body = { kind: 'json', value: target.schema ? sample(ctx, target.schema) : randomJson(rand) };
       break;
     case 'params':
       paramsBody(ctx, draft);
@@ -171,8 +174,11 @@ function paramsBody(ctx: DraftContext, draft: Draft): void {
   draft.body = { kind: 'form', fields };
 }
 
-/** A web form: the session's CSRF token (or the pre-session pair: cookie and field), the same-origin Origin. */
-function formBody(ctx: DraftContext, draft: Draft): void {
+/**
+ * A web form: the session's CSRF token (or the pre-session pair: cookie and field), the
+ * same-origin Origin; sent form-encoded, or as a JSON object for a page's JSON request.
+ */
+function formBody(ctx: DraftContext, draft: Draft, as: 'form' | 'json' = 'form'): void {
   const { rand, fx, target } = ctx;
   const value = sample(ctx, target.schema ?? {}) as Record<string, Json>;
   if (target.csrf === 'session') {
@@ -187,7 +193,7 @@ function formBody(ctx: DraftContext, draft: Draft): void {
     draft.credential = 'none';
   }
   if (rand.chance(0.85)) draft.headers.push(['Origin', new URL(fx.base).origin]);
-  draft.body = { kind: 'form', fields: pairsOf(value) };
+  draft.body = as === 'json' ? { kind: 'json', value } : { kind: 'form', fields: pairsOf(value) };
 }
 
 const MCP_METHODS: readonly (readonly [string, number])[] = [

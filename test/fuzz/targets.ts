@@ -355,6 +355,10 @@ function webTargets(): Target[] {
     limit: FORM_LIMIT,
     ...(csrf ? { csrf } : {}),
   });
+  const json = (route: string, schema: JsonSchema, weight: number, csrf: Target['csrf']): Target => ({
+    ...form(route, schema, weight, csrf),
+    body: 'json',
+  });
   return [
     page('/signin', 0.5, obj({ return_to: str() })),
     // Sign-in and sign-up hash a password (scrypt, ~50 ms) once past the CSRF check: fewer of them.
@@ -381,8 +385,45 @@ function webTargets(): Target[] {
     page('/app/*', 0.3),
     page('/app/assets/:name', 0.3),
     page('/app/apps.json', 0.5, { type: 'object', properties: { id: { type: 'array', items: str() } } }),
+    page('/favicon.svg', 0.15),
+    page('/favicon.ico', 0.15),
+    page('/app/data/conflicts', 0.2),
+    page('/app/data/sensitive', 0.2),
+    page('/app/data/preference', 0.2, obj({ key: str() })),
+    page('/app/receipts', 0.2),
+    page('/app/security', 0.2),
+    page('/app/receipts.json', 0.3),
+    page('/app/receipts/:id/download', 0.3),
+    page('/app/api/sign-in-methods', 0.2),
+    page('/passkey-setup/:token', 0.3),
+    // Passkey requests (docs/passkeys.md): JSON, on the pre-session cookie or the session.
+    ...['/passkeys/signin/options', '/passkeys/signin', '/passkeys/signup/options', '/passkeys/signup'].map(
+      (route) => json(route, PASSKEY_BODY, 0.2, 'pre-session'),
+    ),
+    json('/passkeys/setup/options', obj({ csrf: str(), token: str() }), 0.2, 'pre-session'),
+    json('/passkeys/setup', PASSKEY_BODY, 0.2, 'pre-session'),
+    ...[
+      '/app/api/passkeys/options',
+      '/app/api/passkeys',
+      '/app/api/passkeys/remove',
+      '/app/api/password-sign-in',
+      '/app/api/confirm/options',
+      '/app/api/confirm',
+    ].map((route) => json(route, PASSKEY_BODY, 0.2, 'session')),
   ];
 }
+
+/** What the passkey requests read: a CSRF token, names, a passkey answer (JSON text), a switch. */
+const PASSKEY_BODY = obj({
+  csrf: str(),
+  username: str(),
+  name: str(),
+  id: str(),
+  token: str(),
+  password: str(),
+  credential: str(),
+  on: { type: 'boolean' },
+});
 
 function metaTargets(): Target[] {
   const get = (route: string, weight: number, surface: Surface = 'meta'): Target => ({

@@ -136,23 +136,32 @@ describe('background WAL checkpoints', () => {
       const insert = writer.prepare('INSERT INTO t VALUES (?)');
       const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
       // Transactions of about 1 MB, back to back but for a turn of the event loop (the worker's
-      // messages arrive then), until the WAL, once past the 64 MiB limit, has been emptied.
-      // Without it a WAL only grows while writes go on (19 GB once, seeding).
+      // messages arrive then). Without a limit a WAL only grows while writes go on (19 GB once,
+      // seeding); with it, it is emptied once past 64 MiB, by the worker or, when the worker is
+      // starved of the CPU on a loaded machine, by the writer itself (checkpointer.ts).
       const limit = 64 * 1024 * 1024;
       let largest = 0;
-      let emptied = false;
-      for (let t = 0; t < 1000 && !emptied; t++) {
+      let previous = 0;
+      let emptied = 0;
+      for (let t = 0; t < 400; t++) {
         writer.exec('BEGIN IMMEDIATE');
         for (let i = 0; i < 250; i++) insert.run('x'.repeat(4000));
         writer.exec('COMMIT');
         checkpointer.committed();
         const size = wal();
-        emptied = largest > limit && size < largest;
+        if (size < previous) emptied++;
+        previous = size;
         largest = Math.max(largest, size);
         // A turn of the event loop, in which the worker's messages arrive.
         await nextTurn();
       }
-      assert.ok(emptied, `the WAL was never emptied (it reached ${(largest / 1e6).toFixed(0)} MB)`);
+      const mb = (n: number) => (n / 1e6).toFixed(0);
+      // Emptied within 400 MB of writes however the worker is scheduled (it grew to 1 GB once
+      // when only the worker's request could empty it and the machine was busy).
+      assert.ok(
+        emptied > 0 && largest > 0.9 * limit,
+        `the WAL was never emptied (it reached ${mb(largest)} MB)`,
+      );
     } finally {
       await checkpointer.stop();
       writer.close();

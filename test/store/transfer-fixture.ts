@@ -99,6 +99,15 @@ export async function fillEveryTable(store: Store, subjects = 3): Promise<string
       created_at: at(i),
       ...(i % 2 === 0 ? { last_used_at: at(i + 1) } : {}),
     });
+    await store.insertConsentReceipt({
+      receipt_id: `rcpt_${subjectIdOf.slice(-8)}`,
+      subject_id: subjectIdOf,
+      client_id: app.client_id,
+      grant_id: g.grant_id,
+      decision: 'approved',
+      issued_at: at(i),
+      jws: `eyJhbGciOiJFZERTQSJ9.e30.sig-${i}`,
+    });
     await store.insertGrantRequest(grantRequest({ subject_id: subjectIdOf, client_id: app.client_id }));
     await store.rememberPairwiseSubject(app.client_id, `pw-${subjectIdOf}`, subjectIdOf);
     const family = tokenFamily({

@@ -87,6 +87,7 @@ async function seen(store: Store, subjects: readonly string[]): Promise<unknown>
       await store.listProposals(profile.profile_id),
       await store.listClaimHistory({ profile_id: profile.profile_id, limit: 100 }),
       await store.listPasskeys(s),
+      await store.listConsentReceiptsBySubject(s),
     );
   }
   return out;

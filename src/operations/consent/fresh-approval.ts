@@ -12,8 +12,9 @@ import { sensitiveKeys } from '../writeback/sensitive-keys.ts';
 // that covers a namespace whose extension declares `privacy_guidance.high_impact`, or a key the
 // person marked sensitive, is approved only by a browser session that proved who it is (a
 // user-verified passkey, or the password of an account without one) in the last five minutes.
-// A subject token has no session to prove it with, so it cannot approve such a grant: the person
-// does it in the web app or on the consent page.
+// The rule is about sessions: a signed-in page can be left open on a shared screen, and a
+// session is long-lived. A subject token (the HTTP API) is not a session: it is a short-lived
+// credential minted for the person (`ppx mint`, the token endpoints), and approves as before.
 
 /** What the refusal says (the page offers the step beside it). */
 const CONFIRM = 'Confirm it is you: sign in again with your passkey or password';
@@ -48,17 +49,13 @@ export async function freshSignInFor(
   caller: Caller,
   drafts: readonly Pick<GrantRequestDraft, 'allowed_namespaces' | 'allowed_claim_keys'>[],
 ): Promise<Result<true>> {
-  if (caller.kind !== 'subject' || drafts.length === 0) return ok(true);
+  if (caller.kind !== 'subject' || caller.session === undefined || drafts.length === 0) return ok(true);
   const profile = await deps.store.getProfileBySubject(caller.subjectId);
   const personal = profile ? await sensitiveKeys(deps.store, profile.profile_id) : new Set<string>();
   const parts = [...new Set(drafts.flatMap((d) => sensitivePartsOf(d, personal)))];
   if (parts.length === 0) return ok(true);
-  if (caller.session !== undefined && (await signedInFreshly(deps, caller.session))) return ok(true);
-  const how =
-    caller.session === undefined
-      ? '; access to sensitive preferences is approved in a signed-in browser, not with a token'
-      : '';
-  return fail('access_denied', `${CONFIRM}, because this access includes sensitive preferences${how}`, {
+  if (caller.session === undefined || (await signedInFreshly(deps, caller.session))) return ok(true);
+  return fail('access_denied', `${CONFIRM}, because this access includes sensitive preferences`, {
     details: { fresh_sign_in: 'required', sensitive: parts },
   });
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 
@@ -7,6 +8,15 @@ const CHECKPOINT_EVERY_MS = 200;
 const COMMITS_BEFORE_WORKER = 500;
 /** SQLite's default: checkpoint when the WAL reaches 1,000 pages (used until, and if, the worker fails). */
 const AUTO_CHECKPOINT_PAGES = 1000;
+/**
+ * The WAL size past which the writer empties it itself, between two of its transactions, without
+ * waiting to be asked: on a loaded machine the worker's thread can be starved of the CPU while the
+ * writer commits back to back, and its request came too late (a WAL of 1 GB in a test run beside
+ * browsers). The worker's own limit (checkpoint-worker.ts, 16,384 frames of 4 KiB) is the same.
+ */
+const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Commits between two looks at the WAL's size (one stat call each). */
+const SIZE_CHECK_EVERY = 64;
 
 /**
  * Moves WAL checkpoints off the event loop. SQLite checkpoints on the committing connection once
@@ -26,6 +36,7 @@ export class Checkpointer {
   #stopped = false;
   /** The worker could not empty a large WAL: the writer does, after its next commit. */
   #truncate = false;
+  #sinceSizeCheck = 0;
 
   constructor(path: string, writer: DatabaseSync) {
     this.#path = path;
@@ -34,6 +45,11 @@ export class Checkpointer {
 
   /** Called after every commit on the writer (outside any transaction). */
   committed(): void {
+    if (this.#worker !== undefined && ++this.#sinceSizeCheck >= SIZE_CHECK_EVERY) {
+      this.#sinceSizeCheck = 0;
+      const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      if (wal > WAL_LIMIT_BYTES) this.#truncate = true;
+    }
     if (this.#truncate) {
       this.#truncate = false;
       try {

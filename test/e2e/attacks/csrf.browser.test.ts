@@ -32,8 +32,38 @@ import {
 // is checked for its effect (not only its status), and a genuine request shows the effect is
 // reachable at all. A real Chromium then posts a form from a page on another site.
 
+/** The passkey requests a page makes before anyone is signed in (guarded by the pre-session cookie). */
+const PRE_SESSION_JSON = [
+  '/passkeys/signin/options',
+  '/passkeys/signin',
+  '/passkeys/signup/options',
+  '/passkeys/signup',
+  '/passkeys/setup/options',
+  '/passkeys/setup',
+];
+
+/** The web app's passkey and sign-in requests, on the session and its CSRF token. */
+const SESSION_JSON = [
+  '/app/api/passkeys/options',
+  '/app/api/passkeys',
+  '/app/api/passkeys/remove',
+  '/app/api/password-sign-in',
+  '/app/api/confirm/options',
+  '/app/api/confirm',
+];
+
 /** The routes a browser cookie authenticates (or, for sign-in and sign-up, a pre-session cookie). */
-const COOKIE_ROUTES = ['/signin', '/signup', '/signout', '/consent/:id/decision', '/v1/agui/review'];
+const COOKIE_ROUTES = [
+  '/signin',
+  '/signup',
+  '/signout',
+  '/consent/:id/decision',
+  '/v1/agui/review',
+  // Passkeys (docs/passkeys.md): JSON requests of the sign-in and sign-up pages on the
+  // pre-session cookie, and of the web app on the session.
+  ...PRE_SESSION_JSON,
+  ...SESSION_JSON,
+];
 
 /** Files that read the browser session: any other file doing so is a new cookie route to cover. */
 const SESSION_READERS = [
@@ -44,6 +74,9 @@ const SESSION_READERS = [
   'src/surfaces/web/app-routes.ts',
   'src/surfaces/web/authorize-routes.ts',
   'src/surfaces/web/consent-routes.ts',
+  'src/surfaces/web/passkey-routes.ts',
+  // The person's receipts: GET only (a list and a download), nothing changes.
+  'src/surfaces/web/receipt-routes.ts',
   'src/surfaces/web/signin-routes.ts',
 ];
 
@@ -72,6 +105,23 @@ interface Setup {
 interface Target {
   readonly route: string;
   setup(): Promise<Setup>;
+  /**
+   * Its genuine request needs what only a browser's authenticator makes (a passkey answer), so the
+   * control shows the request gets past the CSRF checks (to the passkey's own refusal), and
+   * "took effect" means exactly that.
+   */
+  readonly guardOnly?: true;
+  /** Guarded by the pre-session cookie (no cookie: 403, as for sign-in), not by a session. */
+  readonly preSession?: true;
+}
+
+/**
+ * Whether a request got past the CSRF checks: anything but their refusals (401 no session, 403
+ * cross-site or a bad token) and the rate limit. Past them, a request without a passkey answer is
+ * refused for that (400), never with 401 or 403.
+ */
+function pastTheGuard(res: Response): boolean {
+  return res.status !== 401 && res.status !== 403 && res.status !== 429;
 }
 
 describe('CSRF on every cookie-authenticated request', () => {
@@ -226,6 +276,47 @@ describe('CSRF on every cookie-authenticated request', () => {
           async (res) => res.status === 200,
         ),
     },
+    ...PRE_SESSION_JSON.map(
+      (route): Target => ({
+        route,
+        guardOnly: true,
+        preSession: true,
+        async setup() {
+          const form = await preSessionForm(p);
+          const another = await preSessionForm(p);
+          return {
+            genuine: { token: form.token, cookies: { ppx_csrf: form.cookie } },
+            other: { token: another.token, cookies: { ppx_csrf: form.cookie } },
+            ended: await usedForm(),
+            send: (token, cookies, headers) =>
+              post(p, route, {
+                json: { ...(token !== undefined ? { csrf: token } : {}), username: `passkey-${++seq}` },
+                cookies,
+                headers,
+              }),
+            took: async (res) => pastTheGuard(res),
+          };
+        },
+      }),
+    ),
+    ...SESSION_JSON.map(
+      (route): Target => ({
+        route,
+        guardOnly: true,
+        setup: () =>
+          sessionSetup(
+            (token, cookies, headers) =>
+              post(p, route, {
+                // Asks to keep password sign-in on (a change that changes nothing), or the
+                // passkey requests, which fail after the guard for want of a passkey answer.
+                json: { on: true },
+                cookies,
+                headers: { ...(token !== undefined ? { 'x-csrf-token': token } : {}), ...headers },
+              }),
+            async (res) => pastTheGuard(res),
+          ),
+      }),
+    ),
   ];
 
   it('the route table has no cookie-carried state-changing route this file does not attack', () => {
@@ -402,12 +493,17 @@ describe('CSRF on every cookie-authenticated request', () => {
 
   for (const target of TARGETS) {
     describe(`POST ${target.route}`, () => {
-      it('the genuine request takes effect (control)', async () => {
-        const s = await target.setup();
-        const res = await s.send(s.genuine.token, s.genuine.cookies, { origin: new URL(p.url).origin });
-        assert.ok(res.status === 200 || res.status === 303, `${res.status}`);
-        assert.ok(await s.took(res), 'the genuine request took effect');
-      });
+      it(
+        target.guardOnly
+          ? 'the genuine request gets past the CSRF checks (control)'
+          : 'the genuine request takes effect (control)',
+        async () => {
+          const s = await target.setup();
+          const res = await s.send(s.genuine.token, s.genuine.cookies, { origin: new URL(p.url).origin });
+          if (!target.guardOnly) assert.ok(res.status === 200 || res.status === 303, `${res.status}`);
+          assert.ok(await s.took(res), `the genuine request took effect (${res.status})`);
+        },
+      );
       for (const attempt of ATTEMPTS) {
         it(`refuses ${attempt.what}, and nothing happens`, async () => {
           const s = await target.setup();
@@ -419,7 +515,12 @@ describe('CSRF on every cookie-authenticated request', () => {
             // Nothing to sign out of: straight to the sign-in page.
             assert.equal(res.status, 303);
             assert.equal(res.headers.get('location'), '/signin');
-          } else if (noCookie && target.route !== '/signin' && target.route !== '/signup') {
+          } else if (
+            noCookie &&
+            target.route !== '/signin' &&
+            target.route !== '/signup' &&
+            !target.preSession
+          ) {
             assert.equal(res.status, 401, text);
           } else {
             assert.equal(res.status, 403, text);
