@@ -51,12 +51,17 @@ export class Checkpointer {
       if (wal > WAL_LIMIT_BYTES) this.#truncate = true;
     }
     if (this.#truncate) {
-      this.#truncate = false;
       try {
-        // Between two transactions of this thread, so no reader of this process is reading.
-        this.#writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        // Between two transactions of this thread, so no reader of this process is reading. A
+        // checkpoint of the worker's under way answers busy (1) at once: then again after the
+        // next commit, until one gets through.
+        const done = this.#writer.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as
+          | { busy?: number }
+          | undefined;
+        if (done?.busy === 0) this.#truncate = false;
       } catch {
-        // Busy (another process reads): the worker asks again.
+        // Locked by another process: the worker asks again.
+        this.#truncate = false;
       }
     }
     if (this.#worker !== undefined || this.#stopped) return;
