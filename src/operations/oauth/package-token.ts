@@ -16,7 +16,12 @@ import { type CodeExchange, type OAuthTokenResponse, withGrantFacts } from './to
 
 /** What the first token response of a package adds (WIRE-NOTES §4). */
 export interface PackageTokenResponse extends OAuthTokenResponse {
-  readonly pdpp_detail_outcomes: readonly { detail_id: string; grant_ids: readonly string[] }[];
+  readonly pdpp_detail_outcomes: readonly {
+    detail_id: string;
+    grant_ids: readonly string[];
+    /** The element's signed consent receipt (docs/receipts.md), for an element that was granted. */
+    consent_receipt?: string;
+  }[];
 }
 
 /**
@@ -93,13 +98,22 @@ export async function exchangePackageCode(
     dpop: binding.value,
   });
   const detailIds = new Map(holders.map((m) => [m.grant_id!, m.package?.detail_id ?? m.grant_request_id]));
-  return ok({
-    ...withGrantFacts(tokens, grants, detailIds),
-    pdpp_detail_outcomes: members.map((m) => ({
+  const outcomes = [];
+  for (const m of members) {
+    const granted = m.grant_id !== undefined && holders.includes(m) ? m.grant_id : undefined;
+    // Each granted element's approval receipt goes with the package's first tokens, as a single
+    // grant's does with its own (consent/tokens.ts#issueFamily).
+    const receipt =
+      granted === undefined
+        ? undefined
+        : await deps.store.findConsentReceipt(granted, ['approved', 'narrowed']);
+    outcomes.push({
       detail_id: m.package?.detail_id ?? m.grant_request_id,
-      grant_ids: m.grant_id !== undefined && holders.includes(m) ? [childId(m.grant_id)] : [],
-    })),
-  });
+      grant_ids: granted === undefined ? [] : [childId(granted)],
+      ...(receipt !== undefined ? { consent_receipt: receipt.jws } : {}),
+    });
+  }
+  return ok({ ...withGrantFacts(tokens, grants, detailIds), pdpp_detail_outcomes: outcomes });
 }
 
 class ExchangeLost extends Error {}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { childId } from '../../../../src/operations/child-ids.ts';
 import {
   decidePackage,
@@ -115,6 +116,15 @@ describe('grant packages: the consent page and the decision', () => {
       ['fragrance-reco', 'travel-reco'],
     );
     for (const o of outcomes) assert.equal(o.grant_ids.length, 1, JSON.stringify(o));
+    // Each granted element carries its own signed receipt, verifiable with the published keys.
+    const jwks = createLocalJWKSet(
+      (await (await fetch(`${p.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet,
+    );
+    for (const o of outcomes as { detail_id: string; consent_receipt?: string }[]) {
+      assert.ok(o.consent_receipt, `${o.detail_id} has its receipt`);
+      const { payload: body } = await compactVerify(o.consent_receipt, jwks);
+      assert.equal(JSON.parse(new TextDecoder().decode(body)).decision, 'approved');
+    }
     // The outcomes (and the top-level grant_ids) name the children by child id; the token's
     // claims and each authorization detail keep the PPX grant id of the same grants.
     assert.deepEqual([...claims.grant_ids].sort(), [...outcomePpxGrants(tokens)].sort());
