@@ -15,7 +15,7 @@ const TOP = '^src/(server|provider|cli)(\\.ts$|/)';
  * words), and the pure re-export the components take from the consent operations.
  */
 const BUNDLED_SHARED =
-  '^src/surfaces/shared/(a2ui/|(describe|key-words|value-kind|writeback-words)\\.ts$)|^src/operations/consent/narrowing-choices\\.ts$';
+  '^src/surfaces/shared/(a2ui/|(describe|key-words|receipt-words|value-kind|writeback-words)\\.ts$)|^src/operations/consent/narrowing-choices\\.ts$';
 /** What bundled code may reach at run time in src/: the pure layers and the bundled shared modules. */
 const BUNDLE_SAFE = `^src/(model|policy|resolve)/|${BUNDLED_SHARED}`;
 

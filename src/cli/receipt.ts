@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors, type JSONWebKeySet } from 'jose';
 import { ConsentReceiptClaims, RECEIPT_TYP } from '../model/consent-receipt.ts';
+import { receiptSentence } from '../surfaces/shared/receipt-words.ts';
 import { fatal, parse, usage } from './args.ts';
 
 export const RECEIPT_HELP = `ppx receipt verify FILE [--jwks FILE|URL]
@@ -103,20 +104,10 @@ async function loadKeys(from: string): Promise<JSONWebKeySet | string> {
   }
 }
 
-const DECISION_WORDS: Record<ConsentReceiptClaims['decision'], string> = {
-  approved: 'The person let the app see',
-  narrowed: 'The person let the app see, less than it asked for,',
-  rejected: 'The person said no to the app seeing',
-  revoked: 'The access was stopped to',
-  expired: 'The access ended to',
-};
-
 function receiptLines(c: ConsentReceiptClaims): string[] {
   const areas = c.data.namespaces.join(', ');
-  const until = c.expires_at !== undefined ? ` until ${c.expires_at}` : '';
-  const end = c.decision === 'approved' || c.decision === 'narrowed' ? until : '';
   return [
-    `${DECISION_WORDS[c.decision]} ${areas} preferences${end} (${c.app.name}).`,
+    receiptSentence(c, 'the person'),
     `receipt      ${c.jti} (${c.version})`,
     `decision     ${c.decision}${c.revoked_by !== undefined ? ` by the ${c.revoked_by}` : ''} at ${c.decided_at}`,
     `app          ${c.app.name} (${c.app.client_id})`,

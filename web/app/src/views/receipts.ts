@@ -1,9 +1,10 @@
 import type { ConsentReceiptClaims } from '../../../../src/model/consent-receipt.ts';
 import type { ShownReceipt } from '../../../../src/operations/consent/person-receipts.ts';
+import { receiptSentence } from '../../../../src/surfaces/shared/receipt-words.ts';
 import { WRITEBACK_WORDS } from '../../../../src/surfaces/shared/writeback-words.ts';
 import type { AppContext, Section, View } from '../context.ts';
 import { h } from '../dom.ts';
-import { areaTitle, dayWords, listWords, timeWords } from '../words.ts';
+import { timeWords } from '../words.ts';
 
 // The person's consent receipts (docs/receipts.md): one per decision about an app's access, newest
 // first, each said in words, with what it says underneath and a Download button for the signed
@@ -79,32 +80,11 @@ function receiptItem(ctx: AppContext, r: ShownReceipt): HTMLElement {
   return h(
     'li',
     { class: 'receipt', 'data-receipt': r.receipt_id },
-    h('p', { class: 'receipt-words' }, receiptWords(r.claims)),
+    h('p', { class: 'receipt-words' }, receiptSentence(r.claims)),
     h('p', { class: 'hint' }, `Signed ${timeWords(r.issued_at)}`),
     h('details', {}, h('summary', {}, 'What the receipt says'), fieldList(r.claims)),
     h('div', { class: 'actions' }, button),
   );
-}
-
-/** "You let Fragrance Finder see your fragrance preferences until 3 March 2027." */
-function receiptWords(c: ConsentReceiptClaims): string {
-  const app = c.app.name;
-  const areas = listWords(c.data.namespaces.map((ns) => lowerFirst(areaTitle(ns))));
-  const until = c.expires_at !== undefined ? `until ${dayWords(c.expires_at)}` : 'until you stop it';
-  switch (c.decision) {
-    case 'approved':
-      return `You let ${app} see your ${areas} ${until}.`;
-    case 'narrowed':
-      return `You let ${app} see your ${areas} ${until}, less than it asked for.`;
-    case 'rejected':
-      return `You said no to ${app}, which asked to see your ${areas}.`;
-    case 'revoked':
-      if (c.revoked_by === 'app') return `${app} gave up its access to your ${areas}.`;
-      if (c.revoked_by === 'provider') return `${app}'s access to your ${areas} was ended to protect it.`;
-      return `You stopped ${app} seeing your ${areas}.`;
-    case 'expired':
-      return `${app}'s access to your ${areas} ended on ${dayWords(c.decided_at)}.`;
-  }
 }
 
 function fieldList(c: ConsentReceiptClaims): HTMLElement {
@@ -145,8 +125,4 @@ async function download(ctx: AppContext, id: string, button: HTMLButtonElement):
   } finally {
     button.disabled = false;
   }
-}
-
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
 }
