@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { createSubject } from '../../../src/operations/accounts/subjects-and-sessions.ts';
 import { DEMO_SUBJECT } from '../../../src/operations/seed/demo-profile.ts';
+import { axeViolations, violationLines } from '../../support/axe.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
@@ -13,37 +13,7 @@ import { requestConsent } from '../../support/web-session.ts';
 // request that does not exist; at desktop and at phone width. axe is injected by the test (the
 // browser context bypasses the pages' CSP for that alone); the pages run no script of their own.
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const USER = { username: 'demo-axe', password: 'axe-password-1' };
-
-interface Violation {
-  readonly id: string;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-/** Runs axe in the page; the violations, each with the elements it found. */
-async function violations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: Violation[] }> } })
-      .axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target })),
-    }));
-  });
-}
-
-function describeViolations(found: readonly Violation[]): string {
-  return found
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
-    .join('\n');
-}
 
 describe('the pages pass axe-core (WCAG 2.1 AA)', skipWhen(SKIP_NO_CHROMIUM), () => {
   let p: TestProvider;
@@ -68,19 +38,19 @@ describe('the pages pass axe-core (WCAG 2.1 AA)', skipWhen(SKIP_NO_CHROMIUM), ()
         const req = await requestConsent(p);
         await page.goto(req.consent_url);
         assert.ok(await page.isVisible('#username'), 'the sign-in page');
-        const signIn = await violations(page);
-        assert.deepEqual(signIn, [], describeViolations(signIn));
+        const signIn = await axeViolations(page);
+        assert.deepEqual(signIn, [], violationLines(signIn).join('\n'));
 
         await page.fill('#username', USER.username);
         await page.fill('#password', USER.password);
         await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Sign in")')]);
         assert.equal(new URL(page.url()).pathname, `/consent/${req.grant_request_id}`);
-        const consent = await violations(page);
-        assert.deepEqual(consent, [], describeViolations(consent));
+        const consent = await axeViolations(page);
+        assert.deepEqual(consent, [], violationLines(consent).join('\n'));
 
         await page.goto(`${p.url}/consent/ppx-no-such-request`);
-        const missing = await violations(page);
-        assert.deepEqual(missing, [], describeViolations(missing));
+        const missing = await axeViolations(page);
+        assert.deepEqual(missing, [], violationLines(missing).join('\n'));
       } finally {
         await page.close();
       }

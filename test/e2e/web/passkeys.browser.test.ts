@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { sha256 } from '../../../src/auth/secrets.ts';
 import { createPasskeyAccount } from '../../../src/operations/accounts/passkey-accounts.ts';
 import { verifyAuthentication } from '../../../src/operations/accounts/passkeys.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { skipWhen } from '../../support/skip.ts';
+import { type VirtualAuthenticator, virtualAuthenticator } from '../../support/webauthn.ts';
 
 // Passkeys in Chromium with its virtual authenticator (DevTools WebAuthn domain; docs/passkeys.md):
 // sign up with a passkey only, sign out and in again with it, a copied passkey whose counter went
@@ -22,23 +23,7 @@ interface VirtualCredential {
   signCount: number;
 }
 
-async function authenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
-}
-
-async function credentials(a: { cdp: CDPSession; id: string }): Promise<VirtualCredential[]> {
+async function credentials(a: VirtualAuthenticator): Promise<VirtualCredential[]> {
   const r = await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.id });
   return r.credentials as VirtualCredential[];
 }
@@ -66,7 +51,7 @@ describe('passkeys in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
 
   it('signs up with a passkey only, signs in with it, and refuses a copy whose counter went back', async () => {
     const page = await browser.context.newPage();
-    const a = await authenticator(page);
+    const a = await virtualAuthenticator(page);
     await page.goto(`${base()}/signup`);
     await page.fill('#passkey-username', 'passkey-only');
     await page.click('button[data-passkey="signup"]');
@@ -107,7 +92,7 @@ describe('passkeys in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
 
   it('refuses an answer checked against another origin, and accepts it against its own', async () => {
     const page = await browser.context.newPage();
-    await authenticator(page);
+    await virtualAuthenticator(page);
     await page.context().clearCookies();
     await page.goto(`${base()}/signup`);
     await page.fill('#passkey-username', 'origin-check');
@@ -151,7 +136,7 @@ describe('passkeys in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     assert.ok(made.ok);
     const link = new URL(made.value.link);
     const page = await browser.context.newPage();
-    await authenticator(page);
+    await virtualAuthenticator(page);
     await page.context().clearCookies();
     await page.goto(`${base()}${link.pathname}`);
     await page.fill('#name', 'Work laptop');
@@ -167,7 +152,7 @@ describe('passkeys in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
 
   it('turns password sign-in off only with a passkey, and keeps the last passkey while it is off', async () => {
     const page = await browser.context.newPage();
-    await authenticator(page);
+    await virtualAuthenticator(page);
     await page.context().clearCookies();
     // A password account: sign up with a password, then add a passkey from the web app's requests.
     await page.goto(`${base()}/signup`);

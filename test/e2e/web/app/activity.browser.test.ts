@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { AUDIT_GROUPS } from '../../../../web/app/src/audit-words.ts';
+import { seriousViolations } from '../../../support/axe.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
@@ -12,31 +12,6 @@ import { addPerson, openView, screenshot, shown, signInToApp } from '../../../su
 // was refused; "What happened" offers the groups; an app's call, and its refused call after the
 // person revoked it, appear without reload and are said in the polite live region; the reads per
 // app per day, filtered by app; no serious or critical axe violation at 1280×800 and 390×844.
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    type Axe = { run(o: object): Promise<{ violations: Violation[] }> };
-    const axe = (globalThis as unknown as { axe: Axe }).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => ({ target: n.target })),
-    }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** Waits until an entry of the log says `words`. */
 async function entrySays(page: Page, words: string): Promise<void> {

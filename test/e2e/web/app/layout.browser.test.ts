@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { surfaceIdFor } from '../../../../src/surfaces/shared/a2ui/ids.ts';
 import { APP_VIEWS } from '../../../../src/surfaces/web/app-shell.ts';
+import { seriousViolations } from '../../../support/axe.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
@@ -16,7 +16,6 @@ import { requestConsent } from '../../../support/web-session.ts';
 // in a context that bypasses the page's CSP for that alone (the page itself allows only its own
 // script).
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /**
  * Every view the app serves (the shell's list, so a new view is covered without editing this
  * test); the page of one preference is shown for one key.
@@ -28,30 +27,6 @@ const WIDTHS = [
   [1280, 800],
   [390, 844],
 ] as const;
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-async function violations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    type Axe = { run(o: object): Promise<{ violations: Violation[] }> };
-    const axe = (globalThis as unknown as { axe: Axe }).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target })),
-    }));
-  });
-}
 
 /** Runs in the page: how wide the document is against the window. */
 function widths(): { scroll: number; client: number } {
@@ -130,14 +105,7 @@ describe('the web app at phone width, by keyboard, and under axe-core', skipWhen
       for (const path of VIEWS) {
         await page.goto(p.url + path);
         await settled(page, new URL(p.url + path).pathname);
-        const found = (await violations(page)).filter(
-          (v) => v.impact === 'serious' || v.impact === 'critical',
-        );
-        assert.deepEqual(
-          found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-          [],
-          `${path} at ${width} px`,
-        );
+        assert.deepEqual(await seriousViolations(page), [], `${path} at ${width} px`);
         const w = await page.evaluate(widths);
         assert.ok(w.scroll <= w.client, `${path}: ${w.scroll} px wide in a ${w.client} px window`);
         const name = new URL(p.url + path).pathname.replaceAll('/', '-');

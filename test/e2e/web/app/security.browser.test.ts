@@ -1,35 +1,20 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { CDPSession, Page } from 'playwright-core';
 import { setSensitiveKeys } from '../../../../src/operations/writeback/sensitive-keys.ts';
+import { seriousViolations } from '../../../support/axe.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
 import { addPerson, live, noticeSays, PERSON, shown } from '../../../support/web-app.ts';
 import { requestConsent } from '../../../support/web-session.ts';
+import { virtualAuthenticator } from '../../../support/webauthn.ts';
 
 // The web app's "Sign-in and security" view (docs/passkeys.md) in Chromium with its virtual
 // authenticator: add a passkey, see it listed, turn password sign-in off and see why the last
 // passkey stays, remove one behind the confirmation step; axe-core clean at 1280×800 and 390×844
 // without sideways scrolling; and the fresh sign-in a sensitive approval asks for, on the consent
 // page: refused in words, confirmed with the passkey, then allowed.
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    type V = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: V[] }> } }).axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  });
-}
 
 function sideways(page: Page): Promise<boolean> {
   return page.evaluate(() => {
@@ -59,18 +44,7 @@ describe('the Sign-in and security view', skipWhen(SKIP_NO_CHROMIUM), () => {
     page.on('pageerror', (e) => {
       throw new Error(`the page failed: ${e.message}`);
     });
-    cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    }));
+    ({ cdp, id: authenticatorId } = await virtualAuthenticator(page));
     await page.goto(`${base()}/app/security`);
     await page.fill('#username', PERSON.username);
     await page.fill('#password', PERSON.password);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations, violationLines } from '../../../support/axe.ts';
 import { launchChromium, SKIP_NO_CHROMIUM } from '../../../support/chromium.ts';
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
@@ -14,23 +14,7 @@ import { proposed } from '../../../support/writeback.ts';
 // suggestion against what the person said shown now → suggested, picked, the old value kept in
 // the history. axe-core on these views at desktop and phone width.
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PROFILE = 'ppx:profile:demo-0001';
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 describe(
   'changing every kind of value, history, sensitive preferences and conflicts',
@@ -197,7 +181,7 @@ describe(
         ]) {
           await open(path);
           await page.waitForFunction("!document.querySelector('main').textContent.includes('Loading…')");
-          assert.deepEqual(await axeViolations(page), [], `${path} at ${width}`);
+          assert.deepEqual(violationLines(await axeViolations(page)), [], `${path} at ${width}`);
           const [scroll, client] = (await page.evaluate(
             '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
           )) as [number, number];

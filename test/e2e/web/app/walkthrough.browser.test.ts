@@ -13,6 +13,7 @@ import { codeRequest, pkce, postForm, REDIRECT, register } from '../../../suppor
 import { api, startTestProvider, type TestProvider } from '../../../support/provider.ts';
 import { skipWhen } from '../../../support/skip.ts';
 import { live, noticeSays, screenshot } from '../../../support/web-app.ts';
+import { virtualAuthenticator } from '../../../support/webauthn.ts';
 
 // Issue 26's walk-through, as a new person lives it, in Chromium: sign up with a passkey only
 // (the virtual authenticator); an app asks over OAuth and is given less than it asked for; the
@@ -44,18 +45,7 @@ describe('a new person, from a passkey sign-up to a verified receipt', skipWhen(
   });
 
   it('1. signs up with a passkey and no password', async () => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await virtualAuthenticator(page);
     await page.goto(`${base()}/signup`);
     await page.fill('#passkey-username', 'new-person');
     await page.click('button[data-passkey="signup"]');
