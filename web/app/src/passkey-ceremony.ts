@@ -41,34 +41,51 @@ function cancelled(e: unknown): PasskeyProblem {
   return new PasskeyProblem('Your browser could not use a passkey here.');
 }
 
-/** Registers a passkey: options from `base + '/options'`, the answer posted to `base`. */
-export async function registerPasskey(
+/** Registers a passkey: options from `optionsUrl`, the browser's answer posted to `verifyUrl`. */
+export function registerPasskey(
   optionsUrl: string,
   verifyUrl: string,
   fields: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Record<string, unknown>> {
-  const options = await postJson(optionsUrl, fields, headers);
-  let credential: unknown;
-  try {
-    credential = await startRegistration({ optionsJSON: options as never });
-  } catch (e) {
-    throw cancelled(e);
-  }
-  return postJson(verifyUrl, { ...fields, credential: JSON.stringify(credential) }, headers);
+  return ceremony(
+    (optionsJSON) => startRegistration({ optionsJSON }),
+    optionsUrl,
+    verifyUrl,
+    fields,
+    headers,
+  );
 }
 
 /** Signs in (or confirms it is the person) with a passkey. */
-export async function usePasskey(
+export function usePasskey(
   optionsUrl: string,
   verifyUrl: string,
   fields: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Record<string, unknown>> {
+  return ceremony(
+    (optionsJSON) => startAuthentication({ optionsJSON }),
+    optionsUrl,
+    verifyUrl,
+    fields,
+    headers,
+  );
+}
+
+/** Options from the server, the authenticator's answer, the answer back to the server. */
+async function ceremony(
+  // biome-ignore lint/suspicious/noExplicitAny: the options are the server's JSON, passed through as they are
+  ask: (optionsJSON: any) => Promise<unknown>,
+  optionsUrl: string,
+  verifyUrl: string,
+  fields: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown>> {
   const options = await postJson(optionsUrl, fields, headers);
   let credential: unknown;
   try {
-    credential = await startAuthentication({ optionsJSON: options as never });
+    credential = await ask(options);
   } catch (e) {
     throw cancelled(e);
   }
