@@ -37,7 +37,7 @@ const Decision = z.strictObject({
  * `grant_id` names the grant of an ordinary token; a refresh token of a grant package (issued
  * through OAuth, WIRE-NOTES §4) refreshes to a package token, which names its `grant_ids`.
  */
-const Tokens = z.strictObject({
+export const Tokens = z.strictObject({
   access_token: z.string(),
   token_type: z.enum(['Bearer', 'DPoP']),
   expires_in: z.int().min(1),

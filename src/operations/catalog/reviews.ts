@@ -12,7 +12,7 @@ import { defineOperation } from './contract.ts';
 // Cross-domain transfer reviews (SPEC §13.2, docs/cross-domain.md): the subject lists and decides
 // them. The rules live in operations/cross-domain/.
 
-const Review = z.strictObject({
+export const Review = z.strictObject({
   review_id: z.string(),
   grant_id: z.string(),
   grantee_id: z.string(),

@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type PpxErrorCode, statusAtTokenEndpoint, statusOf } from '../../model/errors.ts';
 import { toJsonSchema } from '../../model/json-schema.ts';
 import type { ProviderInfo } from '../../operations/deps.ts';
+import { Components } from './openapi-components.ts';
 import type { Route } from './route.ts';
 
 const ErrorSchema = {
@@ -18,11 +19,17 @@ const ErrorSchema = {
 /** OpenAPI 3.1 for the HTTP surface, generated from its routes (schemas are JSON Schema 2020-12). */
 export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = new Components();
+  // Answers first, so that a PPX object's answer form takes its plain name (Claim), and an input
+  // form that differs takes "…Input".
+  const answers = new Map(
+    routes.map((r) => [r, components.ref(r.operation.output, 'output', named(r, 'Response'))]),
+  );
   for (const r of routes) {
     const { http, operation } = r;
     const success = {
       description: 'Success',
-      content: { 'application/json': { schema: schemaOf(operation.output, 'output') } },
+      content: { 'application/json': { schema: answers.get(r) } },
     };
     const responses: Record<string, unknown> = { [String(http.successStatus ?? 200)]: success };
     if (http.acceptedWhen) responses['202'] = { ...success, description: 'Accepted' };
@@ -48,7 +55,9 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
     if (http.input === 'body') {
       op['requestBody'] = {
         required: false,
-        content: { 'application/json': { schema: schemaOf(operation.input, 'input') } },
+        content: {
+          'application/json': { schema: components.ref(operation.input, 'input', named(r, 'Request')) },
+        },
       };
     }
     if (http.input === 'path') op['parameters'] = pathParameters(schemaOf(operation.input, 'input'));
@@ -68,10 +77,16 @@ export function openApiDocument(provider: ProviderInfo, routes: readonly Route[]
     servers: [{ url: provider.baseUrl }],
     paths,
     components: {
-      schemas: { Error: ErrorSchema },
+      schemas: { Error: ErrorSchema, ...components.schemas },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
+}
+
+/** `GetProfileSummaryResponse` for the operation `get_profile_summary`'s unnamed answer. */
+function named(r: Route, suffix: 'Request' | 'Response'): string {
+  const pascal = r.operation.name.replace(/(^|_)([a-z])/g, (_, _sep: string, c: string) => c.toUpperCase());
+  return `${pascal}${suffix}`;
 }
 
 function schemaOf(schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output') {

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { Claim } from '../src/model/claim.ts';
+import { EffectiveProfile } from '../src/model/effective-profile.ts';
+import { ConsentGrant } from '../src/model/consent-grant.ts';
+const reg = z.registry<{ id: string }>();
+reg.add(Claim, { id: 'Claim' });
+reg.add(ConsentGrant, { id: 'ConsentGrant' });
+reg.add(EffectiveProfile, { id: 'EffectiveProfile' });
+const out = z.toJSONSchema(z.object({ profile: EffectiveProfile, grants: z.array(ConsentGrant) }), { target: 'draft-2020-12', io: 'output', unrepresentable: 'any', metadata: reg, uri: (id) => `#/components/schemas/${id}`, cycles: 'ref', reused: 'inline' }) as any;
+console.log(JSON.stringify(out).slice(0, 600));
+console.log(Object.keys(out.$defs ?? {}));
+const root = z.toJSONSchema(EffectiveProfile, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any', metadata: reg }) as any;
+console.log(JSON.stringify(root).slice(0, 200), Object.keys(root.$defs ?? {}));
