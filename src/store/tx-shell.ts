@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeDraft, ChangeEvent } from '../model/change-event.ts';
-import { STORE_READERS, STORE_WRITERS, type StoreReader, type StoreTx, type StoreWriter } from './store.ts';
+import { STORE_READERS, STORE_WRITERS, type StoreTx } from './store.ts';
 
 // The transaction shell both drivers wrap around their queries: the async facade over a queries
 // object, the state of one transaction, the guard against using the store from inside
@@ -143,10 +143,11 @@ export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
     if (!state.active) throw new Error('transaction is over: tx used after transaction() settled');
     check?.();
   };
-  const writes = facade<StoreWriter, Q>(STORE_WRITERS, (name, call) =>
+  const call = (name: string, args: unknown[]) => (queries as Methods)[name]!(...args);
+  const write = (name: string, args: unknown[]) =>
     serial(() => {
       assertActive();
-      const result = inSavepoint(savepointOf(name), () => call(queries));
+      const result = inSavepoint(savepointOf(name), () => call(name, args));
       if (wrote === undefined) return result;
       if (result instanceof Promise) {
         return result.then((value: unknown) => {
@@ -156,23 +157,42 @@ export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
       }
       wrote(name, result);
       return result;
-    }, 'write'),
-  );
-  return {
-    ...facade<StoreReader, Q>(STORE_READERS, (_name, call) =>
-      serial(() => {
-        assertActive();
-        return call(queries);
-      }, 'read'),
-    ),
-    ...writes,
-    async appendChange(draft: ChangeDraft): Promise<ChangeEvent> {
-      const event = await writes.appendChange(draft);
-      state.changes.push(event);
-      return event;
-    },
+    }, 'write');
+  const read = (name: string, args: unknown[]) =>
+    serial(() => {
+      assertActive();
+      return call(name, args);
+    }, 'read');
+  const appendChange = async (draft: ChangeDraft): Promise<ChangeEvent> => {
+    const event = (await write('appendChange', [draft])) as ChangeEvent;
+    state.changes.push(event);
+    return event;
   };
+  // A method is made when it is looked up (a transaction uses a few of the store's ~95), not all of
+  // them for every transaction: that was ~14 µs a transaction, 3-4 % of a token refresh
+  // (docs/benchmarks.md, "Issue 27"). Each looked-up method is bound to this tx (it may be called
+  // unbound); `in`, Object.keys and spreading see every method, as on an object of them.
+  return new Proxy(TX_METHOD_KINDS, {
+    get(target, name) {
+      if (typeof name !== 'string' || !Object.hasOwn(target, name)) return undefined;
+      if (name === 'appendChange') return appendChange;
+      return target[name] === 'write'
+        ? (...args: unknown[]) => write(name, args)
+        : (...args: unknown[]) => read(name, args);
+    },
+  }) as unknown as StoreTx;
 }
+
+type Methods = Record<string, (...args: unknown[]) => unknown>;
+
+/**
+ * Every method of a tx and whether it reads or writes (a writer where a name is both): the target
+ * of each tx's Proxy. Not frozen: a Proxy must answer a frozen property with its own value.
+ */
+const TX_METHOD_KINDS: Readonly<Record<string, 'read' | 'write'>> = {
+  ...Object.fromEntries(Object.keys(STORE_READERS).map((name) => [name, 'read' as const])),
+  ...Object.fromEntries(Object.keys(STORE_WRITERS).map((name) => [name, 'write' as const])),
+};
 
 /** What an autocommit write committed for the change feed: the event, when it was appendChange. */
 export function publishedBy(name: string, result: unknown): readonly ChangeEvent[] {

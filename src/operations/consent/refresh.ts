@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { sha256 } from '../../auth/secrets.ts';
+import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
@@ -40,14 +41,31 @@ export async function refreshGrantTokens(
   /** The DPoP key the client proved with this request (RFC 9449 §5), if it sent a proof. */
   proof?: { readonly jkt: string },
 ): Promise<Result<TokenResponse>> {
+  const rotated = await rotateRefreshToken(deps, input, read, proof);
+  return rotated.ok ? ok(rotated.value.tokens) : rotated;
+}
+
+/**
+ * refreshGrantTokens, also giving the grants it read (before the rotation) and found active, so
+ * that the OAuth token endpoint can describe them without reading them again.
+ */
+export async function rotateRefreshToken(
+  deps: Deps,
+  input: z.infer<typeof RefreshInput>,
+  read?: PresentedToken,
+  proof?: { readonly jkt: string },
+): Promise<Result<{ tokens: TokenResponse; grants: readonly GrantRecord[] }>> {
   const now = deps.clock();
   const hash = sha256(input.refresh_token);
   const presented = read ?? (await readPresented(deps, hash));
   if (!presented) return invalidGrant();
   const { token, family } = presented;
   if (family.client_id !== input.client_id) return invalidGrant();
-  const client = await deps.store.getClient(input.client_id);
-  if (!client || !clientAuthenticated(client, input.client_secret)) return invalidGrant();
+  // The OAuth token endpoint authenticated the client already (it hands it in `read`).
+  const client = presented.client ?? (await deps.store.getClient(input.client_id));
+  if (!client || client.client_id !== input.client_id) return invalidGrant();
+  if (presented.client === undefined && !clientAuthenticated(client, input.client_secret))
+    return invalidGrant();
   // RFC 9449 §5.2: a client registered with dpop_bound_access_tokens is never given a bearer token.
   const binding = bindingFor(client, proof);
   if (!binding.ok) return binding;
@@ -117,13 +135,15 @@ export async function refreshGrantTokens(
       : await issueGrantToken(deps, first, ttl, family.resource, proof?.jkt);
   const covers =
     family.package_id !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
-  return ok({ ...access, ...covers, refresh_token: next.token });
+  return ok({ tokens: { ...access, ...covers, refresh_token: next.token }, grants });
 }
 
 /** A presented refresh token and its family, as read before the rotation. */
 export interface PresentedToken {
   readonly token: RefreshTokenRecord;
   readonly family: TokenFamilyRecord;
+  /** The client, when the caller has authenticated it already (the OAuth token endpoint). */
+  readonly client?: ClientRecord;
 }
 
 /**

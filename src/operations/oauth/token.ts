@@ -5,7 +5,7 @@ import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { childId } from '../child-ids.ts';
-import { readPresented, refreshGrantTokens } from '../consent/refresh.ts';
+import { readPresented, rotateRefreshToken } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import { issueFamily, markExchanged, type TokenResponse } from '../consent/tokens.ts';
 import type { Deps } from '../deps.ts';
@@ -149,14 +149,16 @@ export async function refreshTokens(
       return fail('invalid_scope', `a refresh cannot widen the grant: ${wider.join(' ')} was not granted`);
     }
   }
-  const refreshed = await refreshGrantTokens(
+  // The client is authenticated already: it goes along, and is not read again. The grants the
+  // rotation read (and found active) describe the new tokens: not read a second time either.
+  const refreshed = await rotateRefreshToken(
     deps,
     {
       client_id: client.client_id,
       refresh_token: input.refresh_token,
       ...(input.client_secret !== undefined ? { client_secret: input.client_secret } : {}),
     },
-    presented,
+    { ...presented, client },
     input.dpop,
   );
   // RFC 6749 §5.2 has no 410: an ended access is invalid_grant, in the words that say who ended it.
@@ -164,13 +166,9 @@ export async function refreshTokens(
     return fail('invalid_grant', refreshed.error.description);
   }
   if (!refreshed.ok) return refreshed;
-  const ids =
-    refreshed.value.grant_ids ?? (refreshed.value.grant_id !== undefined ? [refreshed.value.grant_id] : []);
-  const grants = (await Promise.all(ids.map((id) => deps.store.getGrant(id)))).filter(
-    (g): g is GrantRecord => g !== undefined,
-  );
+  const { tokens, grants } = refreshed.value;
   if (grants.length === 0) return invalidGrant();
-  return ok(withGrantFacts(refreshed.value, grants));
+  return ok(withGrantFacts(tokens, grants));
 }
 
 /**
