@@ -216,7 +216,7 @@ describe('secrets are compared in constant time', () => {
     ['src/operations/oauth/token.ts', 'exchangeCode', /safeEqual\(sha256\(code\)/],
     ['src/operations/oauth/token.ts', 'refreshTokens', /readPresented\(deps, sha256\(/],
     ['src/operations/consent/refresh.ts', 'readPresented', /getRefreshToken\(hash\)/],
-    ['src/operations/consent/refresh.ts', 'refreshGrantTokens', /readPresented\(deps, hash\)/],
+    ['src/operations/consent/refresh.ts', 'rotateRefreshToken', /readPresented\(deps, hash\)/],
     ['src/operations/oauth/package-token.ts', 'exchangePackageCode', /safeEqual\(sha256\(code\)/],
     ['src/operations/oauth/clients.ts', 'secretMatches', /clientAuthenticated\(/],
     ['src/operations/accounts/subjects-and-sessions.ts', 'sessionFrom', /getSession\(sha256\(secret\)\)/],
