@@ -1,7 +1,11 @@
 /** base64url without padding (RFC 4648 §5), from bytes or a string's UTF-8. */
 export function base64url(input: Uint8Array | ArrayBuffer | string): string {
   const bytes =
-    typeof input === 'string' ? new TextEncoder().encode(input) : input instanceof Uint8Array ? input : new Uint8Array(input);
+    typeof input === 'string'
+      ? new TextEncoder().encode(input)
+      : input instanceof Uint8Array
+        ? input
+        : new Uint8Array(input);
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -51,9 +51,12 @@ export class PpxClient {
     const { body, verifier } = await consentRequestBody(this.options.clientId, request);
     const answer = await this.#post('/v1/consent/request', body);
     if (!answer.ok) return answer;
-    const r = bodyOf<{ grant_request_id: string; consent_url: string; request_token: string; expires_at: string }>(
-      answer.value,
-    );
+    const r = bodyOf<{
+      grant_request_id: string;
+      consent_url: string;
+      request_token: string;
+      expires_at: string;
+    }>(answer.value);
     if (!r.ok) return r;
     return ok({
       grantRequestId: r.value.grant_request_id,
@@ -107,9 +110,13 @@ export class PpxClient {
     if (t === undefined) return fail('not_found', `no tokens are kept for grant ${grantId}`, { grantId });
     if (t.refreshToken === undefined) {
       await this.store.delete(grantId);
-      return fail('grant_expired', 'this access has ended (a single-use grant has no refresh token): ask again', {
-        grantId,
-      });
+      return fail(
+        'grant_expired',
+        'this access has ended (a single-use grant has no refresh token): ask again',
+        {
+          grantId,
+        },
+      );
     }
     const r =
       t.via === 'consent'
@@ -123,19 +130,25 @@ export class PpxClient {
     const ended = endOfAccess(r.error.code, r.error.description, r.error.status);
     if (ended === undefined) return r;
     await this.store.delete(grantId);
-    return fail(ended, r.error.description, { ...(r.error.status ? { status: r.error.status } : {}), grantId });
+    return fail(ended, r.error.description, {
+      ...(r.error.status ? { status: r.error.status } : {}),
+      grantId,
+    });
   }
 
   /** A form POST to the OAuth token endpoint, with the client's authentication. */
   oauthTokenRequest(params: Record<string, string>): Promise<Result<StoredTokens>> {
     const meta = this.provider.oauth;
-    if (meta === undefined) return Promise.resolve(fail('not_found', 'this provider has no OAuth authorization server'));
+    if (meta === undefined)
+      return Promise.resolve(fail('not_found', 'this provider has no OAuth authorization server'));
     const { clientId, clientSecret } = this.options;
     const headers: Record<string, string> = {};
     const form: Record<string, string> = { ...params, client_id: clientId };
     if (clientSecret !== undefined) {
       const methods = meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
-      const method = this.options.authMethod ?? (methods.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post');
+      const method =
+        this.options.authMethod ??
+        (methods.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post');
       if (method === 'client_secret_basic') {
         const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
         headers['authorization'] = `Basic ${btoa(`${enc(clientId)}:${enc(clientSecret)}`)}`;
@@ -201,7 +214,11 @@ export class PpxClient {
     const code = errorOf(answer.value).code;
     if (answer.value.status === 401 && code === 'use_dpop_nonce') {
       answer = await this.#resource(t.value, method, path, body);
-    } else if (answer.value.status === 401 && code === 'invalid_token' && t.value.refreshToken !== undefined) {
+    } else if (
+      answer.value.status === 401 &&
+      code === 'invalid_token' &&
+      t.value.refreshToken !== undefined
+    ) {
       const fresh = await this.refresh(grantId);
       if (!fresh.ok) return fresh;
       answer = await this.#resource(fresh.value, method, path, body);
@@ -217,9 +234,13 @@ export class PpxClient {
 
   async #resource(t: StoredTokens, method: string, path: string, body: unknown) {
     const url = `${this.provider.baseUrl}${path}`;
-    const headers: Record<string, string> = { ...JSON_HEADERS, authorization: `${t.tokenType} ${t.accessToken}` };
+    const headers: Record<string, string> = {
+      ...JSON_HEADERS,
+      authorization: `${t.tokenType} ${t.accessToken}`,
+    };
     if (t.tokenType === 'DPoP') {
-      if (this.options.dpop === undefined) return fail('invalid_dpop_proof', 'this token is DPoP-bound and the client has no DPoP key');
+      if (this.options.dpop === undefined)
+        return fail('invalid_dpop_proof', 'this token is DPoP-bound and the client has no DPoP key');
       headers['dpop'] = await this.options.dpop.proof(method, url, t.accessToken);
     }
     const answer = await send(this.#fetch, url, {
@@ -245,7 +266,11 @@ export class PpxClient {
  * person, the app or a reuse; an `invalid_grant` naming a reuse or an expiry says the same in the
  * words RFC 6749 allows. Anything else is not the end of the access.
  */
-function endOfAccess(code: string, description: string, status?: number): 'grant_revoked' | 'grant_expired' | undefined {
+function endOfAccess(
+  code: string,
+  description: string,
+  status?: number,
+): 'grant_revoked' | 'grant_expired' | undefined {
   if (code === 'grant_gone' || status === 410 || code === 'grant_revoked') return 'grant_revoked';
   if (code === 'grant_expired') return 'grant_expired';
   if (code === 'invalid_grant' && /already used once/.test(description)) return 'grant_revoked';

@@ -21,7 +21,12 @@ export async function consentRequestBody(
   const pkce = await createPkce();
   return {
     verifier: pkce.verifier,
-    body: { ...request, client_id: clientId, code_challenge: pkce.challenge, code_challenge_method: pkce.method },
+    body: {
+      ...request,
+      client_id: clientId,
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
+    },
   };
 }
 

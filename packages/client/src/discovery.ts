@@ -35,7 +35,9 @@ export interface Provider {
  */
 export async function discover(baseUrl: string, fetcher: Fetch = fetch): Promise<Result<Provider>> {
   const base = baseUrl.replace(/\/+$/, '');
-  const cardAnswer = await send(fetcher, `${base}/.well-known/ppx-card.json`, { headers: { accept: 'application/json' } });
+  const cardAnswer = await send(fetcher, `${base}/.well-known/ppx-card.json`, {
+    headers: { accept: 'application/json' },
+  });
   if (!cardAnswer.ok) return cardAnswer;
   const card = bodyOf<DiscoveryCard>(cardAnswer.value);
   if (!card.ok) return card;
@@ -50,7 +52,10 @@ export async function discover(baseUrl: string, fetcher: Fetch = fetch): Promise
   if (metaAnswer.ok && metaAnswer.value.status === 200) {
     const meta = metaAnswer.value.json as OAuthMetadata | undefined;
     if (typeof meta?.token_endpoint !== 'string' || typeof meta.authorization_endpoint !== 'string') {
-      return fail('invalid_response', 'the OAuth authorization server metadata names no token or authorization endpoint');
+      return fail(
+        'invalid_response',
+        'the OAuth authorization server metadata names no token or authorization endpoint',
+      );
     }
     oauth = meta;
   }

@@ -5,23 +5,32 @@ import { base64url, randomToken, sha256 } from './base64url.ts';
  * `proof` signs one request; the provider binds tokens to the key's thumbprint (`cnf.jkt`).
  */
 export class DpopKey {
-  readonly #keys: CryptoKeyPair;
+  readonly #sign: (input: Uint8Array) => Promise<ArrayBuffer>;
   readonly #jwk: { kty: string; crv: string; x: string; y: string };
   /** The last `DPoP-Nonce` each origin gave out (RFC 9449 §8, §9). */
   readonly #nonces = new Map<string, string>();
 
-  private constructor(keys: CryptoKeyPair, jwk: { kty: string; crv: string; x: string; y: string }) {
-    this.#keys = keys;
+  private constructor(
+    sign: (input: Uint8Array) => Promise<ArrayBuffer>,
+    jwk: { kty: string; crv: string; x: string; y: string },
+  ) {
+    this.#sign = sign;
     this.#jwk = jwk;
   }
 
   static async generate(): Promise<DpopKey> {
-    const keys = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
       'sign',
       'verify',
-    ])) as CryptoKeyPair;
+    ]);
     const jwk = await crypto.subtle.exportKey('jwk', keys.publicKey);
-    return new DpopKey(keys, { kty: 'EC', crv: 'P-256', x: jwk.x ?? '', y: jwk.y ?? '' });
+    const sign = (input: Uint8Array) =>
+      crypto.subtle.sign(
+        { name: 'ECDSA', hash: 'SHA-256' },
+        keys.privateKey,
+        input as Uint8Array<ArrayBuffer>,
+      );
+    return new DpopKey(sign, { kty: 'EC', crv: 'P-256', x: jwk.x ?? '', y: jwk.y ?? '' });
   }
 
   /** The RFC 7638 thumbprint: what `cnf.jkt` and `dpop_jkt` hold. */
@@ -45,11 +54,7 @@ export class DpopKey {
       ...(nonce !== undefined ? { nonce } : {}),
     };
     const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
-    const signature = await crypto.subtle.sign(
-      { name: 'ECDSA', hash: 'SHA-256' },
-      this.#keys.privateKey,
-      new TextEncoder().encode(input),
-    );
+    const signature = await this.#sign(new TextEncoder().encode(input));
     return `${input}.${base64url(signature)}`;
   }
 

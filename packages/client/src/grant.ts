@@ -16,8 +16,16 @@ import type {
 
 /** What became of a proposal: every claim applied, some queued for the person, or refused by the grant. */
 export type ProposeResult =
-  | { readonly outcome: 'applied'; readonly proposals: readonly ProposalOutcome[]; readonly profile: WritebackResponse }
-  | { readonly outcome: 'queued_for_review'; readonly proposals: readonly ProposalOutcome[]; readonly profile: WritebackResponse }
+  | {
+      readonly outcome: 'applied';
+      readonly proposals: readonly ProposalOutcome[];
+      readonly profile: WritebackResponse;
+    }
+  | {
+      readonly outcome: 'queued_for_review';
+      readonly proposals: readonly ProposalOutcome[];
+      readonly profile: WritebackResponse;
+    }
   | { readonly outcome: 'refused'; readonly reason: string };
 
 /** The reads and writes of one grant, through the client's tokens. */
@@ -41,7 +49,10 @@ export class Grant {
   }
 
   /** The effective profile under a context (`{occasion: "evening"}`): context modifiers applied. */
-  effective(context?: Context, options: Omit<EffectiveRequest, 'context'> = {}): Promise<Result<EffectiveProfile>> {
+  effective(
+    context?: Context,
+    options: Omit<EffectiveRequest, 'context'> = {},
+  ): Promise<Result<EffectiveProfile>> {
     return this.#call<EffectiveProfile>('POST', '/v1/profile/effective', {
       ...options,
       ...(context !== undefined ? { context } : {}),
@@ -70,7 +81,10 @@ export class Grant {
 
   /** Per-key closeness of the visible claims to `target` (derived view). */
   match(target: Record<string, number>, context?: Context): Promise<Result<DerivedView>> {
-    return this.#call<DerivedView>('POST', '/v1/derived-views/match', { target, ...(context ? { context } : {}) });
+    return this.#call<DerivedView>('POST', '/v1/derived-views/match', {
+      target,
+      ...(context ? { context } : {}),
+    });
   }
 
   /** Per-trait alignment with the subject of another grant this client holds (purpose `matching`). */
@@ -83,7 +97,11 @@ export class Grant {
 
   /** Confidence-weighted signals of the visible normalized claims. */
   recommendationBasis(context?: Context): Promise<Result<DerivedView>> {
-    return this.#call<DerivedView>('POST', '/v1/derived-views/recommendation_basis', context ? { context } : {});
+    return this.#call<DerivedView>(
+      'POST',
+      '/v1/derived-views/recommendation_basis',
+      context ? { context } : {},
+    );
   }
 
   async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Result<T>> {

@@ -29,7 +29,12 @@ export async function send(fetcher: Fetch, url: string, init: RequestInit): Prom
 
 /** The error of a failed answer: the PPX code and words of its body, with its status. */
 export function errorOf(a: Answer): ClientError {
-  const body = a.json as { error?: unknown; error_description?: unknown; grant_id?: unknown; details?: unknown };
+  const body = a.json as {
+    error?: unknown;
+    error_description?: unknown;
+    grant_id?: unknown;
+    details?: unknown;
+  };
   if (typeof body?.error === 'string') {
     return {
       code: body.error as PpxCode,
@@ -41,7 +46,11 @@ export function errorOf(a: Answer): ClientError {
         : {}),
     };
   }
-  return { code: 'invalid_response', description: `the provider answered ${a.status} without a PPX error`, status: a.status };
+  return {
+    code: 'invalid_response',
+    description: `the provider answered ${a.status} without a PPX error`,
+    status: a.status,
+  };
 }
 
 /** The body of a 2xx answer as T, or the answer's error. */

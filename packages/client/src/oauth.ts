@@ -1,5 +1,5 @@
-import type { PpxClient } from './client.ts';
 import { randomToken } from './base64url.ts';
+import type { PpxClient } from './client.ts';
 import { createPkce } from './pkce.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { StoredTokens } from './token-store.ts';
@@ -19,7 +19,10 @@ export interface AuthorizationRequest {
   readonly scope?: string;
   /** … RFC 9396 `authorization_details` describing the grant(s) precisely. */
   readonly authorizationDetails?: readonly Record<string, unknown>[];
-  /** RFC 8707 resource (default: the provider's MCP resource). */
+  /**
+   * RFC 8707 resource: the tokens' audience. Default: the provider's base URL, the HTTP API that
+   * `Grant` reads (the provider's own default is its MCP endpoint).
+   */
   readonly resource?: string;
 }
 
@@ -48,7 +51,7 @@ export async function authorizationUrl(
   if (request.authorizationDetails !== undefined) {
     q.set('authorization_details', JSON.stringify(request.authorizationDetails));
   }
-  if (request.resource !== undefined) q.set('resource', request.resource);
+  q.set('resource', request.resource ?? client.provider.baseUrl);
   return ok({ url: url.href, state, codeVerifier: pkce.verifier, redirectUri: request.redirectUri });
 }
 
@@ -59,7 +62,8 @@ export async function exchangeCode(
   pending: PendingAuthorization,
 ): Promise<Result<StoredTokens>> {
   const q = new URL(callback).searchParams;
-  if (q.get('state') !== pending.state) return fail('state_mismatch', 'this return to the app is not for this authorization');
+  if (q.get('state') !== pending.state)
+    return fail('state_mismatch', 'this return to the app is not for this authorization');
   const iss = q.get('iss');
   if (iss !== null && iss !== client.provider.oauth?.issuer) {
     return fail('state_mismatch', 'this return names another authorization server (RFC 9207)');

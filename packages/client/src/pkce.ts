@@ -14,6 +14,6 @@ export async function createPkce(): Promise<Pkce> {
   return { verifier, challenge: await challengeOf(verifier), method: 'S256' };
 }
 
-export async function challengeOf(verifier: string): Promise<string> {
+async function challengeOf(verifier: string): Promise<string> {
   return base64url(await sha256(verifier));
 }

@@ -20,7 +20,9 @@ export interface ClientError {
 }
 
 /** Errors are values: every call answers `{ok: true, value}` or `{ok: false, error}`. */
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ClientError };
+export type Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: ClientError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 

@@ -31,7 +31,10 @@ export type GrantRequest = Omit<
   | 'access_mode'
 > &
   Partial<
-    Pick<ConsentRequestBody, 'cross_domain_transfer' | 'writeback_policy' | 'requested_duration_days' | 'access_mode'>
+    Pick<
+      ConsentRequestBody,
+      'cross_domain_transfer' | 'writeback_policy' | 'requested_duration_days' | 'access_mode'
+    >
   >;
 /** A claim as proposed: `claim_id` may be left out (the provider gives one). */
 export type ProposedClaim = Omit<Claim, 'claim_id'> & { claim_id?: string };

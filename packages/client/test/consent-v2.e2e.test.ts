@@ -135,7 +135,9 @@ describe('@ppx-provider/client over consent-v2', () => {
       confidence: 0.6,
       source: { kind: 'observed' as const, origin: 'in_app_session' },
     };
-    const ops = { allowed_operations: ['read', 'query', 'propose_update'] as ('read' | 'query' | 'propose_update')[] };
+    const ops = {
+      allowed_operations: ['read', 'query', 'propose_update'] as ('read' | 'query' | 'propose_update')[],
+    };
     const allow = await granted(c, { ...ops, writeback_policy: 'allow' });
     const applied = await allow.grant.propose([claim]);
     assert.ok(applied.ok, JSON.stringify(applied));
@@ -145,7 +147,9 @@ describe('@ppx-provider/client over consent-v2', () => {
     const queued = await review.grant.propose([{ ...claim, value: 0.5 }]);
     assert.ok(queued.ok, JSON.stringify(queued));
     assert.equal(queued.value.outcome, 'queued_for_review');
-    assert.ok(queued.value.outcome === 'queued_for_review' && queued.value.proposals[0]?.status === 'pending');
+    assert.ok(
+      queued.value.outcome === 'queued_for_review' && queued.value.proposals[0]?.status === 'pending',
+    );
 
     const forbidden = await granted(c, { ...ops, writeback_policy: 'forbidden' });
     const refused = await forbidden.grant.propose([claim]);
@@ -158,7 +162,11 @@ describe('@ppx-provider/client over consent-v2', () => {
     const { grant, tokens } = await granted(c);
     const [a, b] = await Promise.all([c.refresh(grant.grantId), c.refresh(grant.grantId)]);
     assert.ok(a.ok && b.ok, JSON.stringify([a, b]));
-    assert.equal(a.value.refreshToken, b.value.refreshToken, 'one refresh, not two (two would end the family)');
+    assert.equal(
+      a.value.refreshToken,
+      b.value.refreshToken,
+      'one refresh, not two (two would end the family)',
+    );
     assert.notEqual(a.value.refreshToken, tokens.refreshToken);
     assert.equal((await c.store.get(grant.grantId))?.refreshToken, a.value.refreshToken);
     assert.ok((await grant.summary()).ok, 'the family is still alive');
@@ -177,7 +185,10 @@ describe('@ppx-provider/client over consent-v2', () => {
   it('a grant the person revoked reads as grant_revoked, and its refresh too', async () => {
     const c = await client();
     const { grant } = await granted(c);
-    const revoked = await api(p.url, '/v1/consent/revoke', { token: p.subjectToken, body: { grant_id: grant.grantId } });
+    const revoked = await api(p.url, '/v1/consent/revoke', {
+      token: p.subjectToken,
+      body: { grant_id: grant.grantId },
+    });
     assert.equal(revoked.status, 200, revoked.text);
     const stored = await c.store.get(grant.grantId);
     const read = await grant.effective();
