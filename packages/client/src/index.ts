@@ -4,6 +4,7 @@ export { type Decision, decisionFromRedirect, type PendingGrant } from './consen
 export { discover, type OAuthMetadata, type Provider } from './discovery.ts';
 export { DpopKey } from './dpop.ts';
 export { Grant, type ProposeResult } from './grant.ts';
+export { type KeyLookup, lookup } from './lookup.ts';
 export {
   type AuthorizationRequest,
   authorizationUrl,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { approve, reject } from '../../../test/support/consent-flow.ts';
 import { api, startTestProvider, type TestProvider } from '../../../test/support/provider.ts';
-import { decisionFromRedirect, discover, Grant, PpxClient, waitForDecision } from '../src/index.ts';
+import { decisionFromRedirect, discover, Grant, lookup, PpxClient, waitForDecision } from '../src/index.ts';
 
 // The client library against a started provider (issue 28 item 2): discovery, consent-v2 request →
 // the person approves (over the subject's HTTP API, as the consent page would) → exchange → reads,
@@ -76,6 +76,10 @@ describe('@ppx-provider/client over consent-v2', () => {
     assert.ok(query.ok, JSON.stringify(query));
     assert.ok(query.value.claims.length > 0);
     assert.ok(query.value.claims.every((cl) => cl.namespace === 'fragrance'));
+    // Telling "not granted" from "not there".
+    assert.equal(lookup(effective.value, 'fragrance.projection_tolerance').state, 'present');
+    assert.equal(lookup(effective.value, 'travel.seat_preference').state, 'not_granted');
+    assert.equal(lookup(effective.value, 'fragrance.no_such_key').state, 'not_there');
     const basis = await grant.recommendationBasis();
     assert.ok(basis.ok, JSON.stringify(basis));
   });
