@@ -22,6 +22,7 @@ const QUICK_SURFACES = [
   'test/e2e/agui/runs.test.ts',
   'test/e2e/oauth/flow.test.ts',
   'test/e2e/web/pages.test.ts',
+  'packages/client/test/consent-v2.e2e.test.ts',
 ];
 
 /** Over 20 s each on a 2-core machine (measured 2026-12-06, docs/testing.md). */
@@ -44,7 +45,8 @@ const files = (...patterns: string[]): string[] => patterns.flatMap((p) => globS
 
 const browser = files('test/**/*.browser.test.ts');
 const slow = [...files('test/crash/*.test.ts', 'test/fuzz/*.test.ts', 'test/props/*.test.ts'), ...SLOW_FILES];
-const every = files('test/**/*.test.ts');
+// The workspace packages' own tests (packages/client) run with the provider's.
+const every = files('test/**/*.test.ts', 'packages/*/test/**/*.test.ts');
 const fast = every.filter((f) => !browser.includes(f) && !slow.includes(f));
 
 const SETS: Record<string, readonly string[]> = {

@@ -1,2 +1,36 @@
-// @ppx-provider/client: see README.md. The modules are added by issue 28.
-export const CLIENT_VERSION = '0.1.0';
+// @ppx-provider/client: a grantee's client for PPX providers (README.md).
+export { type ClientOptions, PpxClient } from './client.ts';
+export { type Decision, decisionFromRedirect, type PendingGrant } from './consent.ts';
+export { discover, type OAuthMetadata, type Provider } from './discovery.ts';
+export { DpopKey } from './dpop.ts';
+export { Grant, type ProposeResult } from './grant.ts';
+export { type KeyLookup, lookup } from './lookup.ts';
+export {
+  type AuthorizationRequest,
+  authorizationUrl,
+  clientMetadataDocument,
+  exchangeCode,
+  type PendingAuthorization,
+} from './oauth.ts';
+export { createPkce, type Pkce } from './pkce.ts';
+export type { ClientCode, ClientError, PpxCode, Result } from './result.ts';
+export { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.ts';
+export type {
+  Claim,
+  ConsentGrant,
+  Context,
+  DerivedView,
+  DiscoveryCard,
+  EffectiveProfile,
+  EffectiveRequest,
+  GrantRequest,
+  PpxErrorBody,
+  ProfileSummary,
+  ProposalOutcome,
+  ProposedClaim,
+  Purpose,
+  QueryRequest,
+  Tokens,
+  WritebackResponse,
+} from './types.ts';
+export { type WaitOptions, waitForDecision } from './wait.ts';
