@@ -1,4 +1,14 @@
 // @ppx-provider/client: a grantee's client for PPX providers (README.md).
+export {
+  type AgentTool,
+  type AgentToolOptions,
+  agentTools,
+  type JsonSchema,
+  runTool,
+  toAiSdkTools,
+  toAnthropicTools,
+  toOpenAITools,
+} from './agent-tools.ts';
 export { type ClientOptions, PpxClient } from './client.ts';
 export { type Decision, decisionFromRedirect, type PendingGrant } from './consent.ts';
 export { discover, type OAuthMetadata, type Provider } from './discovery.ts';
