@@ -3,7 +3,7 @@ import { fail, ok, type PpxFailure, type Result } from '../../model/errors.ts';
 import type { ExtensionDescriptor } from '../../model/extension-descriptor.ts';
 import { extensionFor } from '../../model/extensions/index.ts';
 import type { GrantRequestDraft } from '../../model/grant-request.ts';
-import { signedInFreshly } from '../accounts/passkeys.ts';
+import { signedInFreshly } from '../accounts/fresh-sign-in.ts';
 import type { Caller } from '../callers/caller.ts';
 import type { Deps } from '../deps.ts';
 import { sensitiveKeys } from '../writeback/sensitive-keys.ts';

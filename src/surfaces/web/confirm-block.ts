@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { confirmWithPassword, signInMethods } from '../../operations/accounts/passkeys.ts';
+import { confirmWithPassword } from '../../operations/accounts/fresh-sign-in.ts';
+import { signInMethods } from '../../operations/accounts/passkeys.ts';
 import type { WebSession } from '../shared/session.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { signInAttempt, type WebContext } from './respond.ts';

@@ -1,10 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { ERROR_STATUS, type PpxFailure, type Result } from '../../model/errors.ts';
+import { confirmWithPassword, noteFreshSignIn } from '../../operations/accounts/fresh-sign-in.ts';
 import {
   authenticationOptions,
-  confirmWithPassword,
   credentialFrom,
-  noteFreshSignIn,
   preSessionBinding,
   type RegistrationFor,
   registrationOptions,

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { askingAppWords } from '../../model/client.ts';
-import { notePasswordSignIn } from '../../operations/accounts/passkeys.ts';
+import { notePasswordSignIn } from '../../operations/accounts/fresh-sign-in.ts';
 import { signedInName, signOut } from '../../operations/accounts/subjects-and-sessions.ts';
 import { type AskingApp, askingApp } from '../../operations/consent/preview.ts';
 import { crossSiteProblem, currentSession, sameToken } from '../shared/session.ts';

@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ExtensionDescriptor } from '../../../src/model/extension-descriptor.ts';
+import {
+  confirmWithPassword,
+  noteFreshSignIn,
+  signedInFreshly,
+} from '../../../src/operations/accounts/fresh-sign-in.ts';
 import { createPasskeyAccount } from '../../../src/operations/accounts/passkey-accounts.ts';
 import {
   authenticationOptions,
-  confirmWithPassword,
   createSetupLink,
-  noteFreshSignIn,
   registrationOptions,
   removePasskey,
   setPasswordSignIn,
   setupLinkIsLive,
-  signedInFreshly,
   signInMethods,
   verifyAuthentication,
   verifyRegistration,
