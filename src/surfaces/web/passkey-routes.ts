@@ -88,16 +88,7 @@ async function preSession(c: Context, web: WebContext): Promise<Guarded> {
       }),
     };
   }
-  const attempt = await signInAttempt(web, c);
-  if (!attempt.allowed) {
-    return {
-      ok: false,
-      response: json(c, 429, {
-        error: 'rate_limited',
-        error_description: 'Too many attempts. Wait a few minutes and try again.',
-      }),
-    };
-  }
+  if (!(await signInAttempt(web, c)).allowed) return { ok: false, response: tooMany(c) };
   return { ok: true, body, binding: preSessionBinding(cookie) };
 }
 
@@ -127,6 +118,18 @@ async function signedIn(c: Context, web: WebContext): Promise<Signed> {
     };
   }
   return { ok: true, body, session };
+}
+
+/**
+ * The sign-in rate limit's refusal. Every request that leaves a challenge in the store (a row
+ * live five minutes) or tries a password counts as a sign-in attempt, so that no caller, signed
+ * in or not, can grow the ticket table faster than the limit allows.
+ */
+function tooMany(c: Context): Response {
+  return json(c, 429, {
+    error: 'rate_limited',
+    error_description: 'Too many attempts. Wait a few minutes and try again.',
+  });
 }
 
 /** Opens a session for a verified person and answers where the page goes next. */
@@ -208,6 +211,7 @@ export function registerPasskeyRoutes(app: Hono, web: WebContext): void {
   app.post('/app/api/passkeys/options', async (c) => {
     const g = await signedIn(c, web);
     if (!g.ok) return g.response;
+    if (!(await signInAttempt(web, c)).allowed) return tooMany(c);
     const who: RegistrationFor = { kind: 'account', subjectId: g.session.record.subject_id };
     return answer(c, await registrationOptions(web.deps, who, g.session.record.session_hash));
   });
@@ -246,6 +250,7 @@ export function registerPasskeyRoutes(app: Hono, web: WebContext): void {
   app.post('/app/api/confirm/options', async (c) => {
     const g = await signedIn(c, web);
     if (!g.ok) return g.response;
+    if (!(await signInAttempt(web, c)).allowed) return tooMany(c);
     const { record } = g.session;
     return json(c, 200, await authenticationOptions(web.deps, record.session_hash, record.subject_id));
   });
@@ -255,12 +260,7 @@ export function registerPasskeyRoutes(app: Hono, web: WebContext): void {
     // A person without a passkey confirms with their password (rate limited as a sign-in).
     const password = str(g.body, 'password');
     if (password !== undefined) {
-      if (!(await signInAttempt(web, c)).allowed) {
-        return json(c, 429, {
-          error: 'rate_limited',
-          error_description: 'Too many attempts. Wait a few minutes and try again.',
-        });
-      }
+      if (!(await signInAttempt(web, c)).allowed) return tooMany(c);
       const confirmed = await confirmWithPassword(web.deps, g.session.record, password);
       return confirmed.ok ? json(c, 200, { confirmed: true }) : refusal(c, confirmed.error);
     }

@@ -13,7 +13,7 @@ import { ask, exchange, granted, refresh } from '../../support/consent-flow.ts';
 import { authorizeCode, basic, postForm, REDIRECT, register } from '../../support/oauth-flow.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
 import { cookieFrom, hiddenField, signInOverHttp } from '../../support/web-session.ts';
-import { post, preSessionForm } from './helpers.ts';
+import { newSession, post, preSessionForm } from './helpers.ts';
 import { everyCell, rawBytes } from './stored.ts';
 
 // Secrets at rest and secret guessing. After a full flow on every surface (sign-up, sign-in,
@@ -521,5 +521,42 @@ describe('guessing is rate limited (limit 5 per 60 s; sign-in 20 per 300 s)', ()
     const ok = await exchange(p, pending);
     assert.equal(ok.status, 400, 'not approved: the uniform invalid_grant');
     assert.equal(ok.json.error, 'invalid_grant');
+  });
+});
+
+describe('a signed-in caller cannot grow the passkey challenges without bound', () => {
+  let p: TestProvider;
+  before(async () => {
+    p = await startTestProvider({ rateLimit: 5, env: { PPX_HOST: 'localhost' } });
+    assert.ok(
+      (
+        await createSubject(p.deps, {
+          username: 'ticket-grower',
+          password: 'a-long-password-1',
+          subject_id: DEMO_SUBJECT,
+        })
+      ).ok,
+    );
+  });
+  after(() => p.close());
+
+  it('every request that leaves a challenge counts against the sign-in limit: past it, 429', async () => {
+    const me = await newSession(p, DEMO_SUBJECT);
+    const ask = (route: string) =>
+      post(p, route, {
+        json: {},
+        cookies: { ppx_session: me.session },
+        headers: { 'x-csrf-token': me.csrf, origin: new URL(p.deps.provider.baseUrl).origin },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      statuses.push(
+        (await ask('/app/api/confirm/options')).status,
+        (await ask('/app/api/passkeys/options')).status,
+      );
+    }
+    // 20 per 300 s (the sign-in limit at rateLimit 5): then refused, and nothing more is stored.
+    assert.equal(statuses.filter((s) => s === 200).length, 20, statuses.join(' '));
+    assert.deepEqual([...new Set(statuses.slice(20))], [429]);
   });
 });
