@@ -184,26 +184,29 @@ function radios(
     }),
   );
   return {
-    fields: [
-      h(
-        'fieldset',
-        { id: id('choice') },
-        h('legend', {}, name),
-        ...options.map((opt, i) =>
-          h(
-            'div',
-            { class: 'option' },
-            inputs[i] as HTMLElement,
-            h('label', { for: id(`opt-${i}`) }, opt.label),
-          ),
-        ),
-      ),
-    ],
+    fields: [optionFieldset(id, name, options, inputs)],
     read: () => {
       const picked = inputs.find((i) => i.checked);
       return picked ? toValue(picked.value) : { problem: 'Choose one first.' };
     },
   };
+}
+
+/** Radios or boxes in one fieldset, each with its label: the choice and the list editors' form. */
+function optionFieldset(
+  id: (p: string) => string,
+  name: string,
+  options: readonly { value: string; label: string }[],
+  inputs: readonly HTMLInputElement[],
+): HTMLElement {
+  return h(
+    'fieldset',
+    { id: id('choice') },
+    h('legend', {}, name),
+    ...options.map((opt, i) =>
+      h('div', { class: 'option' }, inputs[i] as HTMLElement, h('label', { for: id(`opt-${i}`) }, opt.label)),
+    ),
+  );
 }
 
 function boxes(
@@ -221,21 +224,7 @@ function boxes(
     }),
   );
   return {
-    fields: [
-      h(
-        'fieldset',
-        { id: id('choice') },
-        h('legend', {}, name),
-        ...options.map((opt, i) =>
-          h(
-            'div',
-            { class: 'option' },
-            inputs[i] as HTMLElement,
-            h('label', { for: id(`opt-${i}`) }, opt.label),
-          ),
-        ),
-      ),
-    ],
+    fields: [optionFieldset(id, name, options, inputs)],
     read: () => readList(inputs.filter((i) => i.checked).map((i) => i.value)),
   };
 }
