@@ -15,6 +15,8 @@ export interface GroupCommitDeps {
   readonly rollback: () => void;
   /** Publishes a committed transaction's change events, in commit order. */
   readonly publish: (events: readonly ChangeEvent[]) => void;
+  /** Runs in the write mutex before a batch begins (the audit journal's move). */
+  readonly beforeWrite?: () => void;
 }
 
 interface QueuedTx {
@@ -99,6 +101,7 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
         for (const item of batch) item.reject(new Error('store is closed'));
         return;
       }
+      deps.beforeWrite?.();
       const done = await runEach(batch);
       try {
         if (writer.isTransaction) control('COMMIT');

@@ -5,6 +5,7 @@ import { Mutex } from '../mutex.ts';
 import { OpenState } from '../open-state.ts';
 import { STORE_READERS, STORE_WRITERS, type Store, type StoreReader, type StoreWriter } from '../store.ts';
 import { facade, inSavepoint, publishedBy, type Runner, TransactionGuard } from '../tx-shell.ts';
+import { AuditJournal, recoverAuditJournals } from './audit-journal.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
@@ -40,8 +41,16 @@ export async function openSqliteStore(path: string): Promise<Store> {
     { listChanges: (query) => readCommitted((q) => q.listChanges(query)) },
     connections.write.latestChangeSeq(),
   );
-  const writeOne = autocommitWrites({ connections, mutex, guard, open, ends, feed });
+  const sink = auditSink(connections, mutex, open.isClosed, ends.rollback, checkpointer);
+  // A file's audit log is appended through a journal (audit-journal.ts); `:memory:` has no file
+  // beside it and group-commits as PostgreSQL does.
+  const journal = reader === writer ? undefined : openJournal(path, connections, sink);
+  const audit = journal === undefined ? new AuditBatcher(sink) : undefined;
+  // Every write moves the journal first, in the write mutex: the log's order stays the append order.
+  const beforeWrite = () => journal?.moveNow();
+  const writeOne = autocommitWrites({ connections, mutex, guard, open, ends, feed, beforeWrite });
   const transaction = groupCommit({
+    beforeWrite,
     connections,
     mutex,
     guard,
@@ -50,19 +59,26 @@ export async function openSqliteStore(path: string): Promise<Store> {
     rollback: ends.rollback,
     publish: (events) => feed.publish(events),
   });
-  const audit = new AuditBatcher(auditSink(connections, mutex, open.isClosed, ends.rollback, checkpointer));
 
   return {
-    ...facade<StoreReader, SqliteQueries>(STORE_READERS, (_name, call) =>
-      readOutside(() => call(connections.committed())),
-    ),
+    ...facade<StoreReader, SqliteQueries>(STORE_READERS, async (name, call) => {
+      // The journal's events are part of the log: moved before it is read.
+      if (name === 'listAudit') await journal?.flush();
+      return readOutside(() => call(connections.committed()));
+    }),
     ...facade<StoreWriter, SqliteQueries>(STORE_WRITERS, writeOne),
     listChanges: (query) => readCommitted((q) => q.listChanges(query)),
     latestChangeSeq: () => readCommitted((q) => q.latestChangeSeq()),
     appendAudit(events: readonly AuditEvent[]): Promise<void> {
       guard.assertOutside();
       open.assertOpen();
-      return audit.append(events);
+      if (audit !== undefined) return audit.append(events);
+      try {
+        journal?.append(events);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     changes: feed,
 
@@ -74,10 +90,11 @@ export async function openSqliteStore(path: string): Promise<Store> {
     },
 
     async close(): Promise<void> {
-      await audit.flush();
+      await audit?.flush();
       await checkpointer?.stop();
       await mutex.run(() => {
         if (!open.markClosed()) return;
+        journal?.close();
         feed.close();
         closeConnections(connections);
       });
@@ -118,6 +135,7 @@ function autocommitWrites({
   open,
   ends,
   feed,
+  beforeWrite,
 }: {
   connections: Connections;
   mutex: Mutex;
@@ -125,11 +143,13 @@ function autocommitWrites({
   open: OpenState;
   ends: TransactionEnds;
   feed: InProcessChangeFeed;
+  beforeWrite: () => void;
 }): Runner<SqliteQueries> {
   return async (name, call) => {
     guard.assertOutside();
     return mutex.run(() => {
       open.assertOpen();
+      beforeWrite();
       control('BEGIN IMMEDIATE');
       let result: unknown;
       try {
@@ -204,7 +224,8 @@ function auditSink(
     },
   };
   return {
-    exclusive: (flush: () => Promise<void>) => mutex.run(flush),
+    inTransaction,
+    exclusive: <T>(flush: () => T | Promise<T>) => mutex.run(flush),
     isClosed,
     writeAll: (events: readonly AuditEvent[]) => inTransaction(() => write.appendAudit(events)),
     writeEach: (items: readonly (readonly AuditEvent[])[]) =>
@@ -219,4 +240,29 @@ function auditSink(
         }),
       ),
   };
+}
+
+/**
+ * The journal of this store's audit appends, next to the file (`<file>-audit/`), after moving the
+ * journals that processes now gone left there (audit-journal.ts).
+ */
+function openJournal(
+  path: string,
+  { writer, write }: Connections,
+  sink: ReturnType<typeof auditSink>,
+): AuditJournal {
+  const dir = `${path}-audit`;
+  const known = writer.prepare('SELECT 1 FROM audit_events WHERE event_id = ?');
+  const has = (eventId: string) => known.get(eventId) !== undefined;
+  recoverAuditJournals(dir, {
+    inTransaction: sink.inTransaction,
+    has,
+    insert: (events) => write.appendAudit(events),
+  });
+  return new AuditJournal(dir, {
+    exclusive: (move) => sink.exclusive(move),
+    writeAll: (events) => sink.writeAll(events),
+    writeEach: (items) => sink.writeEach(items),
+    has,
+  });
 }

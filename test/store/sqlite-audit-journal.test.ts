@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { at, auditEvent, subjectId } from '../support/store-records.ts';
+
+// The audit journal of a SQLite file (src/store/sqlite/audit-journal.ts, issue 27 item 3): an
+// append is in the log when it returns, whether or not it has reached the database yet; a process
+// killed with events still in its journal loses none of them; a journal is read once.
+
+async function withFile(body: (path: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ppx-audit-journal-'));
+  try {
+    await body(join(dir, 'ppx.db'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A child process that appends `count` events for `subject` and is killed before it can move them. */
+function appendThenDie(path: string, subject: string, count: number): Promise<void> {
+  const code = `
+    import { openSqliteStore } from ${JSON.stringify(new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).pathname)};
+    const store = await openSqliteStore(${JSON.stringify(path)});
+    for (let i = 0; i < ${count}; i++) {
+      await store.appendAudit([{ event_id: 'ppx:event:killed-' + i, at: new Date(Date.UTC(2026, 2, 1, 10, 0, i)).toISOString(),
+        subject_id: ${JSON.stringify(subject)}, actor: { kind: 'grantee', id: 'client_perfumery' },
+        action: 'read', claim_keys: ['novelty_tolerance'], outcome: 'ok' }]);
+    }
+    process.stdout.write('appended\\n');
+    process.kill(process.pid, 'SIGKILL');
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => {
+      if (out.includes('appended') && signal === 'SIGKILL') resolve();
+      else reject(new Error(`child ended with ${signal ?? _code} before appending: ${out}`));
+    });
+  });
+}
+
+describe('the audit journal of a SQLite file', () => {
+  it('lists an event as soon as it is appended, and moves the journal into the file', () =>
+    withFile(async (path) => {
+      const store = await openSqliteStore(path);
+      try {
+        const subject = subjectId();
+        const event = auditEvent({ subject_id: subject });
+        await store.appendAudit([event]);
+        assert.deepEqual((await store.listAudit({ subject_id: subject, limit: 5 })).events, [event]);
+      } finally {
+        await store.close();
+      }
+      // Closed: moved, and the journal file gone.
+      assert.deepEqual(readdirSync(`${path}-audit`), []);
+    }));
+
+  it('loses nothing appended by a process that was killed, and reads its journal once', () =>
+    withFile(async (path) => {
+      const subject = subjectId();
+      await (await openSqliteStore(path)).close();
+      await appendThenDie(path, subject, 5);
+      assert.equal(readdirSync(`${path}-audit`).length, 1, 'the killed process left its journal');
+      const store = await openSqliteStore(path);
+      try {
+        const listed = (await store.listAudit({ subject_id: subject, limit: 10 })).events;
+        assert.deepEqual(
+          listed.map((e) => e.event_id),
+          [0, 1, 2, 3, 4].map((i) => `ppx:event:killed-${i}`),
+        );
+      } finally {
+        await store.close();
+      }
+      assert.deepEqual(readdirSync(`${path}-audit`), []);
+      const again = await openSqliteStore(path);
+      try {
+        assert.equal((await again.listAudit({ subject_id: subject, limit: 10 })).events.length, 5);
+      } finally {
+        await again.close();
+      }
+    }));
+
+  it('skips what a dead process had already committed, a cut line and a line that is no event', () =>
+    withFile(async (path) => {
+      const subject = subjectId();
+      const committed = auditEvent({ subject_id: subject, at: at(0) });
+      const waiting = auditEvent({ subject_id: subject, at: at(1) });
+      const first = await openSqliteStore(path);
+      await first.appendAudit([committed]);
+      await first.close();
+      // A journal of a process that is gone (pid 2^22 + 1 is above Linux's pid limit): the
+      // committed event again (killed between its commit and emptying the journal), one waiting,
+      // a line that is not an audit event, and a last line cut short.
+      mkdirSync(`${path}-audit`, { recursive: true });
+      const lines = [
+        JSON.stringify(committed),
+        JSON.stringify(waiting),
+        '{"event_id":"x"}',
+        '{"event_id":"ppx:ev',
+      ];
+      writeFileSync(join(`${path}-audit`, '4194305-1-deadbeef.jsonl'), lines.join('\n'));
+      const store = await openSqliteStore(path);
+      try {
+        assert.deepEqual((await store.listAudit({ subject_id: subject, limit: 10 })).events, [
+          committed,
+          waiting,
+        ]);
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it("leaves a live process's journal alone", () =>
+    withFile(async (path) => {
+      const subject = subjectId();
+      const serving = await openSqliteStore(path);
+      try {
+        await serving.appendAudit([auditEvent({ subject_id: subject })]);
+        const [journal] = readdirSync(`${path}-audit`);
+        // Another store opening the file (a `ppx` command beside the server) does not take it.
+        await (await openSqliteStore(path)).close();
+        assert.ok(existsSync(join(`${path}-audit`, journal!)));
+        assert.equal((await serving.listAudit({ subject_id: subject, limit: 5 })).events.length, 1);
+      } finally {
+        await serving.close();
+      }
+    }));
+});
