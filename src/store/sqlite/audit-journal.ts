@@ -110,7 +110,10 @@ export class AuditJournal {
     try {
       this.#sink.writeAll(events);
     } catch {
-      if (!this.#moveEach(events)) return this.#schedule(RETRY_AFTER_MS);
+      if (!this.#moveEach(events)) {
+        this.#schedule(RETRY_AFTER_MS);
+        return;
+      }
     }
     this.#pending = [];
     this.#pendingIds.clear();
