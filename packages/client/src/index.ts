@@ -15,6 +15,7 @@ export { discover, type OAuthMetadata, type Provider } from './discovery.ts';
 export { DpopKey } from './dpop.ts';
 export { Grant, type ProposeResult } from './grant.ts';
 export { GrantPackage } from './grant-package.ts';
+export type { Answer, Fetch } from './http.ts';
 export { type KeyLookup, lookup } from './lookup.ts';
 export {
   type AuthorizationRequest,
