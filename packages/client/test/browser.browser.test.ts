@@ -185,7 +185,7 @@ describe('@ppx-provider/client in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     await page.close();
   });
 
-  it('from another origin: discovery and reads are refused (no CORS); the OAuth code exchange and revocation work', async () => {
+  it('from another origin: discovery and reads are refused (no CORS); the OAuth code exchange, refresh and revocation work', async () => {
     const cookie = await signedInCookie(p);
     const clientId = await publicClient(p);
     const home = await pageAt(origin.url);
@@ -231,11 +231,13 @@ describe('@ppx-provider/client in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
         const tokens = await ppx.exchangeCode(client, back, pending);
         if (!tokens.ok) return { exchanged: tokens.error };
         const read = await new ppx.Grant(client, tokens.value.grantId).summary();
+        const refreshed = await client.refresh(tokens.value.grantId);
         const revoked = await client.revoke(tokens.value.grantId);
         return {
           exchanged: 'ok',
           grantId: tokens.value.grantId,
           read: read.ok ? 'read' : read.error.code,
+          refreshed: refreshed.ok ? 'ok' : refreshed.error,
           revoked: revoked.ok ? 'ok' : revoked.error,
         };
       },
@@ -243,6 +245,7 @@ describe('@ppx-provider/client in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
     );
     assert.equal(seen.exchanged, 'ok', JSON.stringify(seen));
     assert.equal(seen.read, 'network_error', 'the HTTP API sends no CORS headers');
+    assert.equal(seen.refreshed, 'ok', JSON.stringify(seen));
     assert.equal(seen.revoked, 'ok', JSON.stringify(seen));
     assert.equal(await statusOf(p, seen.grantId as string), 'revoked');
     await page.close();
