@@ -43,7 +43,7 @@ const SLOW_FILES = [
 
 const files = (...patterns: string[]): string[] => patterns.flatMap((p) => globSync(p).sort());
 
-const browser = files('test/**/*.browser.test.ts');
+const browser = files('test/**/*.browser.test.ts', 'packages/*/test/**/*.browser.test.ts');
 const slow = [...files('test/crash/*.test.ts', 'test/fuzz/*.test.ts', 'test/props/*.test.ts'), ...SLOW_FILES];
 // The workspace packages' own tests (packages/client) run with the provider's.
 const every = files('test/**/*.test.ts', 'packages/*/test/**/*.test.ts');

@@ -1,9 +1,10 @@
 import { consentRequestBody, type PendingGrant } from './consent.ts';
 import type { Provider } from './discovery.ts';
 import type { DpopKey } from './dpop.ts';
-import { bodyOf, errorOf, type Fetch, JSON_HEADERS, send } from './http.ts';
+import { type Answer, bodyOf, errorOf, type Fetch, JSON_HEADERS, send } from './http.ts';
 import { fail, ok, type Result } from './result.ts';
-import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.ts';
+import { endAccess } from './revoke.ts';
+import { MemoryTokenStore, PACKAGE_PREFIX, type StoredTokens, type TokenStore } from './token-store.ts';
 import type { GrantRequest, Tokens } from './types.ts';
 
 export interface ClientOptions {
@@ -17,6 +18,12 @@ export interface ClientOptions {
   /** A DPoP key: tokens are then bound to it when the provider offers DPoP (`DpopKey.generate()`). */
   readonly dpop?: DpopKey;
   readonly fetch?: Fetch;
+}
+
+/** A token endpoint's answer: the tokens as kept in the store, and the body as it came (a package's outcomes). */
+export interface TokenAnswer {
+  readonly tokens: StoredTokens;
+  readonly body: Tokens & Readonly<Record<string, unknown>>;
 }
 
 /** Refresh this long before the access token expires. */
@@ -72,13 +79,15 @@ export class PpxClient {
    * Every failure (not decided yet, refused, expired, already exchanged) is `invalid_grant`.
    */
   async exchange(pending: PendingGrant): Promise<Result<StoredTokens>> {
-    return this.#tokenRequest(`${this.provider.baseUrl}/v1/consent/token`, 'consent', {
-      grant_request_id: pending.grantRequestId,
-      request_token: pending.requestToken,
-      code_verifier: pending.codeVerifier,
-      client_id: this.options.clientId,
-      ...(this.options.clientSecret !== undefined ? { client_secret: this.options.clientSecret } : {}),
-    });
+    return tokensOf(
+      await this.#tokenRequest(`${this.provider.baseUrl}/v1/consent/token`, 'consent', {
+        grant_request_id: pending.grantRequestId,
+        request_token: pending.requestToken,
+        code_verifier: pending.codeVerifier,
+        client_id: this.options.clientId,
+        ...(this.options.clientSecret !== undefined ? { client_secret: this.options.clientSecret } : {}),
+      }),
+    );
   }
 
   /**
@@ -118,14 +127,15 @@ export class PpxClient {
         },
       );
     }
-    const r =
+    const r = tokensOf(
       t.via === 'consent'
         ? await this.#tokenRequest(`${this.provider.baseUrl}/v1/consent/refresh`, 'consent', {
             client_id: this.options.clientId,
             refresh_token: t.refreshToken,
             ...(this.options.clientSecret !== undefined ? { client_secret: this.options.clientSecret } : {}),
           })
-        : await this.oauthTokenRequest({ grant_type: 'refresh_token', refresh_token: t.refreshToken });
+        : await this.oauthTokenRequest({ grant_type: 'refresh_token', refresh_token: t.refreshToken }),
+    );
     if (r.ok) return r;
     const ended = endOfAccess(r.error.code, r.error.description, r.error.status);
     if (ended === undefined) return r;
@@ -136,16 +146,47 @@ export class PpxClient {
     });
   }
 
-  /** A form POST to the OAuth token endpoint, with the client's authentication. */
-  oauthTokenRequest(params: Record<string, string>): Promise<Result<StoredTokens>> {
+  /** A form POST to the OAuth token endpoint, with the client's authentication: the tokens, kept, and the answer's body. */
+  oauthTokenRequest(params: Record<string, string>): Promise<Result<TokenAnswer>> {
     const meta = this.provider.oauth;
     if (meta === undefined)
       return Promise.resolve(fail('not_found', 'this provider has no OAuth authorization server'));
+    const { form, headers } = this.#authenticated(params);
+    return this.#tokenRequest(meta.token_endpoint, 'oauth', form, headers);
+  }
+
+  /**
+   * A form POST to another OAuth endpoint of the provider (revocation, package disconnect), with
+   * the client's authentication; the answer as it came.
+   */
+  oauthForm(url: string, params: Record<string, string>): Promise<Result<Answer>> {
+    const { form, headers } = this.#authenticated(params);
+    return send(this.#fetch, url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+
+  /**
+   * Ends this app's access under a grant (or a grant package) and forgets its tokens: see
+   * revoke.ts for which endpoint says it. Revoking what has already ended is not an error.
+   */
+  revoke(grantId: string): Promise<Result<void>> {
+    return endAccess(this, grantId);
+  }
+
+  /** The client's authentication for an OAuth endpoint: none (public), Basic, or the secret in the form. */
+  #authenticated(params: Record<string, string>) {
     const { clientId, clientSecret } = this.options;
     const headers: Record<string, string> = {};
     const form: Record<string, string> = { ...params, client_id: clientId };
     if (clientSecret !== undefined) {
-      const methods = meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+      const methods = this.provider.oauth?.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
       const method =
         this.options.authMethod ??
         (methods.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post');
@@ -157,7 +198,7 @@ export class PpxClient {
         form['client_secret'] = clientSecret;
       }
     }
-    return this.#tokenRequest(meta.token_endpoint, 'oauth', form, headers);
+    return { form, headers };
   }
 
   /** POSTs to a token endpoint (with a DPoP proof when bound), keeps the tokens it answers. */
@@ -166,7 +207,7 @@ export class PpxClient {
     via: StoredTokens['via'],
     body: Record<string, string>,
     headers: Record<string, string> = {},
-  ): Promise<Result<StoredTokens>> {
+  ): Promise<Result<TokenAnswer>> {
     const encoded =
       via === 'oauth'
         ? { type: 'application/x-www-form-urlencoded', text: new URLSearchParams(body).toString() }
@@ -185,12 +226,12 @@ export class PpxClient {
       answer = await attempt();
       if (!answer.ok) return answer;
     }
-    const r = bodyOf<Tokens>(answer.value);
+    const r = bodyOf<TokenAnswer['body']>(answer.value);
     if (!r.ok) return r;
-    const grantId = r.value.grant_id ?? r.value.grant_ids?.[0];
-    if (grantId === undefined) return fail('invalid_response', 'the token answer names no grant');
+    const key = storeKey(r.value);
+    if (key === undefined) return fail('invalid_response', 'the token answer names no grant');
     const tokens: StoredTokens = {
-      grantId,
+      grantId: key,
       accessToken: r.value.access_token,
       tokenType: r.value.token_type,
       expiresAt: Date.now() + r.value.expires_in * 1000,
@@ -199,21 +240,29 @@ export class PpxClient {
       ...(r.value.grant_ids !== undefined ? { grantIds: r.value.grant_ids } : {}),
     };
     await this.store.set(tokens);
-    return ok(tokens);
+    return ok({ tokens, body: r.value });
   }
 
   /**
-   * An authorized request for a grant: the access token (as `Bearer`, or `DPoP` with a proof
+   * An authorized request for a grant (`path` under the base URL, or an absolute URL of the
+   * provider such as its MCP endpoint): the access token (as `Bearer`, or `DPoP` with a proof
    * when bound), refreshed before it expires and once more if the provider says it has.
    */
-  async authorized(grantId: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  async authorized(
+    grantId: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    extraHeaders: Readonly<Record<string, string>> = {},
+  ): Promise<Result<Answer>> {
     const t = await this.tokens(grantId);
     if (!t.ok) return t;
-    let answer = await this.#resource(t.value, method, path, body);
+    const call = (tokens: StoredTokens) => this.#resource(tokens, method, path, body, extraHeaders);
+    let answer = await call(t.value);
     if (!answer.ok) return answer;
     const code = errorOf(answer.value).code;
     if (answer.value.status === 401 && code === 'use_dpop_nonce') {
-      answer = await this.#resource(t.value, method, path, body);
+      answer = await call(t.value);
     } else if (
       answer.value.status === 401 &&
       code === 'invalid_token' &&
@@ -221,7 +270,7 @@ export class PpxClient {
     ) {
       const fresh = await this.refresh(grantId);
       if (!fresh.ok) return fresh;
-      answer = await this.#resource(fresh.value, method, path, body);
+      answer = await call(fresh.value);
     }
     if (answer.ok) {
       const e = errorOf(answer.value);
@@ -232,10 +281,17 @@ export class PpxClient {
     return answer;
   }
 
-  async #resource(t: StoredTokens, method: string, path: string, body: unknown) {
-    const url = `${this.provider.baseUrl}${path}`;
+  async #resource(
+    t: StoredTokens,
+    method: string,
+    path: string,
+    body: unknown,
+    extraHeaders: Readonly<Record<string, string>>,
+  ): Promise<Result<Answer>> {
+    const url = /^https?:\/\//.test(path) ? path : `${this.provider.baseUrl}${path}`;
     const headers: Record<string, string> = {
       ...JSON_HEADERS,
+      ...extraHeaders,
       authorization: `${t.tokenType} ${t.accessToken}`,
     };
     if (t.tokenType === 'DPoP') {
@@ -273,7 +329,24 @@ function endOfAccess(
 ): 'grant_revoked' | 'grant_expired' | undefined {
   if (code === 'grant_gone' || status === 410 || code === 'grant_revoked') return 'grant_revoked';
   if (code === 'grant_expired') return 'grant_expired';
-  if (code === 'invalid_grant' && /already used once/.test(description)) return 'grant_revoked';
+  // The OAuth token endpoint's words for who ended it (RFC 6749 §5.2 has no 410): the person, the
+  // app itself, or a refresh token presented twice.
+  if (
+    code === 'invalid_grant' &&
+    /already used once|ended this access|this access was ended/.test(description)
+  )
+    return 'grant_revoked';
   if (code === 'invalid_grant' && /has expired/.test(description)) return 'grant_expired';
   return undefined;
+}
+
+/** The store key of a token answer: its grant, or for a grant package its first child, marked. */
+function storeKey(body: Tokens): string | undefined {
+  if (body.grant_id !== undefined) return body.grant_id;
+  const first = body.grant_ids?.[0];
+  return first === undefined ? undefined : `${PACKAGE_PREFIX}${first}`;
+}
+
+function tokensOf(r: Result<TokenAnswer>): Result<StoredTokens> {
+  return r.ok ? ok(r.value.tokens) : r;
 }

@@ -9,6 +9,8 @@ export interface OAuthMetadata {
   readonly token_endpoint: string;
   readonly registration_endpoint?: string;
   readonly revocation_endpoint?: string;
+  /** WIRE-NOTES §4: ends every child of a grant package (RFC 7009 shape). */
+  readonly pdpp_package_disconnect_endpoint?: string;
   readonly introspection_endpoint?: string;
   readonly code_challenge_methods_supported?: readonly string[];
   readonly token_endpoint_auth_methods_supported?: readonly string[];

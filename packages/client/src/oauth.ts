@@ -1,5 +1,5 @@
 import { randomToken } from './base64url.ts';
-import type { PpxClient } from './client.ts';
+import type { PpxClient, TokenAnswer } from './client.ts';
 import { createPkce } from './pkce.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { StoredTokens } from './token-store.ts';
@@ -61,6 +61,18 @@ export async function exchangeCode(
   callback: string | URL,
   pending: PendingAuthorization,
 ): Promise<Result<StoredTokens>> {
+  const code = codeFromReturn(client, callback, pending);
+  if (!code.ok) return code;
+  const r = await codeRequest(client, code.value, pending);
+  return r.ok ? ok(r.value.tokens) : r;
+}
+
+/** The code of the browser's return, once it is known to answer this authorization (state, RFC 9207 iss). */
+export function codeFromReturn(
+  client: PpxClient,
+  callback: string | URL,
+  pending: PendingAuthorization,
+): Result<string> {
   const q = new URL(callback).searchParams;
   if (q.get('state') !== pending.state)
     return fail('state_mismatch', 'this return to the app is not for this authorization');
@@ -72,6 +84,15 @@ export async function exchangeCode(
   if (error !== null) return fail(error as 'access_denied', q.get('error_description') ?? error);
   const code = q.get('code');
   if (code === null) return fail('invalid_response', 'the return to the app carries no code');
+  return ok(code);
+}
+
+/** The authorization code at the token endpoint: the tokens and the whole answer (a package's outcomes). */
+export function codeRequest(
+  client: PpxClient,
+  code: string,
+  pending: PendingAuthorization,
+): Promise<Result<TokenAnswer>> {
   return client.oauthTokenRequest({
     grant_type: 'authorization_code',
     code,

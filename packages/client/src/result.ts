@@ -1,7 +1,10 @@
 import type { components } from './generated/openapi.ts';
 
-/** A PPX error code, as the provider sends it (`Error.error` of the OpenAPI document). */
-export type PpxCode = components['schemas']['Error']['error'];
+/**
+ * A PPX error code, as the provider sends it (`Error.error` of the OpenAPI document), and the MCP
+ * surface's `package_child_inactive` (a grant package's child the person withdrew).
+ */
+export type PpxCode = components['schemas']['Error']['error'] | 'package_child_inactive';
 
 /**
  * Codes this library adds for what never reached a provider's answer: the network failed, the

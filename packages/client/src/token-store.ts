@@ -1,5 +1,12 @@
-/** What a grantee keeps of one grant's tokens. */
+/**
+ * How a grant package's tokens are keyed in the store: `package:` and its first child's id (a
+ * package token belongs to no single grant; its children are `grantIds`).
+ */
+export const PACKAGE_PREFIX = 'package:';
+
+/** What a grantee keeps of one grant's (or one grant package's) tokens. */
 export interface StoredTokens {
+  /** The grant id; for a grant package, `package:<first child id>` (PACKAGE_PREFIX). */
   readonly grantId: string;
   readonly accessToken: string;
   readonly tokenType: 'Bearer' | 'DPoP';
@@ -8,7 +15,7 @@ export interface StoredTokens {
   readonly refreshToken?: string;
   /** Which endpoint refreshes these: consent-v2's `/v1/consent/refresh` or the OAuth token endpoint. */
   readonly via: 'consent' | 'oauth';
-  /** Every grant the token covers, for a grant package (OAuth with several authorization_details). */
+  /** A grant package's children (child ids), for a package token (OAuth with several authorization_details). */
   readonly grantIds?: readonly string[];
 }
 
