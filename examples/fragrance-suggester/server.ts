@@ -53,6 +53,7 @@ interface Session {
 const sessions = new Map<string, Session>();
 const MAX_SESSIONS = 1000;
 const COOKIE = 'suggester_session';
+const COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`);
 
 type Answer = { readonly status: number; readonly page: string } | { readonly redirect: string };
 
@@ -152,7 +153,7 @@ async function route(req: IncomingMessage, s: Session): Promise<Answer | 'style'
 
 /** The session of this browser, or a new one (with its cookie set on the answer). */
 function sessionOf(req: IncomingMessage, res: ServerResponse): Session {
-  const id = /(?:^|;\s*)suggester_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1];
+  const id = COOKIE_VALUE.exec(req.headers.cookie ?? '')?.[1];
   const known = id === undefined ? undefined : sessions.get(id);
   if (known) return known;
   const fresh = randomBytes(24).toString('base64url');
