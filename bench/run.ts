@@ -27,7 +27,9 @@ import { type Round, roundsRecord, roundsTable, summarize } from './rounds.ts';
 // - large: the 200-claim fixture against baseline-server.ts doing the same JSON work
 //   (bench/results/latest.json, latest-cold.json with --cold);
 // - small: the demo profile (~6 KB answer) against static-baseline-server.ts, which parses the
-//   body and answers the provider's own answer, captured once at start-up (small.json).
+//   body and answers the provider's own answer, captured once at start-up (small.json), and
+//   hono-baseline-server.ts, the same on the provider's framework (Hono), to tell the framework's
+//   share of the gap from the provider's own work.
 // BENCH_PROFILE=1 runs the provider child under --cpu-prof and prints its hottest functions
 // afterwards. --cold gives every request a context of its own, so the provider can reuse nothing
 // between requests.
@@ -87,12 +89,21 @@ function small(args: BenchArgs): Promise<Round[]> {
       headers: json,
       pid: baselineChild.proc.pid,
     };
+    // The same work on the provider's framework alone (hono-baseline-server.ts): what Hono costs.
+    const honoChild = startChild('hono', [join(here, 'hono-baseline-server.ts'), file]);
+    children.push(honoChild);
+    const hono: Target = {
+      name: 'hono',
+      url: (await honoChild.ready)['url'] + BENCH_PATH,
+      headers: json,
+      pid: honoChild.proc.pid,
+    };
     const verify = async (t: Target) => {
       const text = await checked(t, claims);
-      if (t === baseline && text !== answer) throw new Error('baseline: not the captured answer');
+      if (t !== provider && text !== answer) throw new Error(`${t.name}: not the captured answer`);
       return Buffer.byteLength(text);
     };
-    return measure('bench --profile small', args, { bodyFor, verify }, [provider, baseline]);
+    return measure('bench --profile small', args, { bodyFor, verify }, [provider, baseline, hono]);
   }).finally(() => rmSync(tmp, { recursive: true, force: true }));
 }
 
