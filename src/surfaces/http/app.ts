@@ -9,6 +9,7 @@ import { precheckGrant } from '../../operations/grants/access-check.ts';
 import { checkProof, currentNonce } from '../../operations/tokens/dpop-proof.ts';
 import { readJsonBody } from '../shared/body.ts';
 import { tokenEndpointRefusal } from '../shared/challenge.ts';
+import { corsAnswerHeaders, openCors } from '../shared/cors.ts';
 import { ppxRefusal } from '../shared/errors.ts';
 import { API, FrontDoor } from '../shared/front-door.ts';
 import { jsonBytes, jsonText } from '../shared/json-text.ts';
@@ -28,6 +29,20 @@ export interface HttpOptions {
 
 type Env = { Bindings: HttpBindings };
 
+/**
+ * Where an app's page may call from another origin: everything under /v1 and every other route of
+ * the table (the discovery card), the keys the card names (`grant_jwks_uri`) and the API's
+ * description. The pipeline builds the policy's headers into its answers (`corsAnswerHeaders`).
+ */
+const CORS_PATHS = [
+  ...new Set([
+    '/v1/*',
+    ...ROUTES.map((r) => r.http.path).filter((path) => !path.startsWith('/v1/')),
+    '/.well-known/jwks.json',
+    '/openapi.json',
+  ]),
+];
+
 // biome-ignore lint/suspicious/noExplicitAny: mounted on the root app, whatever its bindings
 type App = Hono<any>;
 
@@ -35,6 +50,11 @@ export function mountHttpApi(app: App, deps: Deps, options: HttpOptions): void {
   const openapi = JSON.stringify(openApiDocument(deps.provider, ROUTES));
   const jwks = JSON.stringify({ keys: [deps.tokens.publicJwk] });
   const door = new FrontDoor(deps, API);
+  // An app's page on another origin discovers the provider and calls the API with its tokens
+  // (shared/cors.ts says why that is safe). Everything under /v1, AG-UI's review run included (a
+  // run on the browser session is refused from another origin whatever CORS says): registered
+  // here, before any /v1 route, so that a preflight is answered before the front door.
+  for (const path of CORS_PATHS) app.use(path, openCors);
   for (const route of ROUTES) {
     const handler = (c: Context<Env>) => handle(deps, options, door, route, c);
     const { method, path } = route.http;
@@ -54,7 +74,7 @@ async function handle(
   c: Context<Env>,
 ) {
   const entry = await door.enter(deps, c, route.auth === 'bearer' ? 'required' : 'none');
-  const headers: (readonly [string, string])[] = [...entry.headers];
+  const headers: (readonly [string, string])[] = [...entry.headers, ...corsAnswerHeaders(c.req.raw)];
   if (!entry.ok) return ppxRefusal(entry.refusal, headers);
   const caller = entry.caller;
   const { operation, http } = route;

@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../operations/oauth/metadata.ts';
 import { RESOURCES, resourceMetadataUrl } from '../../operations/tokens/resources.ts';
+import { openCors } from '../shared/cors.ts';
 import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
 import { BACK_CHANNEL_PATHS, registerOAuthEndpoints } from './endpoints.ts';
 
@@ -19,16 +19,10 @@ export interface OAuthMountOptions {
 type App = Hono<any>;
 
 export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): void {
-  // Metadata and back-channel endpoints may be called from browser-based clients (no cookies).
-  const corsOpen = cors({
-    origin: '*',
-    // RFC 9449: a browser client sends its proof in `DPoP` and reads the server's `DPoP-Nonce`.
-    allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version', 'DPoP'],
-    exposeHeaders: ['DPoP-Nonce'],
-  });
-  // Introspection is not among them: it answers only authenticated callers.
+  // Metadata and back-channel endpoints may be called from browser-based clients (no cookies;
+  // shared/cors.ts). Introspection is not among them: it answers only authenticated callers.
   for (const path of ['/.well-known/oauth-*', ...BACK_CHANNEL_PATHS]) {
-    if (path !== '/oauth/introspect') app.use(path, corsOpen);
+    if (path !== '/oauth/introspect') app.use(path, openCors);
   }
   // The authorization server's budget, per address (the authorization endpoint counts here too).
   for (const path of BACK_CHANNEL_PATHS) {
