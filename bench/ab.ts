@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startChild } from './children.ts';
+import { BENCH_PATH } from './fixtures.ts';
+import { benchArgs, measure, runMain, type Target, withDeadline } from './harness.ts';
+import { checked } from './http-requests.ts';
+import { roundsTable } from './rounds.ts';
+
+// `node bench/ab.ts --a <checkout> --b <checkout> [--connections 1 --rounds 4 --duration 4]`:
+// the small read (demo profile) of two builds of the provider in ONE run, as two targets of one
+// `measure` beside the bare baseline, alternating rounds. On a shared machine, runs of two builds
+// one after the other differ by more than most changes do; within one run both see the same load.
+// A checkout is a directory holding this repository at some commit (`git worktree add /tmp/x
+// <commit>` with node_modules linked in). Prints the table; the ratio is A over B.
+
+const here = import.meta.dirname;
+const json = { 'content-type': 'application/json' };
+const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
+
+runMain('ab', async () => {
+  const args = benchArgs({ a: { type: 'string' }, b: { type: 'string' } });
+  const a = args.extra['a'];
+  const b = args.extra['b'];
+  if (typeof a !== 'string' || typeof b !== 'string')
+    throw new Error('usage: ab.ts --a <checkout> --b <checkout>');
+  const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-ab-'));
+  const rounds = await withDeadline('ab', args, async (children) => {
+    const targets: Target[] = [];
+    for (const [name, root] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
+      const child = startChild(name, [
+        join(resolve(root), 'bench', 'provider-server.ts'),
+        '--profile',
+        'demo',
+      ]);
+      children.push(child);
+      const info = await child.ready;
+      targets.push({
+        name: `${name} ${root}`,
+        pid: child.proc.pid,
+        url: info['url'] + BENCH_PATH,
+        headers: { ...json, authorization: `Bearer ${info['token']}` },
+      });
+    }
+    const file = join(tmp, 'answer.json');
+    writeFileSync(file, await checked(targets[0]!, undefined));
+    const baseline = startChild('baseline', [join(here, 'static-baseline-server.ts'), file]);
+    children.push(baseline);
+    const url = (await baseline.ready)['url'] + BENCH_PATH;
+    targets.push({ name: 'baseline', url, headers: json, pid: baseline.proc.pid });
+    const verify = async (t: Target) => Buffer.byteLength(await checked(t, undefined));
+    return measure('ab', args, { bodyFor, verify }, targets);
+  }).finally(() => rmSync(tmp, { recursive: true, force: true }));
+  console.log(roundsTable(rounds, false));
+});
