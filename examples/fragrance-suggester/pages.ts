@@ -128,7 +128,22 @@ ${
 <dl class="shared">${reading.shown.map(shownLine)}</dl>
 ${reading.expiresAt ? html`<p>This access lasts until ${dayWords(reading.expiresAt)}. You can stop it sooner at your provider.</p>` : ''}
 </section>
-<h2>Start again</h2>
+<h2>Stop or start again</h2>
+<form method="post" action="/disconnect">
+<input type="hidden" name="csrf" value="${form.csrf}">
+<button type="submit">Disconnect: end this app's access</button>
+</form>
+${connectForm(form, 'Connect again')}`,
+  );
+}
+
+/** This app ended its own access (POST /disconnect). */
+export function disconnectedPage(form: FormState): string {
+  return layout(
+    'Disconnected',
+    html`<h1>Disconnected</h1>
+<p role="status">This app no longer has access to your preferences. Your provider has ended it, and the app has forgotten it.</p>
+<h2>Connect again</h2>
 ${connectForm(form, 'Connect again')}`,
   );
 }

@@ -136,6 +136,15 @@ export class Preferences {
     ]);
   }
 
+  /**
+   * Ends this app's access: the provider is told (the grant is revoked there, as if the person had
+   * stopped it) and the tokens are forgotten. Revoking an access that already ended is no error.
+   */
+  async disconnect(grantId: string): Promise<Result<void>> {
+    const client = await this.#connect();
+    return client.ok ? client.value.revoke(grantId) : client;
+  }
+
   async #grant(grantId: string): Promise<Result<Grant>> {
     const client = await this.#connect();
     return client.ok ? { ok: true, value: new Grant(client.value, grantId) } : client;

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import type { ClientError, PendingGrant } from '@ppx-provider/client';
 import {
+  disconnectedPage,
   endedPage,
   type FormState,
   homePage,
@@ -77,6 +78,16 @@ async function connect(form: URLSearchParams, s: Session): Promise<Answer> {
   const subjectId = form.get('subject_id')?.trim() ?? '';
   if (subjectId === '') return page(400, problemPage('Please give your ID at your provider.', formOf(s)));
   s.subjectId = subjectId;
+  // Connecting again ends the access this app had: one grant per person, never two.
+  if (s.grantId !== undefined) {
+    const ended = await preferences.disconnect(s.grantId);
+    if (!ended.ok)
+      return page(
+        502,
+        problemPage(`Your provider could not be reached: ${ended.error.description}`, formOf(s)),
+      );
+    delete s.grantId;
+  }
   const pending = await preferences.ask(subjectId);
   if (!pending.ok) {
     return page(
@@ -124,6 +135,20 @@ async function liked(form: URLSearchParams, s: Session): Promise<Answer> {
   return { redirect: '/' };
 }
 
+/** POST /disconnect: this app ends its own access at the provider, then forgets it. */
+async function disconnect(s: Session): Promise<Answer> {
+  if (s.grantId === undefined) return { redirect: '/' };
+  const ended = await preferences.disconnect(s.grantId);
+  if (!ended.ok) {
+    return page(
+      502,
+      problemPage(`Your provider could not be reached: ${ended.error.description}`, formOf(s)),
+    );
+  }
+  delete s.grantId;
+  return page(200, disconnectedPage(formOf(s)));
+}
+
 /** A read that failed: the end of the access (the app forgets the grant), or a problem to retry. */
 function readFailed(error: ClientError, s: Session): Answer {
   if (!accessEnded(error)) {
@@ -148,6 +173,7 @@ async function route(req: IncomingMessage, s: Session): Promise<Answer | 'style'
   }
   if (url.pathname === '/connect') return connect(form, s);
   if (url.pathname === '/liked') return liked(form, s);
+  if (url.pathname === '/disconnect') return disconnect(s);
   return page(404, notFoundPage());
 }
 

@@ -200,6 +200,23 @@ describe('the example app (examples/fragrance-suggester) in Chromium', skipWhen(
     assert.equal(proposals.filter((x) => x.client_id === CLIENT_ID).length, 1, 'only the first one');
   });
 
+  it('the app ends its own access: Disconnect revokes the grant at the provider', async () => {
+    const active = async () =>
+      (await p.store.listGrantsBySubject(p.subjectId)).filter(
+        (g) => g.grantee_id === CLIENT_ID && g.status === 'active',
+      );
+    const [grant] = await active();
+    assert.ok(grant, 'the grant of the last step is active');
+    await page.goto(appUrl);
+    await page.getByRole('button', { name: /^Disconnect/ }).click();
+    await page.getByRole('heading', { name: 'Disconnected', level: 1 }).waitFor();
+    await noSeriousViolations('the disconnected page');
+    assert.deepEqual(await active(), [], 'no active grant of this app is left');
+    assert.equal((await p.store.getGrant(grant.grant_id))?.status, 'revoked');
+    await page.goto(appUrl);
+    await page.getByRole('heading', { name: 'Find a scent that suits you', level: 1 }).waitFor();
+  });
+
   it('without bypassing its CSP, the connect form may send the person on to the provider', async () => {
     const plain = await launchChromium();
     try {
