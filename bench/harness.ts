@@ -111,6 +111,11 @@ export interface Target {
   /** Where every request is POSTed. */
   readonly url: string;
   readonly headers: Record<string, string>;
+  /**
+   * The target's own request body for a context, when targets of one run speak different
+   * protocols (bench:surfaces); the workload's `bodyFor` otherwise.
+   */
+  readonly bodyFor?: ((context: Record<string, unknown>) => string) | undefined;
   /** The serving process, to measure the CPU time it spends per request (Linux /proc). */
   readonly pid?: number | undefined;
   /**
@@ -233,6 +238,7 @@ function load(
 ): Promise<Result> {
   const urls = [target.url, ...(target.also ?? []).map((a) => a.url)];
   const share = Math.max(1, Math.floor(args.connections / urls.length));
+  const bodyFor = target.bodyFor ?? work.bodyFor;
   const one = (url: string) =>
     Promise.resolve(
       autocannon({
@@ -240,8 +246,8 @@ function load(
         url,
         method: 'POST',
         headers: target.headers,
-        body: work.bodyFor(BENCH_CONTEXT),
-        ...(args.cold ? { requests: coldRequests(work.bodyFor) } : {}),
+        body: bodyFor(BENCH_CONTEXT),
+        ...(args.cold ? { requests: coldRequests(bodyFor) } : {}),
         connections: urls.length === 1 ? args.connections : share,
         duration: seconds,
         timeout: 10,
