@@ -12,6 +12,7 @@ import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { type Entered as EnteredAs, FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
+import { withHeaders } from '../shared/with-headers.ts';
 import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
 import { GrantCallContext } from './call-context.ts';
@@ -97,11 +98,8 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   app.post('/a2a', async (c: A2aContext) => {
     const extra: (readonly [string, string])[] = [];
     const response = await answer(surface, c, extra);
-    const out = new Response(response.body, response);
-    for (const [k, v] of extra) out.headers.set(k, v);
     // Every answer is about a grant and a person's preferences: no cache may keep it.
-    out.headers.set('Cache-Control', 'no-store');
-    return out;
+    return withHeaders(response, [...extra, ['Cache-Control', 'no-store']]);
   });
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/a2a', () =>
     Response.json(
