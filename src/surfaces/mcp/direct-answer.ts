@@ -1,6 +1,6 @@
 import { type CallToolResult, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { Deps } from '../../operations/deps.ts';
-import { jsonText } from '../shared/json-text.ts';
+import { jsonBytes } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import type { DirectCall } from './direct-call.ts';
 import type { McpExchange } from './exchange.ts';
@@ -29,7 +29,7 @@ export async function answerDirectly(
   headers: readonly (readonly [string, string])[],
 ): Promise<Response> {
   answered++;
-  let body: string;
+  let body: Uint8Array | string;
   try {
     body = resultBody(call, await callTool(deps, exchange, call.name, call.arguments));
   } catch (e) {
@@ -41,18 +41,38 @@ export async function answerDirectly(
   return answerWithSharedHeaders(deps.provider.baseUrl, body, 200, plain);
 }
 
-const SERVER_INFO_META = JSON.stringify({ [SERVER_INFO_META_KEY]: SERVER_INFO });
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+const RESULT_OPEN = utf8('{"result":{"content":[');
+const TEXT_OPEN = utf8('{"type":"text","text":');
+const TEXT_CLOSE = utf8('}');
+const COMMA = utf8(',');
+const STRUCTURED = utf8('],"structuredContent":');
+const CONTENT_CLOSE = utf8(']');
+const MODERN_STAMP = utf8(
+  `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: SERVER_INFO })}`,
+);
 
-/** `{result, jsonrpc, id}` as the SDK writes it for our handler's result. */
-export function resultBody(call: DirectCall, result: CallToolResult): string {
-  let out = `{"result":{"content":${contentText(result.content)}`;
+/**
+ * `{result, jsonrpc, id}` as the SDK writes it for our handler's result, in UTF-8: made of the
+ * bytes of its parts, the shared document's and its quoted text copy's kept from one answer to
+ * the next (a 22 KB answer is otherwise encoded anew each time).
+ */
+export function resultBody(call: DirectCall, result: CallToolResult): Uint8Array {
+  const chunks: Uint8Array[] = [RESULT_OPEN];
+  result.content.forEach((block, i) => {
+    if (i > 0) chunks.push(COMMA);
+    if (block.type === 'text' && Object.keys(block).length === 2) {
+      chunks.push(TEXT_OPEN, quoted(block.text), TEXT_CLOSE);
+    } else chunks.push(utf8(JSON.stringify(block)));
+  });
   if (result.structuredContent !== undefined) {
     // {data} / {error} / {results: [{grant_id, data | error}]}: the shared documents are found below.
-    out += `,"structuredContent":${jsonText(result.structuredContent, 4)}`;
-  }
-  if (result.isError !== undefined) out += `,"isError":${result.isError}`;
-  if (call.modern) out += `,"resultType":"complete","_meta":${SERVER_INFO_META}`;
-  return `${out}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+    chunks.push(STRUCTURED, jsonBytes(result.structuredContent, 4));
+  } else chunks.push(CONTENT_CLOSE);
+  if (result.isError !== undefined) chunks.push(utf8(`,"isError":${result.isError}`));
+  if (call.modern) chunks.push(MODERN_STAMP);
+  chunks.push(utf8(`},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`));
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -75,26 +95,17 @@ export function errorBody(call: DirectCall, thrown: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id: call.id, error });
 }
 
-function contentText(content: CallToolResult['content']): string {
-  const parts = content.map((block) =>
-    block.type === 'text' && Object.keys(block).length === 2
-      ? `{"type":"text","text":${quoted(block.text)}}`
-      : JSON.stringify(block),
-  );
-  return `[${parts.join(',')}]`;
-}
-
-/** Texts quoted lately, by text: a shared document's text copy is the same string every time. */
-const QUOTED = new Map<string, string>();
+/** Texts quoted lately, in UTF-8, by text: a shared document's text copy is the same string every time. */
+const QUOTED = new Map<string, Uint8Array>();
 const QUOTED_MAX = 16;
 /** Below this a text is quoted again each time: cheaper than keeping it. */
 const QUOTED_MIN_LENGTH = 1024;
 
-function quoted(text: string): string {
-  if (text.length < QUOTED_MIN_LENGTH) return JSON.stringify(text);
+function quoted(text: string): Uint8Array {
+  if (text.length < QUOTED_MIN_LENGTH) return utf8(JSON.stringify(text));
   let made = QUOTED.get(text);
   if (made === undefined) {
-    made = JSON.stringify(text);
+    made = utf8(JSON.stringify(text));
     if (QUOTED.size >= QUOTED_MAX) QUOTED.delete(QUOTED.keys().next().value as string);
     QUOTED.set(text, made);
   }

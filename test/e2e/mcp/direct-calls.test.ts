@@ -163,6 +163,16 @@ describe('MCP tools/call answered directly: the SDK answer, byte for byte', () =
       { 'mcp-name': 'ppx_get_effective_profile' },
     );
     assert.equal(mismatch.status, 400);
+    // A malformed envelope, twice (the classifier's verdict on it is kept).
+    for (let i = 0; i < 2; i++) {
+      const malformed = await modernPost(p, token, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { ...call, _meta: { 'io.modelcontextprotocol/clientCapabilities': 5 } },
+      });
+      assert.equal(malformed.status, 400, malformed.text);
+    }
     assert.equal(directAnswerCount(), before);
   });
 });
