@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { JsonRpcTransportHandler, type TaskStore } from '@a2a-js/sdk/server';
 import type { Deps } from '../../operations/deps.ts';
-import { jsonText } from '../shared/json-text.ts';
+import { jsonBytes } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import type { GrantCallContext } from './call-context.ts';
 import { answeredTask } from './executor.ts';
@@ -37,6 +37,8 @@ export function directSendOf(call: RpcCall, context: GrantCallContext): SendMess
   return request;
 }
 
+const ANSWER_CLOSE = Buffer.from('}}');
+
 let sent = 0;
 
 /** How many sends this process has answered directly (tests tell the two ways apart with it). */
@@ -70,11 +72,15 @@ export async function sendDirectly(
   } catch (error) {
     return { thrown: error };
   }
-  let body: string;
+  let body: Uint8Array | string;
   try {
     await store.save(task, context);
-    // The PPX object in the artifact is the read's own, shared: its JSON is kept (json-text.ts).
-    body = `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":{"task":${jsonText(Task.toJSON(task), 5)}}}`;
+    // The PPX object in the artifact is the read's own, shared: its UTF-8 is kept (json-text.ts).
+    body = Buffer.concat([
+      Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":{"task":`),
+      jsonBytes(Task.toJSON(task), 5),
+      ANSWER_CLOSE,
+    ]);
   } catch (error) {
     const failure = JsonRpcTransportHandler.mapToJSONRPCError(error);
     body = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: failure });
