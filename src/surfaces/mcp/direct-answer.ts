@@ -57,7 +57,7 @@ const MODERN_STAMP = utf8(
  * bytes of its parts, the shared document's and its quoted text copy's kept from one answer to
  * the next (a 22 KB answer is otherwise encoded anew each time).
  */
-export function resultBody(call: DirectCall, result: CallToolResult): Uint8Array {
+function resultBody(call: DirectCall, result: CallToolResult): Uint8Array {
   const chunks: Uint8Array[] = [RESULT_OPEN];
   result.content.forEach((block, i) => {
     if (i > 0) chunks.push(COMMA);
@@ -80,7 +80,7 @@ export function resultBody(call: DirectCall, result: CallToolResult): Uint8Array
  * has an integer one (-32002 written as -32602, as both generations' codecs do), else -32603,
  * and its message. Sent with HTTP 200 in both generations: a handler runs after the dispatch.
  */
-export function errorBody(call: DirectCall, thrown: unknown): string {
+function errorBody(call: DirectCall, thrown: unknown): string {
   const e = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {
     code?: unknown;
     message?: unknown;

@@ -19,7 +19,7 @@ import { TOOLS_BY_NAME } from './tools.ts';
 // test/e2e/mcp/direct-calls.test.ts holds both ways' answers to be the same, byte for byte.
 
 /** The revision of the 2026-07-28 generation (the only one with a per-request envelope yet). */
-export const MODERN_REVISION = '2026-07-28';
+const MODERN_REVISION = '2026-07-28';
 
 /** A call answered directly: its generation, JSON-RPC id, tool and arguments. */
 export interface DirectCall {
