@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { a2aBodyFor, a2aCall, a2aHeaders } from './a2a-requests.ts';
 import { startChild } from './children.ts';
 import { BENCH_CONTEXT, CLAIM_COUNT } from './fixtures.ts';
 import {
   benchArgs,
   machine,
   measure,
-  post,
   providerExecArgv,
   resultsDir,
   runMain,
@@ -28,53 +28,12 @@ import { roundsRecord, roundsTable } from './rounds.ts';
 // bench/results/a2a.json.
 
 const here = import.meta.dirname;
-let sequence = 0;
-const bodyFor = (context: Record<string, unknown>) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'SendMessage',
-    params: {
-      message: {
-        messageId: `bench-${process.pid}-${sequence++}`,
-        role: 'ROLE_USER',
-        parts: [
-          { data: { method: 'get_effective_profile', params: { context } }, mediaType: 'application/json' },
-        ],
-      },
-    },
-  });
-
-function headers(token?: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'a2a-version': '1.0',
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  };
-}
-
-interface Answer {
-  result?: {
-    task?: { status?: { state?: string }; artifacts?: { parts?: { data?: { claims?: unknown[] } }[] }[] };
-  };
-}
+const bodyFor = a2aBodyFor;
+const headers = a2aHeaders;
 
 /** One call, checked: a completed task whose artifact holds the full 200 claims. */
 async function call(target: Target): Promise<{ task: unknown; bytes: number }> {
-  const text = await post(target, bodyFor(BENCH_CONTEXT));
-  const json = JSON.parse(text) as Answer;
-  const task = json.result?.task;
-  const claims = task?.artifacts?.[0]?.parts?.[0]?.data?.claims;
-  if (
-    task?.status?.state !== 'TASK_STATE_COMPLETED' ||
-    !Array.isArray(claims) ||
-    claims.length !== CLAIM_COUNT
-  ) {
-    throw new Error(
-      `${target.name}: expected a completed task with ${CLAIM_COUNT} claims: ${text.slice(0, 300)}`,
-    );
-  }
-  return { task, bytes: Buffer.byteLength(text) };
+  return a2aCall(target, bodyFor(BENCH_CONTEXT), CLAIM_COUNT);
 }
 
 async function main(): Promise<void> {
@@ -91,6 +50,7 @@ async function main(): Promise<void> {
         name: 'provider',
         url: `${info['url']}/a2a`,
         headers: headers(info['token']),
+        pid: providerChild.proc.pid,
       };
       // The bare server answers exactly the task the provider answered.
       const payload = join(tmp, 'task.json');
@@ -98,7 +58,12 @@ async function main(): Promise<void> {
       const bareChild = startChild('bare-sdk', [join(here, 'a2a-baseline-server.ts'), payload]);
       children.push(bareChild);
       const bareInfo = await bareChild.ready;
-      const bare: Target = { name: 'bare-sdk', url: `${bareInfo['url']}/a2a`, headers: headers() };
+      const bare: Target = {
+        name: 'bare-sdk',
+        url: `${bareInfo['url']}/a2a`,
+        headers: headers(),
+        pid: bareChild.proc.pid,
+      };
       const verify = async (t: Target) => (await call(t)).bytes;
       return measure('bench:a2a', args, { bodyFor, verify }, [provider, bare]);
     });

@@ -111,6 +111,11 @@ export interface Target {
   /** Where every request is POSTed. */
   readonly url: string;
   readonly headers: Record<string, string>;
+  /**
+   * The target's own request body for a context, when targets of one run speak different
+   * protocols (bench:surfaces); the workload's `bodyFor` otherwise.
+   */
+  readonly bodyFor?: ((context: Record<string, unknown>) => string) | undefined;
   /** The serving process, to measure the CPU time it spends per request (Linux /proc). */
   readonly pid?: number | undefined;
   /**
@@ -233,6 +238,7 @@ function load(
 ): Promise<Result> {
   const urls = [target.url, ...(target.also ?? []).map((a) => a.url)];
   const share = Math.max(1, Math.floor(args.connections / urls.length));
+  const bodyFor = target.bodyFor ?? work.bodyFor;
   const one = (url: string) =>
     Promise.resolve(
       autocannon({
@@ -240,8 +246,8 @@ function load(
         url,
         method: 'POST',
         headers: target.headers,
-        body: work.bodyFor(BENCH_CONTEXT),
-        ...(args.cold ? { requests: coldRequests(work.bodyFor) } : {}),
+        body: bodyFor(BENCH_CONTEXT),
+        ...(args.cold ? { requests: coldRequests(bodyFor) } : {}),
         connections: urls.length === 1 ? args.connections : share,
         duration: seconds,
         timeout: 10,
@@ -317,6 +323,7 @@ export async function measure(
       console.error(
         `${label}: round ${round + 1}/${args.rounds}: measuring ${t.name} (${args.duration} s, ${args.connections} connections)`,
       );
+      await settled(t);
       const cpuBefore = targetCpu(t);
       const dbBefore = cpuByPid(t.databasePids?.() ?? []);
       const waitedBefore = lockWaitedMs(t);
@@ -352,6 +359,23 @@ export async function measure(
     rounds.push({ order: order.map((t) => t.name), rows: targets.map((t) => rows.get(t.name)!) });
   }
   return rounds;
+}
+
+/**
+ * Waits (at most 5 s) until the target's processes are idle: no more than one clock tick of CPU
+ * in a quarter of a second. What the previous load left running (a WAL checkpoint, a garbage
+ * collection) is then not counted against this one, which matters when several targets share a
+ * process (bench:surfaces).
+ */
+async function settled(t: Target): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let before = targetCpu(t);
+  while (before !== undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = targetCpu(t);
+    if (now === undefined || now - before <= 10_000) return;
+    before = now;
+  }
 }
 
 async function warmUp(label: string, args: BenchArgs, work: Workload, t: Target): Promise<void> {

@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
 import { issueGrantToken, issueSubjectToken } from '../src/operations/tokens/issue-tokens.ts';
 import { startServer } from '../src/server.ts';
-import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped } from './bench-provider.ts';
+import {
+  type BenchProvider,
+  DEMO,
+  LARGE,
+  readerOf,
+  runEntry,
+  seedBenchProvider,
+  serveUntilStopped,
+} from './bench-provider.ts';
 
 // Child-process entry of `npm run bench` and `npm run bench:mcp`: the real provider (SQLite file
 // store, token verification, grant re-read, policy, resolution, one audit write per request), rate
@@ -10,7 +18,8 @@ import { DEMO, LARGE, readerOf, runEntry, seedBenchProvider, serveUntilStopped }
 // with it), then serves until stopped.
 // `--database-url URL` (bench:stores): on PostgreSQL, in the empty schema the URL names.
 // `--audience mcp` (bench:mcp) or `a2a` (bench:a2a): the grant token's audience is `${url}/mcp`
-// or `${url}/a2a` (RFC 8707) instead of the HTTP API. `--profile demo` (bench --profile small): the demo profile instead of the
+// or `${url}/a2a` (RFC 8707) instead of the HTTP API; `all` (bench:surfaces): `token` is the HTTP
+// API's, and the ready line also carries `mcpToken` and `a2aToken`, of the same grant. `--profile demo` (bench --profile small): the demo profile instead of the
 // 200-claim fixture, read under a grant of the demo client. `--dpop-jkt JKT` (bench:dpop): the
 // ready line also carries `dpopToken`, a token of the same grant bound to that key (RFC 9449 cnf.jkt).
 
@@ -23,11 +32,12 @@ runEntry(async () => {
       'dpop-jkt': { type: 'string' },
     },
   });
-  if (values.audience !== 'http' && values.audience !== 'mcp' && values.audience !== 'a2a')
-    throw new Error(`--audience must be http, mcp or a2a, not ${values.audience}`);
+  const all = values.audience === 'all';
+  if (values.audience !== 'http' && values.audience !== 'mcp' && values.audience !== 'a2a' && !all)
+    throw new Error(`--audience must be http, mcp, a2a or all, not ${values.audience}`);
   if (values.profile !== 'large' && values.profile !== 'demo')
     throw new Error(`--profile must be large or demo, not ${values.profile}`);
-  const surface = values.audience === 'http' ? undefined : values.audience;
+  const surface = values.audience === 'http' || all ? undefined : values.audience;
   const profile = values.profile === 'demo' ? DEMO : LARGE;
   const bench = await seedBenchProvider(
     surface ? `ppx-bench-${surface}-` : 'ppx-bench-',
@@ -42,6 +52,12 @@ runEntry(async () => {
     jkt === undefined
       ? undefined
       : (await issueGrantToken(bench.deps, bench.grant, undefined, audience, jkt)).access_token;
+  const surfaceTokens: Record<string, string> = all
+    ? {
+        mcpToken: await tokenFor(bench, `${bench.deps.provider.baseUrl}/mcp`),
+        a2aToken: await tokenFor(bench, `${bench.deps.provider.baseUrl}/a2a`),
+      }
+    : {};
   const subjectToken = (await issueSubjectToken(bench.deps, readerOf(profile).subject, 3600)).access_token;
   const server = await startServer(bench.deps, bench.config, (msg) =>
     process.stderr.write(`[provider] ${msg}\n`),
@@ -52,5 +68,11 @@ runEntry(async () => {
     subjectToken,
     baseUrl: bench.deps.provider.baseUrl,
     ...(dpopToken === undefined ? {} : { dpopToken }),
+    ...surfaceTokens,
   });
 });
+
+/** A token of the bench's grant for one resource (its audience, RFC 8707). */
+async function tokenFor(bench: BenchProvider, audience: string): Promise<string> {
+  return (await issueGrantToken(bench.deps, bench.grant, undefined, audience)).access_token;
+}

@@ -38,7 +38,7 @@ export interface TargetSummary {
 
 export interface Summary {
   readonly targets: readonly TargetSummary[];
-  /** First target's req/s over the second's, one per round. */
+  /** First target's req/s over the second's, one per round (NaN with one target). */
   readonly ratios: readonly number[];
   readonly ratio: Spread;
 }
@@ -61,7 +61,8 @@ export function summarize(rounds: readonly Round[]): Summary {
       responseBytes: rows[0]!.responseBytes,
     };
   });
-  const ratios = rounds.map((r) => r.rows[0]!.reqPerSec / r.rows[1]!.reqPerSec);
+  // One target alone (bench:surfaces --targets one) has no ratio.
+  const ratios = rounds.map((r) => (r.rows[1] ? r.rows[0]!.reqPerSec / r.rows[1].reqPerSec : Number.NaN));
   return { targets, ratios, ratio: spread(ratios) };
 }
 

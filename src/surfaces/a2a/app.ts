@@ -12,10 +12,12 @@ import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { type Entered as EnteredAs, FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
+import { withHeaders } from '../shared/with-headers.ts';
 import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
 import { GrantCallContext } from './call-context.ts';
 import { A2A_PROTOCOL, signedCard } from './card.ts';
+import { directSendOf, sendDirectly } from './direct-send.ts';
 import { PreferenceAgentExecutor } from './executor.ts';
 import { jsonRpcShape, type RpcCall, SENDS, STREAMS, V1_METHODS, V03_METHODS } from './json-rpc.ts';
 import { signedLegacyCard } from './legacy-card.ts';
@@ -65,6 +67,8 @@ type Entered = EnteredAs<GrantCaller>;
 
 /** What the SDK needs, made once the card is signed (signing needs the key; mounting is sync). */
 interface Handlers {
+  /** Where the SDK's handler keeps tasks; a direct send (direct-send.ts) saves its task there too. */
+  readonly store: TaskStore;
   readonly json: string;
   readonly legacyJson: string;
   readonly v1: JsonRpcTransportHandler;
@@ -97,11 +101,7 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   app.post('/a2a', async (c: A2aContext) => {
     const extra: (readonly [string, string])[] = [];
     const response = await answer(surface, c, extra);
-    const out = new Response(response.body, response);
-    for (const [k, v] of extra) out.headers.set(k, v);
-    // Every answer is about a grant and a person's preferences: no cache may keep it.
-    out.headers.set('Cache-Control', 'no-store');
-    return out;
+    return complete.has(response) ? response : withHeaders(response, [...extra, NO_STORE]);
   });
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/a2a', () =>
     Response.json(
@@ -125,12 +125,10 @@ function surfaceOf(deps: Deps, options: A2aOptions): Surface {
     log: options.log ?? (() => undefined),
     handlers: () => {
       ready ??= signedCard(deps, options.version).then(async (card) => {
-        const handler = new DefaultRequestHandler(
-          card,
-          options.taskStore ?? new StoredTaskStore(deps),
-          executor,
-        );
+        const store = options.taskStore ?? new StoredTaskStore(deps);
+        const handler = new DefaultRequestHandler(card, store, executor);
         return {
+          store,
           // Each version's card is exactly what its signatures cover (issue 22 item 5).
           json: JSON.stringify(AgentCard.toJSON(card)),
           legacyJson: JSON.stringify(await signedLegacyCard(deps, card)),
@@ -188,7 +186,7 @@ async function answer(s: Surface, c: A2aContext, extra: (readonly [string, strin
   // A2A extensions: the response names those it activated (one A2UI version at most).
   if (drawn !== undefined) extra.push([HTTP_EXTENSION_HEADER, A2UI_EXTENSIONS[drawn]]);
   const context = new GrantCallContext(caller, version, drawn, asked);
-  return dispatch(s, c, request, call, context, release);
+  return dispatch(s, c, request, call, context, release, extra);
 }
 
 /** A send's `message.metadata.a2uiClientCapabilities` (A2UI v0.9 extension), when it has one. */
@@ -277,10 +275,24 @@ async function dispatch(
   c: A2aContext,
   request: Record<string, unknown>,
   call: RpcCall,
-  context: GrantCallContext,
+  called: GrantCallContext,
   release: () => void,
+  extra: readonly (readonly [string, string])[],
 ): Promise<Response> {
   const handlers = await s.handlers();
+  let context = called;
+  // A plain blocking SendMessage is answered here, as the SDK would (direct-send.ts).
+  const direct = directSendOf(call, context);
+  if (direct !== undefined) {
+    const sent = await sendDirectly(s.deps, handlers.store, call, direct, context, [...extra, NO_STORE]);
+    if ('response' in sent) {
+      release();
+      complete.add(sent.response);
+      return sent.response;
+    }
+    // The skill threw: the SDK answers that, as it always has.
+    context = context.failedWith(sent.thrown);
+  }
   const legacy = V03_METHODS.has(call.method);
   let handled: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
   try {
@@ -300,6 +312,12 @@ async function dispatch(
     ...(c.env?.outgoing ? { outgoing: c.env.outgoing } : {}),
   });
 }
+
+/** Every answer is about a grant and a person's preferences: no cache may keep it. */
+const NO_STORE = ['Cache-Control', 'no-store'] as const;
+
+/** Answers built with every header already in (the direct ones): sent as they are. */
+const complete = new WeakSet<Response>();
 
 /**
  * What the grant refuses whatever the params hold, at the HTTP level as MCP answers it: never a

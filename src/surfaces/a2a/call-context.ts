@@ -15,11 +15,30 @@ export class GrantCallContext extends ServerCallContext {
   /** The A2UI version the request activated (a2ui-parts.ts), or none. */
   readonly a2ui: A2uiVersion | undefined;
 
-  constructor(caller: GrantCaller, version: string, a2ui: A2uiVersion | undefined, asked: Asked | undefined) {
+  /**
+   * What the skill threw when a direct answer ran it (direct-send.ts): the SDK then answers the
+   * call as it answers an executor that throws, and the executor throws this again rather than
+   * run the skill twice.
+   */
+  readonly thrown: { readonly error: unknown } | undefined;
+
+  constructor(
+    caller: GrantCaller,
+    version: string,
+    a2ui: A2uiVersion | undefined,
+    asked: Asked | undefined,
+    thrown?: { readonly error: unknown },
+  ) {
     super({ user: { isAuthenticated: true, userName: caller.grant.grant_id }, requestedVersion: version });
     this.caller = caller;
     this.a2ui = a2ui;
     this.asked = asked;
+    this.thrown = thrown;
+  }
+
+  /** The same call, its skill having thrown `error`. */
+  failedWith(error: unknown): GrantCallContext {
+    return new GrantCallContext(this.caller, this.requestedVersion ?? '', this.a2ui, this.asked, { error });
   }
 }
 

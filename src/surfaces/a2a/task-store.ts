@@ -3,6 +3,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { A2aTaskRecord } from '../../model/a2a-task.ts';
 import { listA2aTasks, loadA2aTask, saveA2aTask } from '../../operations/a2a/tasks.ts';
 import type { Deps } from '../../operations/deps.ts';
+import { jsonText } from '../shared/json-text.ts';
 import { type Drawing, drawn, undrawn } from './a2ui-parts.ts';
 import { grantContextOf } from './call-context.ts';
 
@@ -37,7 +38,8 @@ export class StoredTaskStore implements TaskStore {
       created_at: now,
       updated_at: task.status?.timestamp ?? now,
       // The PPX result only: the A2UI parts are drawn from it again on each read (issue 22 item 11).
-      body: JSON.stringify(Task.toJSON(undrawn(task))),
+      // JSON.stringify, its shared PPX object's text kept (a direct send's, shared/json-text.ts).
+      body: jsonText(Task.toJSON(undrawn(task)), 5),
       ...counterpartOf(task, context),
     });
   }

@@ -5,8 +5,11 @@ import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
+import { withHeaders } from '../shared/with-headers.ts';
+import { answerDirectly } from './direct-answer.ts';
+import { directCallOf } from './direct-call.ts';
 import { refusalBody } from './errors.ts';
-import { type RequestAuth, serveExchange } from './exchange.ts';
+import { exchangeOf, type RequestAuth, serveExchange } from './exchange.ts';
 import { LegacyLeg } from './legacy-leg.ts';
 import { LegacyStreams } from './legacy-stream.ts';
 import { ListenRoute } from './listen.ts';
@@ -59,12 +62,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
     const limits: (readonly [string, string])[] = [];
     const response = await answer(c, limits);
-    const out = new Response(response.body, response); // headers of a Response may be immutable
-    for (const [k, v] of limits) out.headers.set(k, v);
-    // Every answer here is about a caller's grants and claims, or refuses a caller: none may be
-    // kept by a cache (docs/mcp.md, "Caching").
-    out.headers.set('Cache-Control', 'no-store');
-    return out;
+    return complete.has(response) ? response : withHeaders(response, [...limits, NO_STORE]);
   });
 
   async function answer(c: Context, limits: (readonly [string, string])[]): Promise<Response> {
@@ -106,8 +104,26 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       contentLength: c.req.header('content-length'),
       contentType: c.req.header('content-type'),
     };
-    const route = await routeMcp(request, source, options.bodyLimitBytes);
+    const headers = {
+      accept: c.req.header('accept'),
+      contentType: source.contentType,
+      protocolVersion: c.req.header('mcp-protocol-version'),
+      mcpMethod: c.req.header('mcp-method'),
+      mcpName: c.req.header('mcp-name'),
+    };
+    const route = await routeMcp(request, source, options.bodyLimitBytes, (body) =>
+      directCallOf(headers, body),
+    );
     if (route.kind === 'answer') return route.response;
+    if (route.kind === 'direct') {
+      // A lone tools/call the provider answers itself (direct-call.ts), as the SDK would.
+      const handled = await serveExchange(caller, auth, async (authInfo) => {
+        const response = await answerDirectly(deps, exchangeOf(authInfo), route.call, [...limits, NO_STORE]);
+        complete.add(response);
+        return response;
+      });
+      return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
+    }
     // 2026-07-28 `subscriptions/listen` is answered here, not by the SDK (listen.ts).
     const listening = route.modern ? listen.recognise(route.request, route.parsedBody) : undefined;
     if (listening !== undefined) return listen.serve(caller, listening, c.env?.outgoing);
@@ -118,6 +134,15 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }
+
+/**
+ * Every answer here is about a caller's grants and claims, or refuses a caller: none may be kept
+ * by a cache (docs/mcp.md, "Caching").
+ */
+const NO_STORE = ['Cache-Control', 'no-store'] as const;
+
+/** Answers built with every header already in (the direct ones): sent as they are. */
+const complete = new WeakSet<Response>();
 
 /** A refusal in the OAuth-shaped body MCP clients read (errors.ts#refusalBody). */
 function refused(refusal: Refusal): Response {

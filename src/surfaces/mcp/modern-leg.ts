@@ -1,5 +1,6 @@
 import { type AuthInfo, createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { type BodySource, readBodyBytes } from '../shared/body.ts';
+import type { DirectCall } from './direct-call.ts';
 
 /**
  * MCP 2026-07-28 (no `initialize`, no session: `server/discover`, and the protocol version and
@@ -52,12 +53,18 @@ export type McpRoute =
       readonly request: Request;
       readonly parsedBody?: unknown;
     }
+  | { readonly kind: 'direct'; readonly call: DirectCall }
   | { readonly kind: 'answer'; readonly response: Response };
 
+/**
+ * `direct`: whether the provider answers the parsed body itself (direct-call.ts); asked before
+ * the SDK's routing, which such a call does not need.
+ */
 export async function routeMcp(
   request: Request,
   source: BodySource,
   bodyLimitBytes: number,
+  direct: (parsedBody: unknown) => DirectCall | undefined = () => undefined,
 ): Promise<McpRoute> {
   const declared = source.contentLength;
   if (declared !== undefined && Number(declared) > bodyLimitBytes) return routed(request, bodyLimitBytes);
@@ -84,6 +91,8 @@ export async function routeMcp(
     });
     return routed(copy, bodyLimitBytes);
   }
+  const call = direct(parsedBody);
+  if (call !== undefined) return { kind: 'direct', call };
   const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: bodyLimitBytes });
   return { kind: 'leg', modern: !legacy, request, parsedBody };
 }

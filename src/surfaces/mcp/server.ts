@@ -124,7 +124,8 @@ class CheckedServer extends Server {
 
 const TOOL_LISTING = TOOLS.map(listing);
 
-async function callTool(
+/** One `tools/call`, as the SDK's handler and the direct answer (direct-answer.ts) both run it. */
+export async function callTool(
   deps: Deps,
   context: McpExchange,
   name: string,
