@@ -49,6 +49,27 @@ export function a2aTaskQueries(sql: StatementCache): Sync<A2aTaskArea> {
       return changes('DELETE FROM a2a_tasks WHERE counterpart = ?', grantId);
     },
     trimA2aTasksOf(owner, cap, keep) {
+      // Every save trims, so an owner is mostly within its cap, or one task over it: the totals
+      // first (one walk of the owner's index), and the ranking only when something must go.
+      const totals = sql
+        .get('SELECT count(*) AS n, total(body_bytes) AS bytes FROM a2a_tasks WHERE owner = ?')
+        .get(owner);
+      const count = totals === undefined ? 0 : integer(totals, 'n');
+      const bytes = totals === undefined ? 0 : Number(totals['bytes']);
+      if (count <= cap.tasks && bytes <= cap.bytes) return 0;
+      if (bytes <= cap.bytes) {
+        // Over the count alone: the oldest past the cap, in the index's own order (no sort), the
+        // kept task counted first.
+        return changes(
+          `DELETE FROM a2a_tasks WHERE owner = ? AND task_id IN (
+             SELECT task_id FROM a2a_tasks INDEXED BY a2a_tasks_by_owner WHERE owner = ? AND task_id <> ?
+             ORDER BY updated_ms DESC, task_id LIMIT -1 OFFSET ?)`,
+          owner,
+          owner,
+          keep,
+          Math.max(0, cap.tasks - 1),
+        );
+      }
       // Ranked newest first (the kept task first of all), with the bytes summed down the ranking.
       return changes(
         `DELETE FROM a2a_tasks WHERE owner = ? AND task_id IN (
