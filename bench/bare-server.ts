@@ -14,9 +14,16 @@ export function serveBare(handle: (req: IncomingMessage, res: ServerResponse) =>
     const { port } = server.address() as AddressInfo;
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
   });
-  const stop = (): void => {
+  stopWhenTold(() => {
     server.close();
     server.closeAllConnections();
+  });
+}
+
+/** Runs `close` and exits on SIGTERM, SIGINT or when stdin closes (the bench ended, however it ended). */
+export function stopWhenTold(close: () => void): void {
+  const stop = (): void => {
+    close();
     process.exit(0);
   };
   process.on('SIGTERM', stop);

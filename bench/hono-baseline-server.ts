@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { stopWhenTold } from './bare-server.ts';
 
 // Child-process entry of `npm run bench -- --profile small`: what the provider's HTTP framework
 // costs on its own. The static baseline's work (read and JSON.parse the body, answer the captured
@@ -30,12 +31,4 @@ app.post('*', async (c) => {
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}` })}\n`);
 });
-const stop = (): void => {
-  server.close();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.stdin.on('end', stop);
-process.stdin.on('error', stop);
-process.stdin.resume();
+stopWhenTold(() => server.close());
