@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { Deps } from '../../operations/deps.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../operations/oauth/metadata.ts';
 import { RESOURCES, resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { clientAddress, limitRequest, oauthRateLimited } from '../shared/rate-limit.ts';
+import { backChannelCors, openCors } from './cors.ts';
 import { BACK_CHANNEL_PATHS, registerOAuthEndpoints } from './endpoints.ts';
 
 // The OAuth 2.1 authorization server's machine-facing side (WIRE-NOTES §3, docs/oauth.md): its
@@ -20,15 +20,10 @@ type App = Hono<any>;
 
 export function mountOAuth(app: App, deps: Deps, options: OAuthMountOptions): void {
   // Metadata and back-channel endpoints may be called from browser-based clients (no cookies).
-  const corsOpen = cors({
-    origin: '*',
-    // RFC 9449: a browser client sends its proof in `DPoP` and reads the server's `DPoP-Nonce`.
-    allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version', 'DPoP'],
-    exposeHeaders: ['DPoP-Nonce'],
-  });
+  app.use('/.well-known/oauth-*', openCors);
   // Introspection is not among them: it answers only authenticated callers.
-  for (const path of ['/.well-known/oauth-*', ...BACK_CHANNEL_PATHS]) {
-    if (path !== '/oauth/introspect') app.use(path, corsOpen);
+  for (const path of BACK_CHANNEL_PATHS) {
+    if (path !== '/oauth/introspect') app.use(path, backChannelCors);
   }
   // The authorization server's budget, per address (the authorization endpoint counts here too).
   for (const path of BACK_CHANNEL_PATHS) {
