@@ -3,14 +3,18 @@ import type { Mutex } from '../mutex.ts';
 import type { StoreTx } from '../store.ts';
 import { newTxState, type Savepoint, type TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
 import type { Connections } from './connections.ts';
+import { KEEPS_RECORDS } from './record-cache.ts';
 
 export interface GroupCommitDeps {
   readonly connections: Connections;
   readonly mutex: Mutex;
   readonly guard: TransactionGuard;
   readonly isClosed: () => boolean;
-  /** After a COMMIT on the writer (caches, checkpoints). */
-  readonly committed: () => void;
+  /**
+   * After a COMMIT on the writer (caches, checkpoints); `changedRecords` unless every write it
+   * committed leaves the kept records as they were (record-cache.ts#KEEPS_RECORDS).
+   */
+  readonly committed: (changedRecords: boolean) => void;
   /** After a COMMIT failed: roll back what is left and forget what it undid. */
   readonly rollback: () => void;
   /** Publishes a committed transaction's change events, in commit order. */
@@ -45,11 +49,16 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
       write.forgetKeySets();
     },
   };
+  /** Whether a write of the batch under way may have changed a kept record. */
+  let changedRecords = false;
   const makeTx = (state: TxState): StoreTx =>
     txFacade({
       state,
       queries: write,
       savepoint,
+      wrote: (method) => {
+        if (!KEEPS_RECORDS.has(method)) changedRecords = true;
+      },
       // After an error SQLite may have rolled the whole transaction back by itself; going on would
       // run the rest of fn in autocommit mode, committing piecemeal.
       check: () => {
@@ -99,10 +108,11 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
         for (const item of batch) item.reject(new Error('store is closed'));
         return;
       }
+      changedRecords = false;
       const done = await runEach(batch);
       try {
         if (writer.isTransaction) control('COMMIT');
-        deps.committed();
+        deps.committed(changedRecords);
       } catch (error) {
         deps.rollback();
         for (const d of done) d.item.reject(error);

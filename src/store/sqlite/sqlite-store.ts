@@ -9,6 +9,7 @@ import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
 import type { SqliteQueries } from './queries.ts';
+import { KEEPS_RECORDS } from './record-cache.ts';
 
 /**
  * Opens (creating if needed) an embedded SQLite store at `path`, applying pending migrations.
@@ -87,7 +88,8 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
 /** What follows a COMMIT, and how a failed transaction is rolled back, on the write connection. */
 interface TransactionEnds {
-  readonly committed: () => void;
+  /** `changedRecords` unless every write committed keeps the records (record-cache.ts#KEEPS_RECORDS). */
+  readonly committed: (changedRecords: boolean) => void;
   readonly rollback: () => void;
 }
 
@@ -96,8 +98,8 @@ function transactionEnds(
   checkpointer: Checkpointer | undefined,
 ): TransactionEnds {
   return {
-    committed: () => {
-      warm.forgetRecords();
+    committed: (changedRecords) => {
+      if (changedRecords) warm.forgetRecords();
       checkpointer?.committed();
     },
     rollback: () => {
@@ -135,7 +137,7 @@ function autocommitWrites({
       try {
         result = call(write);
         control('COMMIT');
-        ends.committed();
+        ends.committed(!KEEPS_RECORDS.has(name));
       } catch (error) {
         ends.rollback();
         throw error;
