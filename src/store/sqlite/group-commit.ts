@@ -23,6 +23,8 @@ export interface GroupCommitDeps {
 
 interface QueuedTx {
   readonly fn: (tx: StoreTx) => Promise<unknown>;
+  /** A refresh rotation (connections.ts#begin): a batch of only these journals in memory. */
+  readonly small: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -37,7 +39,9 @@ interface QueuedTx {
  * alone, one turn of the event loop later. The caller checks that the store is open and that it
  * is not called from inside a transaction.
  */
-export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Promise<T>) => Promise<T> {
+export function groupCommit(
+  deps: GroupCommitDeps,
+): <T>(fn: (tx: StoreTx) => Promise<T>, small?: boolean) => Promise<T> {
   const { connections, mutex, guard } = deps;
   const { writer, control, write } = connections;
   // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
@@ -70,10 +74,11 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
   /** Runs the queued transactions in savepoints of one transaction; which ones are still to commit. */
   const runEach = async (batch: readonly QueuedTx[]) => {
     let done: { item: QueuedTx; result: unknown; state: TxState }[] = [];
+    const small = batch.every((item) => item.small);
     for (const item of batch) {
       const state = newTxState();
       try {
-        if (!writer.isTransaction) control('BEGIN IMMEDIATE');
+        if (!writer.isTransaction) connections.begin(small);
         control('SAVEPOINT store_tx');
       } catch (error) {
         // The database is busy (another process) or broken: this one fails, the next tries again.
@@ -125,9 +130,9 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
       }
     });
 
-  return <T>(fn: (tx: StoreTx) => Promise<T>) =>
+  return <T>(fn: (tx: StoreTx) => Promise<T>, small = false) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve, reject } as QueuedTx);
+      queue.push({ fn, small, resolve, reject } as QueuedTx);
       // The first of a batch books a turn of the mutex after this turn of the event loop, so that
       // the transactions of requests handled meanwhile join it (as the audit log's group commit).
       if (queue.length === 1) setImmediate(() => void runQueued());

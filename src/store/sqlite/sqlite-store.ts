@@ -67,11 +67,12 @@ export async function openSqliteStore(path: string): Promise<Store> {
     },
     changes: feed,
 
-    // A transaction's scope (store.ts#TransactionScope) is not asked for: one writer serializes all.
-    async transaction(fn) {
+    // A transaction's scope (store.ts#TransactionScope) takes no lock: one writer serializes all.
+    // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin).
+    async transaction(fn, scope) {
       guard.assertOutside();
       open.assertOpen();
-      return transaction(fn);
+      return transaction(fn, scope !== undefined && 'family' in scope);
     },
 
     async close(): Promise<void> {
@@ -114,7 +115,7 @@ function transactionEnds(
 
 /** One write in its own transaction, under the write mutex, publishing the change events it committed. */
 function autocommitWrites({
-  connections: { write, control },
+  connections: { write, control, begin },
   mutex,
   guard,
   open,
@@ -132,7 +133,7 @@ function autocommitWrites({
     guard.assertOutside();
     return mutex.run(() => {
       open.assertOpen();
-      control('BEGIN IMMEDIATE');
+      begin(false);
       let result: unknown;
       try {
         result = call(write);
@@ -179,14 +180,15 @@ function outboxReads(
  * one transaction with a savepoint per caller.
  */
 function auditSink(
-  { writer, write, control }: Connections,
+  { writer, write, control, begin }: Connections,
   mutex: Mutex,
   isClosed: () => boolean,
   rollback: () => void,
   checkpointer: Checkpointer | undefined,
 ) {
   const inTransaction = <T>(work: () => T): T => {
-    control('BEGIN IMMEDIATE');
+    // Audit events only, appended at the log's end: small savepoints (connections.ts#begin).
+    begin(true);
     try {
       const result = work();
       control('COMMIT');
