@@ -7,6 +7,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import {
   at,
   auditEvent,
+  gate,
   grant,
   minimalClaim,
   modifier,
@@ -159,6 +160,44 @@ describe('sqlite read cache', () => {
       assert.equal((await server.getTokenFamily(family.family_id))?.status, 'revoked');
       assert.equal((await server.getGrant(g.grant_id))?.status, 'revoked');
       assert.equal((await server.getClient(client.client_id))?.name, 'Renamed elsewhere');
+    } finally {
+      await cli.close();
+      await server.close();
+    }
+  });
+
+  it('in a request (freshReads): checks once, yet sees what another connection committed before it began, and its own commits', async () => {
+    const path = join(dir, 'f.db');
+    const server = await openSqliteStore(path);
+    const cli = await openSqliteStore(path);
+    const fresh = server.freshReads;
+    assert.ok(fresh, 'a SQLite store checks its caches once a request');
+    try {
+      const { grant: g, family } = await refreshFamily(server);
+      assert.equal((await server.getGrant(g.grant_id))?.status, 'active');
+      // Revoked through another connection, then a request begins: it sees the revocation.
+      await cli.revokeGrant(g.grant_id, at(5));
+      await fresh(async () => {
+        assert.equal((await server.getGrant(g.grant_id))?.status, 'revoked');
+        assert.equal((await server.getTokenFamily(family.family_id))?.status, 'active');
+        // This process's own commit within the request is seen at its next read, on the write
+        // connection's cache and on the read connection's (used while a transaction is open).
+        const readOnReader = async () => {
+          const open = gate();
+          const holding = server.transaction(() => open.wait);
+          await new Promise((resolve) => setImmediate(resolve));
+          try {
+            return await server.getTokenFamily(family.family_id);
+          } finally {
+            open.open();
+            await holding;
+          }
+        };
+        assert.equal((await readOnReader())?.status, 'active');
+        await server.transaction((tx) => tx.revokeTokenFamily(family.family_id, at(6), 'token_reuse'));
+        assert.equal((await server.getTokenFamily(family.family_id))?.status, 'revoked');
+        assert.equal((await readOnReader())?.status, 'revoked');
+      });
     } finally {
       await cli.close();
       await server.close();

@@ -9,7 +9,7 @@ import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
 import type { SqliteQueries } from './queries.ts';
-import { KEEPS_RECORDS } from './record-cache.ts';
+import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
 
 /**
  * Opens (creating if needed) an embedded SQLite store at `path`, applying pending migrations.
@@ -66,6 +66,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
       return audit.append(events);
     },
     changes: feed,
+    freshReads,
 
     // A transaction's scope (store.ts#TransactionScope) takes no lock: one writer serializes all.
     // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin).
@@ -95,12 +96,17 @@ interface TransactionEnds {
 }
 
 function transactionEnds(
-  { writer, write, warm }: Connections,
+  { writer, write, warm, read }: Connections,
   checkpointer: Checkpointer | undefined,
 ): TransactionEnds {
   return {
     committed: (changedRecords) => {
-      if (changedRecords) warm.forgetRecords();
+      // Both caches: a request reading on the read connection may have checked its data_version
+      // before this commit (record-cache.ts#freshReads).
+      if (changedRecords) {
+        warm.forgetRecords();
+        read.forgetRecords();
+      }
       checkpointer?.committed();
     },
     rollback: () => {
