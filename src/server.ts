@@ -46,7 +46,8 @@ export function createApp(deps: Deps, options: ServerOptions): Hono<Env> {
   if (options.accessLog) app.use(accessLog(options.accessLog));
   app.use(requestMetrics(deps.metrics));
   app.use(responseHeaders(deps.provider.baseUrl));
-  // A request sees every commit made before it began, on any instance (PostgreSQL's caches).
+  // A request sees every commit made before it began, on any instance or process (the stores'
+  // caches check once a request: store.ts#freshReads).
   const fresh = deps.store.freshReads;
   if (fresh !== undefined) app.use((_c, next) => fresh(next));
   mountHealth(app, deps, options.draining ?? (() => false));

@@ -348,8 +348,9 @@ export interface ProviderStore extends StoreReader, Pick<StoreWriter, 'appendAud
   close(): Promise<void>;
   /**
    * Runs `fn` (a request) with its reads seeing every commit that completed before it began, from
-   * any instance, at the cost of one wait taken now instead of one per read (PostgreSQL's
-   * caches: postgres/record-cache.ts). Absent where every read sees them anyway (SQLite).
+   * any instance, at the cost of one check instead of one per read: PostgreSQL's caches take one
+   * wait now (postgres/record-cache.ts), SQLite's check `data_version` once a request
+   * (sqlite/record-cache.ts). Absent where every read sees them anyway.
    */
   readonly freshReads?: <T>(fn: () => Promise<T>) => Promise<T>;
 }

@@ -162,18 +162,34 @@ export function auditLogContract(open: () => Promise<Store>): void {
       'prunes the refresh tokens that can never be exchanged again, and only those',
       withStore(open, async (store) => {
         const live = tokenFamily();
+        const other = tokenFamily();
         const ended = tokenFamily();
-        await store.insertTokenFamily(live);
-        await store.insertTokenFamily(ended);
+        for (const family of [live, other, ended]) await store.insertTokenFamily(family);
         const current = refreshToken({ family_id: live.family_id, expires_at: at(100) });
         const expired = refreshToken({ family_id: live.family_id, status: 'rotated', expires_at: at(10) });
+        // Expiring at the very instant of the pruning: can never be exchanged again either.
+        const expiresNow = refreshToken({
+          family_id: other.family_id,
+          status: 'rotated',
+          expires_at: at(50),
+        });
+        const otherCurrent = refreshToken({ family_id: other.family_id, expires_at: at(51) });
         const ofRevoked = refreshToken({ family_id: ended.family_id, expires_at: at(100) });
-        for (const token of [current, expired, ofRevoked]) await store.insertRefreshToken(token);
+        // Both expired and of a revoked family: removed, and counted, once.
+        const expiredOfRevoked = refreshToken({
+          family_id: ended.family_id,
+          status: 'rotated',
+          expires_at: at(5),
+        });
+        const tokens = [current, expired, expiresNow, otherCurrent, ofRevoked, expiredOfRevoked];
+        for (const token of tokens) await store.insertRefreshToken(token);
         await store.revokeTokenFamily(ended.family_id, at(20));
-        assert.equal(await store.pruneRefreshTokens(at(50)), 2);
+        assert.equal(await store.pruneRefreshTokens(at(50)), 4);
         assert.deepEqual(await store.getRefreshToken(current.token_hash), current);
-        assert.equal(await store.getRefreshToken(expired.token_hash), undefined);
-        assert.equal(await store.getRefreshToken(ofRevoked.token_hash), undefined);
+        assert.deepEqual(await store.getRefreshToken(otherCurrent.token_hash), otherCurrent);
+        for (const gone of [expired, expiresNow, ofRevoked, expiredOfRevoked]) {
+          assert.equal(await store.getRefreshToken(gone.token_hash), undefined);
+        }
         assert.equal(await store.pruneRefreshTokens(at(50)), 0);
       }),
     );

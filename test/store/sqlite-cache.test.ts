@@ -4,11 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { minimalClaim, modifier, profileRecord } from '../support/store-records.ts';
+import {
+  at,
+  auditEvent,
+  gate,
+  grant,
+  minimalClaim,
+  modifier,
+  profileRecord,
+  publicClient,
+  refreshToken,
+  tokenFamily,
+} from '../support/store-records.ts';
 
-// The read connection keeps parsed claims per profile version (content-cache.ts). These tests
-// write through a second store on the same file, as the CLI does beside a running server, and
-// check that the first store never serves what the file no longer holds.
+// The read connection keeps parsed claims per profile version (content-cache.ts), and records
+// (grants, clients, token families, profile content) until they may have changed
+// (record-cache.ts). These tests write through this store or a second store on the same file, as
+// the CLI does beside a running server, and check that the first store never serves what the
+// file no longer holds.
 describe('sqlite read cache', () => {
   let dir: string;
   before(async () => {
@@ -78,6 +91,116 @@ describe('sqlite read cache', () => {
       assert.notEqual((await store.listClaims(profile.profile_id))[0]?.value, 42);
     } finally {
       await store.close();
+    }
+  });
+
+  /** A client, a grant of it and a token family over the grant with its current refresh token. */
+  async function refreshFamily(store: Awaited<ReturnType<typeof openSqliteStore>>) {
+    const client = publicClient();
+    await store.putClient(client);
+    const g = grant({ grantee_id: client.client_id });
+    await store.insertGrant(g);
+    const family = tokenFamily({
+      client_id: client.client_id,
+      subject_id: g.subject_id,
+      grant_ids: [g.grant_id],
+    });
+    await store.insertTokenFamily(family);
+    const token = refreshToken({ family_id: family.family_id });
+    await store.insertRefreshToken(token);
+    return { client, grant: g, family, token };
+  }
+
+  it('keeps a client, a family and a grant over a rotation, and reads them anew after a commit that changes them', async () => {
+    const store = await openSqliteStore(join(dir, 'd.db'));
+    try {
+      const { client, grant: g, family, token } = await refreshFamily(store);
+      const kept = [
+        await store.getClient(client.client_id),
+        await store.getTokenFamily(family.family_id),
+        await store.getGrant(g.grant_id),
+      ];
+      // What a refresh commits: the rotation and its audit event. The very same records after it.
+      const next = refreshToken({ family_id: family.family_id });
+      await store.transaction(async (tx) => {
+        assert.equal(await tx.rotateRefreshToken(token.token_hash, next), true);
+        await tx.appendAudit([auditEvent({ subject_id: g.subject_id, action: 'token_refreshed' })]);
+      });
+      assert.equal(await store.getClient(client.client_id), kept[0]);
+      assert.equal(await store.getTokenFamily(family.family_id), kept[1]);
+      assert.equal(await store.getGrant(g.grant_id), kept[2]);
+
+      // A revocation in a transaction (a reuse ending the family and its grant): read anew.
+      await store.transaction(async (tx) => {
+        await tx.revokeTokenFamily(family.family_id, at(5), 'token_reuse');
+        await tx.revokeGrant(g.grant_id, at(5));
+      });
+      assert.equal((await store.getTokenFamily(family.family_id))?.status, 'revoked');
+      assert.equal((await store.getGrant(g.grant_id))?.status, 'revoked');
+      // A client changed on its own (an autocommit write): read anew too.
+      await store.putClient({ ...client, name: 'Renamed' });
+      assert.equal((await store.getClient(client.client_id))?.name, 'Renamed');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('sees a family, a grant and a client changed by another connection at its next read', async () => {
+    const path = join(dir, 'e.db');
+    const server = await openSqliteStore(path);
+    const cli = await openSqliteStore(path);
+    try {
+      const { client, grant: g, family } = await refreshFamily(server);
+      assert.equal((await server.getTokenFamily(family.family_id))?.status, 'active');
+      assert.equal((await server.getGrant(g.grant_id))?.status, 'active');
+      assert.equal((await server.getClient(client.client_id))?.name, client.name);
+      await cli.revokeTokenFamily(family.family_id, at(5), 'client_revoked');
+      await cli.revokeGrant(g.grant_id, at(5));
+      await cli.putClient({ ...client, name: 'Renamed elsewhere' });
+      assert.equal((await server.getTokenFamily(family.family_id))?.status, 'revoked');
+      assert.equal((await server.getGrant(g.grant_id))?.status, 'revoked');
+      assert.equal((await server.getClient(client.client_id))?.name, 'Renamed elsewhere');
+    } finally {
+      await cli.close();
+      await server.close();
+    }
+  });
+
+  it('in a request (freshReads): checks once, yet sees what another connection committed before it began, and its own commits', async () => {
+    const path = join(dir, 'f.db');
+    const server = await openSqliteStore(path);
+    const cli = await openSqliteStore(path);
+    const fresh = server.freshReads;
+    assert.ok(fresh, 'a SQLite store checks its caches once a request');
+    try {
+      const { grant: g, family } = await refreshFamily(server);
+      assert.equal((await server.getGrant(g.grant_id))?.status, 'active');
+      // Revoked through another connection, then a request begins: it sees the revocation.
+      await cli.revokeGrant(g.grant_id, at(5));
+      await fresh(async () => {
+        assert.equal((await server.getGrant(g.grant_id))?.status, 'revoked');
+        assert.equal((await server.getTokenFamily(family.family_id))?.status, 'active');
+        // This process's own commit within the request is seen at its next read, on the write
+        // connection's cache and on the read connection's (used while a transaction is open).
+        const readOnReader = async () => {
+          const open = gate();
+          const holding = server.transaction(() => open.wait);
+          await new Promise((resolve) => setImmediate(resolve));
+          try {
+            return await server.getTokenFamily(family.family_id);
+          } finally {
+            open.open();
+            await holding;
+          }
+        };
+        assert.equal((await readOnReader())?.status, 'active');
+        await server.transaction((tx) => tx.revokeTokenFamily(family.family_id, at(6), 'token_reuse'));
+        assert.equal((await server.getTokenFamily(family.family_id))?.status, 'revoked');
+        assert.equal((await readOnReader())?.status, 'revoked');
+      });
+    } finally {
+      await cli.close();
+      await server.close();
     }
   });
 });

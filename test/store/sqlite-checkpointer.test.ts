@@ -11,7 +11,8 @@ import { Checkpointer } from '../../src/store/sqlite/checkpointer.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { auditEvent, subjectId } from '../support/store-records.ts';
 
-// Checkpoints move to a worker thread once a store has committed a while (sqlite/checkpointer.ts):
+// Checkpoints move to a worker thread once a store has committed a while, or written a WAL near
+// the size SQLite would checkpoint at (sqlite/checkpointer.ts):
 // the database file then still takes in what the WAL holds, though the writer no longer
 // checkpoints, and nothing committed is lost across close and reopen.
 
@@ -93,6 +94,32 @@ describe('background WAL checkpoints', () => {
       await grows(path, before);
       await checkpointer.stop();
       assert.equal(autoCheckpoint(), 1000);
+    } finally {
+      writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('move to the worker before 500 commits once the WAL is large, before the writer checkpoints itself', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const path = join(dir, 'raw.db');
+    const writer = new DatabaseSync(path);
+    try {
+      writer.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (v TEXT)');
+      const autoCheckpoint = () =>
+        Number(writer.prepare('PRAGMA wal_autocheckpoint').get()?.['wal_autocheckpoint']);
+      const checkpointer = new Checkpointer(path, writer);
+      checkpointer.committed();
+      assert.equal(autoCheckpoint(), 1000, 'a small WAL starts no worker');
+      // About 800 pages in one transaction: past three quarters of 1,000, short of SQLite's own
+      // checkpoint.
+      const insert = writer.prepare('INSERT INTO t VALUES (?)');
+      writer.exec('BEGIN');
+      for (let i = 0; i < 800; i++) insert.run('x'.repeat(4000));
+      writer.exec('COMMIT');
+      checkpointer.committed();
+      assert.equal(autoCheckpoint(), 0, 'the second commit handed the checkpoints over');
+      await checkpointer.stop();
     } finally {
       writer.close();
       await rm(dir, { recursive: true, force: true });

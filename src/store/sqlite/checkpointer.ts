@@ -9,6 +9,15 @@ const COMMITS_BEFORE_WORKER = 500;
 /** SQLite's default: checkpoint when the WAL reaches 1,000 pages (used until, and if, the worker fails). */
 const AUTO_CHECKPOINT_PAGES = 1000;
 /**
+ * Or sooner, once the WAL holds three quarters of that (750 pages of 4 KiB, about 3 MB; a new
+ * store's migrations leave 0.7 MB): a store written hard then hands its checkpoints over before
+ * the writer's first one, not after 500 commits. Under a burst of token refreshes (about 64 pages
+ * a commit) those 500 commits were some thirty checkpoints on the event loop, each copying 4 MB
+ * back and fsyncing the file, in the first seconds of a provider (docs/benchmarks.md, "Issue 27").
+ * A store that writes little (a test, the CLI) still never starts one.
+ */
+const WAL_BYTES_BEFORE_WORKER = ((AUTO_CHECKPOINT_PAGES * 3) / 4) * 4096;
+/**
  * The WAL size past which the writer empties it itself, between two of its transactions, without
  * waiting to be asked: on a loaded machine the worker's thread can be starved of the CPU while the
  * writer commits back to back, and its request came too late (a WAL of 1 GB in a test run beside
@@ -23,7 +32,8 @@ const SIZE_CHECK_EVERY = 64;
  * the WAL passes 1,000 pages; with the audit log's group commit that is several times a second
  * under load, and each copies pages back into the database file and fsyncs it while every request
  * waits (issue 10: that was most of a small read's p99; docs/store.md). After
- * COMMITS_BEFORE_WORKER commits the writer stops checkpointing (`wal_autocheckpoint = 0`) and a
+ * COMMITS_BEFORE_WORKER commits, or once the WAL holds WAL_BYTES_BEFORE_WORKER (a stat call a
+ * commit until then), the writer stops checkpointing (`wal_autocheckpoint = 0`) and a
  * worker thread with its own connection checkpoints every CHECKPOINT_EVERY_MS instead. Durability
  * is the same: a commit is in the WAL either way. If the worker fails, the writer checkpoints
  * again as before.
@@ -47,8 +57,7 @@ export class Checkpointer {
   committed(): void {
     if (this.#worker !== undefined && ++this.#sinceSizeCheck >= SIZE_CHECK_EVERY) {
       this.#sinceSizeCheck = 0;
-      const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      if (wal > WAL_LIMIT_BYTES) this.#truncate = true;
+      if (this.#walBytes() > WAL_LIMIT_BYTES) this.#truncate = true;
     }
     if (this.#truncate) {
       try {
@@ -66,7 +75,12 @@ export class Checkpointer {
     }
     if (this.#worker !== undefined || this.#stopped) return;
     this.#commits += 1;
-    if (this.#commits >= COMMITS_BEFORE_WORKER) this.#start();
+    if (this.#commits >= COMMITS_BEFORE_WORKER || this.#walBytes() >= WAL_BYTES_BEFORE_WORKER) this.#start();
+  }
+
+  /** The WAL file's size now (one stat call). */
+  #walBytes(): number {
+    return statSync(`${this.#path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
   }
 
   #start(): void {

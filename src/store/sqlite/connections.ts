@@ -18,6 +18,11 @@ export interface Connections {
   readonly committed: () => SqliteQueries;
   /** Runs a transaction-control statement (BEGIN, SAVEPOINT, …) on the writer, prepared once. */
   readonly control: (sql: string) => void;
+  /**
+   * BEGIN IMMEDIATE on the writer. `small`: a transaction whose every savepoint changes a few pages
+   * (refresh rotations, audit appends), whose savepoint journal is then kept in memory.
+   */
+  readonly begin: (small: boolean) => void;
 }
 
 function isMemory(path: string): boolean {
@@ -83,6 +88,22 @@ export function openConnections(path: string): Connections {
   // The transaction-control statements, prepared once: a group commit runs several per
   // transaction (a savepoint each, and one per write), and exec parses its text every time.
   const prepared = new Map<string, StatementSync>();
+  const control = (sql: string): void => {
+    let statement = prepared.get(sql);
+    if (statement === undefined) {
+      statement = writer.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    statement.run();
+  };
+  // SQLite keeps a savepoint's journal (the pages it changed, as they were before) in memory up to
+  // 64 KiB, then in a temporary file for the rest of the transaction. A refresh rotation is two
+  // savepoints of about fifteen pages, one past that now and then, and a group commit of them then
+  // wrote every later one's pages to that file (two system calls a page: more than its WAL frames).
+  // `temp_store = MEMORY` keeps the journal in memory whatever its size, and so is set only for
+  // the transactions known to be small: a deleted profile's cascade would hold every page of its
+  // claims. It is read when a transaction begins, and may only change outside one.
+  let journalInMemory = false;
   return {
     writer,
     reader,
@@ -90,13 +111,13 @@ export function openConnections(path: string): Connections {
     read,
     warm,
     committed: () => (writer.isTransaction ? read : warm),
-    control(sql) {
-      let statement = prepared.get(sql);
-      if (statement === undefined) {
-        statement = writer.prepare(sql);
-        prepared.set(sql, statement);
+    control,
+    begin(small) {
+      if (small !== journalInMemory) {
+        control(small ? 'PRAGMA temp_store = MEMORY' : 'PRAGMA temp_store = DEFAULT');
+        journalInMemory = small;
       }
-      statement.run();
+      control('BEGIN IMMEDIATE');
     },
   };
 }

@@ -7,6 +7,7 @@ import type { ConsentArea, Sync } from '../query-areas.ts';
 import { GRANT_REQUEST_COLUMNS, grantRequestRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, text, toJson } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
+import type { RecordCache } from './record-cache.ts';
 import type { StatementCache } from './statement-cache.ts';
 
 type GrantRequestPatch = Parameters<ConsentArea['transitionGrantRequest']>[2];
@@ -20,7 +21,7 @@ type GrantRequestPatch = Parameters<ConsentArea['transitionGrantRequest']>[2];
  * even without the in-process write mutex (another process on the file, or PostgreSQL later).
  * They rewrite `body` with json_set in the same statement, so it never disagrees with the columns.
  */
-export function consentQueries(sql: StatementCache): Sync<ConsentArea> {
+export function consentQueries(sql: StatementCache, records?: RecordCache): Sync<ConsentArea> {
   const one = <T>(query: string, ...params: SQLInputValue[]): T | undefined =>
     bodyOf<T>(sql.get(query).get(...params));
   const getSubject = (subjectId: string) =>
@@ -50,7 +51,10 @@ export function consentQueries(sql: StatementCache): Sync<ConsentArea> {
     },
 
     getTokenFamily(familyId: string): TokenFamilyRecord | undefined {
-      return one('SELECT body FROM token_families WHERE family_id = ?', familyId);
+      const load = () =>
+        one<TokenFamilyRecord>('SELECT body FROM token_families WHERE family_id = ?', familyId);
+      // A rotation reads its family and does not change it: kept from one rotation to the next.
+      return records === undefined ? load() : records.read(`family ${familyId}`, load);
     },
 
     getRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {

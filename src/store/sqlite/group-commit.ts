@@ -3,14 +3,18 @@ import type { Mutex } from '../mutex.ts';
 import type { StoreTx } from '../store.ts';
 import { newTxState, type Savepoint, type TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
 import type { Connections } from './connections.ts';
+import { KEEPS_RECORDS } from './record-cache.ts';
 
 export interface GroupCommitDeps {
   readonly connections: Connections;
   readonly mutex: Mutex;
   readonly guard: TransactionGuard;
   readonly isClosed: () => boolean;
-  /** After a COMMIT on the writer (caches, checkpoints). */
-  readonly committed: () => void;
+  /**
+   * After a COMMIT on the writer (caches, checkpoints); `changedRecords` unless every write it
+   * committed leaves the kept records as they were (record-cache.ts#KEEPS_RECORDS).
+   */
+  readonly committed: (changedRecords: boolean) => void;
   /** After a COMMIT failed: roll back what is left and forget what it undid. */
   readonly rollback: () => void;
   /** Publishes a committed transaction's change events, in commit order. */
@@ -21,6 +25,8 @@ export interface GroupCommitDeps {
 
 interface QueuedTx {
   readonly fn: (tx: StoreTx) => Promise<unknown>;
+  /** A refresh rotation (connections.ts#begin): a batch of only these journals in memory. */
+  readonly small: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -35,7 +41,9 @@ interface QueuedTx {
  * alone, one turn of the event loop later. The caller checks that the store is open and that it
  * is not called from inside a transaction.
  */
-export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Promise<T>) => Promise<T> {
+export function groupCommit(
+  deps: GroupCommitDeps,
+): <T>(fn: (tx: StoreTx) => Promise<T>, small?: boolean) => Promise<T> {
   const { connections, mutex, guard } = deps;
   const { writer, control, write } = connections;
   // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
@@ -47,11 +55,16 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
       write.forgetKeySets();
     },
   };
+  /** Whether a write of the batch under way may have changed a kept record. */
+  let changedRecords = false;
   const makeTx = (state: TxState): StoreTx =>
     txFacade({
       state,
       queries: write,
       savepoint,
+      wrote: (method) => {
+        if (!KEEPS_RECORDS.has(method)) changedRecords = true;
+      },
       // After an error SQLite may have rolled the whole transaction back by itself; going on would
       // run the rest of fn in autocommit mode, committing piecemeal.
       check: () => {
@@ -63,10 +76,11 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
   /** Runs the queued transactions in savepoints of one transaction; which ones are still to commit. */
   const runEach = async (batch: readonly QueuedTx[]) => {
     let done: { item: QueuedTx; result: unknown; state: TxState }[] = [];
+    const small = batch.every((item) => item.small);
     for (const item of batch) {
       const state = newTxState();
       try {
-        if (!writer.isTransaction) control('BEGIN IMMEDIATE');
+        if (!writer.isTransaction) connections.begin(small);
         control('SAVEPOINT store_tx');
       } catch (error) {
         // The database is busy (another process) or broken: this one fails, the next tries again.
@@ -102,10 +116,11 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
         return;
       }
       deps.beforeWrite?.();
+      changedRecords = false;
       const done = await runEach(batch);
       try {
         if (writer.isTransaction) control('COMMIT');
-        deps.committed();
+        deps.committed(changedRecords);
       } catch (error) {
         deps.rollback();
         for (const d of done) d.item.reject(error);
@@ -118,9 +133,9 @@ export function groupCommit(deps: GroupCommitDeps): <T>(fn: (tx: StoreTx) => Pro
       }
     });
 
-  return <T>(fn: (tx: StoreTx) => Promise<T>) =>
+  return <T>(fn: (tx: StoreTx) => Promise<T>, small = false) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve, reject } as QueuedTx);
+      queue.push({ fn, small, resolve, reject } as QueuedTx);
       // The first of a batch books a turn of the mutex after this turn of the event loop, so that
       // the transactions of requests handled meanwhile join it (as the audit log's group commit).
       if (queue.length === 1) setImmediate(() => void runQueued());

@@ -7,7 +7,8 @@ import { changeQueries } from './change-queries.ts';
 import { consentQueries } from './consent-queries.ts';
 import { consentReceiptQueries } from './consent-receipt-queries.ts';
 import { passkeyQueries } from './passkey-queries.ts';
-import { type RecordQueryOptions, recordQueries } from './record-queries.ts';
+import { RecordCache } from './record-cache.ts';
+import { recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -15,10 +16,15 @@ import { writebackQueries } from './writeback-queries.ts';
 
 /** Every store operation as synchronous SQL on one connection, and the caches it keeps. */
 export interface SqliteQueries extends Sync<StoreTx> {
-  /** After a commit on this connection: the records it keeps may have changed. */
+  /** After a commit on this connection that may have changed the records it keeps (record-cache.ts). */
   forgetRecords(): void;
   /** After a rollback on this connection: the audit key lists it knows may be gone. */
   forgetKeySets(): void;
+}
+
+export interface QueryOptions {
+  /** Keep records and profile content between reads (record-queries.ts, record-cache.ts). */
+  readonly cacheContent?: boolean;
 }
 
 /**
@@ -29,11 +35,13 @@ export interface SqliteQueries extends Sync<StoreTx> {
  * wraps in a transaction or savepoint so it applies all-or-nothing. `cacheContent` only for a
  * connection whose reads see committed data alone (record-queries.ts).
  */
-export function sqliteQueries(db: DatabaseSync, options: RecordQueryOptions = {}): SqliteQueries {
+export function sqliteQueries(db: DatabaseSync, options: QueryOptions = {}): SqliteQueries {
   const sql = new StatementCache(db);
+  // Grants, clients, profile content and token families, kept while nothing changed them.
+  const records = options.cacheContent ? new RecordCache(sql) : undefined;
   return {
-    ...recordQueries(sql, options),
-    ...consentQueries(sql),
+    ...recordQueries(sql, records),
+    ...consentQueries(sql, records),
     ...auditQueries(sql),
     ...reviewQueries(sql),
     ...writebackQueries(sql),

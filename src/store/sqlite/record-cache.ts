@@ -1,14 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { deepFreeze } from '../deep-freeze.ts';
+import type { StoreWriter } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
 
 /**
- * Records read by primary key (grants, profiles with their content), kept while nothing was
- * committed: every read of a grant-bearing request looks the same grant and profile up again, and
- * each lookup was a statement and a parse. Valid only for a connection that sees committed data
- * alone, like ContentCache. `PRAGMA data_version` (one cheap statement) moves when another
- * connection commits, another process included, and the store calls `clear` after its own
- * commits on this connection; so a revocation is seen by the next read, from wherever it came.
- * Entries are deep-frozen: every reader shares them.
+ * Records read by primary key (grants, clients, token families, profiles with their content),
+ * kept while nothing changed them: every read of a grant-bearing request looks the same grant and
+ * profile up again, every token refresh its client, family and grants, and each lookup was a
+ * statement and a parse. Valid only for a connection that sees committed data alone, like
+ * ContentCache. `PRAGMA data_version` moves when another connection commits, another process
+ * included: it is checked at a request's first read of the cache (`freshReads`) or, outside a
+ * request, at every read; and the store calls `clear` after its own commits that may have changed
+ * a kept record (anything but KEEPS_RECORDS). So a request sees every commit made before it began,
+ * from wherever it came (a revocation included), and its own. Entries are deep-frozen: every
+ * reader shares them.
  */
 export class RecordCache {
   readonly #sql: StatementCache;
@@ -21,10 +26,16 @@ export class RecordCache {
 
   /** The value under `key` if nothing was committed since it was stored; else loads and keeps it. */
   read<T>(key: string, load: () => T | undefined): T | undefined {
-    const version = Number(this.#sql.get('PRAGMA data_version').get()?.['data_version']);
-    if (version !== this.#dataVersion) {
-      this.#entries.clear();
-      this.#dataVersion = version;
+    const checked = requests.getStore();
+    if (checked === undefined || performance.now() > checked.until || !checked.caches.includes(this)) {
+      // A read transaction of its own (SQLite's locks on the WAL index, a few system calls): once
+      // a request, not once a read (three a token refresh).
+      const version = Number(this.#sql.get('PRAGMA data_version').get()?.['data_version']);
+      if (version !== this.#dataVersion) {
+        this.#entries.clear();
+        this.#dataVersion = version;
+      }
+      if (checked !== undefined && !checked.caches.includes(this)) checked.caches.push(this);
     }
     const hit = this.#entries.get(key) as T | undefined;
     if (hit !== undefined) return hit;
@@ -35,8 +46,47 @@ export class RecordCache {
     return value;
   }
 
-  /** After a commit on this connection (data_version does not move for a connection's own). */
+  /**
+   * After a commit of this process that may have changed a kept record: data_version does not
+   * move for a connection's own, and a request may not check it again before its next read.
+   */
   clear(): void {
     this.#entries.clear();
   }
 }
+
+/** The caches a request has checked since it began, until when that check covers its reads. */
+interface Checked {
+  readonly until: number;
+  readonly caches: RecordCache[];
+}
+
+const requests = new AsyncLocalStorage<Checked>();
+
+/** How long a request's check covers its reads: a stream's later reads check again (as PostgreSQL's). */
+const FRESH_MS = 1000;
+
+/**
+ * Runs `fn` (a request) with each cache checked once, at its first read in it, instead of at every
+ * read: every commit made before the request began is seen all the same (store.ts#freshReads).
+ */
+export function freshReads<T>(fn: () => Promise<T>): Promise<T> {
+  return requests.run({ until: performance.now() + FRESH_MS, caches: [] }, fn);
+}
+
+/**
+ * Writers that change no record a RecordCache keeps (grants, clients, token families, profiles and
+ * their content; nor, through a trigger, anything they are read from): a commit of these alone
+ * leaves the cache as it is. A token refresh commits only these (its rotation and audit event), so
+ * the next refresh of any family finds its client, family and grants kept (issue 27). Any other
+ * writer, or one added later and not listed, clears the cache at its commit: a wrong omission
+ * here costs reads, a wrong entry would serve a stale record.
+ */
+export const KEEPS_RECORDS: ReadonlySet<string> = new Set<keyof StoreWriter>([
+  'appendAudit',
+  'appendChange',
+  'insertRefreshToken',
+  'rotateRefreshToken',
+  'insertSession',
+  'deleteSession',
+]);

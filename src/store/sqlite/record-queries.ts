@@ -9,18 +9,9 @@ import { claimChangeFromRow, PROFILE_COLUMNS, profileFromRow } from '../row-mapp
 import { GRANT_COLUMNS, grantRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, integer, text, toJson } from '../rows.ts';
 import { type ClaimChange, IdConflictError, type ProfileContent } from '../store.ts';
-import { RecordCache } from './record-cache.ts';
+import type { RecordCache } from './record-cache.ts';
 import type { StatementCache } from './statement-cache.ts';
 import { versionedBodies } from './versioned-bodies.ts';
-
-export interface RecordQueryOptions {
-  /**
-   * Keep parsed claims, modifiers and claim changes per profile version (store/content-cache.ts),
-   * and grants and profile content until anything is committed (record-cache.ts). Only for a
-   * connection whose reads see committed data alone.
-   */
-  readonly cacheContent?: boolean;
-}
 
 export interface RecordQueries extends Sync<RecordArea> {
   /** After a commit on this connection: the records it keeps may have changed. */
@@ -30,15 +21,17 @@ export interface RecordQueries extends Sync<RecordArea> {
 /**
  * Profiles, claims, modifiers, grants, clients, signing keys and settings as synchronous SQL on
  * one connection. A write may be several statements: the store runs it in a transaction or a
- * savepoint, so it applies all-or-nothing.
+ * savepoint, so it applies all-or-nothing. With `records` (only for a connection whose reads see
+ * committed data alone), parsed claims, modifiers and claim changes are kept per profile version
+ * (store/content-cache.ts), and grants, clients and profile content in `records` (record-cache.ts).
  */
-export function recordQueries(sql: StatementCache, options: RecordQueryOptions = {}): RecordQueries {
-  const caches = options.cacheContent
+export function recordQueries(sql: StatementCache, records?: RecordCache): RecordQueries {
+  const caches = records
     ? {
         claims: new ContentCache<Claim>(),
         modifiers: new ContentCache<ContextModifier>(),
         claimChanges: new ContentCache<ClaimChange>(),
-        records: new RecordCache(sql),
+        records,
       }
     : undefined;
 
@@ -188,7 +181,10 @@ export function recordQueries(sql: StatementCache, options: RecordQueryOptions =
         .map((row) => body<GrantRecord>(row));
     },
     getClient(clientId) {
-      return bodyOf<ClientRecord>(sql.get('SELECT body FROM clients WHERE client_id = ?').get(clientId));
+      const load = () =>
+        bodyOf<ClientRecord>(sql.get('SELECT body FROM clients WHERE client_id = ?').get(clientId));
+      // Every token request authenticates its client: a refresh read it once a rotation.
+      return caches === undefined ? load() : caches.records.read(`client ${clientId}`, load);
     },
     listClients() {
       return sql

@@ -10,6 +10,7 @@ import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
 import type { SqliteQueries } from './queries.ts';
+import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
 
 /**
  * Opens (creating if needed) an embedded SQLite store at `path`, applying pending migrations.
@@ -81,12 +82,14 @@ export async function openSqliteStore(path: string): Promise<Store> {
       }
     },
     changes: feed,
+    freshReads,
 
-    // A transaction's scope (store.ts#TransactionScope) is not asked for: one writer serializes all.
-    async transaction(fn) {
+    // A transaction's scope (store.ts#TransactionScope) takes no lock: one writer serializes all.
+    // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin).
+    async transaction(fn, scope) {
       guard.assertOutside();
       open.assertOpen();
-      return transaction(fn);
+      return transaction(fn, scope !== undefined && 'family' in scope);
     },
 
     async close(): Promise<void> {
@@ -104,17 +107,23 @@ export async function openSqliteStore(path: string): Promise<Store> {
 
 /** What follows a COMMIT, and how a failed transaction is rolled back, on the write connection. */
 interface TransactionEnds {
-  readonly committed: () => void;
+  /** `changedRecords` unless every write committed keeps the records (record-cache.ts#KEEPS_RECORDS). */
+  readonly committed: (changedRecords: boolean) => void;
   readonly rollback: () => void;
 }
 
 function transactionEnds(
-  { writer, write, warm }: Connections,
+  { writer, write, warm, read }: Connections,
   checkpointer: Checkpointer | undefined,
 ): TransactionEnds {
   return {
-    committed: () => {
-      warm.forgetRecords();
+    committed: (changedRecords) => {
+      // Both caches: a request reading on the read connection may have checked its data_version
+      // before this commit (record-cache.ts#freshReads).
+      if (changedRecords) {
+        warm.forgetRecords();
+        read.forgetRecords();
+      }
       checkpointer?.committed();
     },
     rollback: () => {
@@ -129,7 +138,7 @@ function transactionEnds(
 
 /** One write in its own transaction, under the write mutex, publishing the change events it committed. */
 function autocommitWrites({
-  connections: { write, control },
+  connections: { write, control, begin },
   mutex,
   guard,
   open,
@@ -150,12 +159,12 @@ function autocommitWrites({
     return mutex.run(() => {
       open.assertOpen();
       beforeWrite();
-      control('BEGIN IMMEDIATE');
+      begin(false);
       let result: unknown;
       try {
         result = call(write);
         control('COMMIT');
-        ends.committed();
+        ends.committed(!KEEPS_RECORDS.has(name));
       } catch (error) {
         ends.rollback();
         throw error;
@@ -197,14 +206,15 @@ function outboxReads(
  * one transaction with a savepoint per caller.
  */
 function auditSink(
-  { writer, write, control }: Connections,
+  { writer, write, control, begin }: Connections,
   mutex: Mutex,
   isClosed: () => boolean,
   rollback: () => void,
   checkpointer: Checkpointer | undefined,
 ) {
   const inTransaction = <T>(work: () => T): T => {
-    control('BEGIN IMMEDIATE');
+    // Audit events only, appended at the log's end: small savepoints (connections.ts#begin).
+    begin(true);
     try {
       const result = work();
       control('COMMIT');

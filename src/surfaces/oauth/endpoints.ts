@@ -16,7 +16,15 @@ import { checkProof, currentNonce } from '../../operations/tokens/dpop-proof.ts'
 import { resourceMetadataUrl } from '../../operations/tokens/resources.ts';
 import { readBearer } from '../shared/bearer.ts';
 import { errorResponse } from '../shared/errors.ts';
-import { clientCredentials, oauthError, oauthJson, readJson, readParams } from './form.ts';
+import {
+  type AnswerStyle,
+  clientCredentials,
+  emptyAnswer,
+  oauthError,
+  oauthJson,
+  readJson,
+  readParams,
+} from './form.ts';
 
 // The back-channel endpoints: token (RFC 6749 §3.2), registration (RFC 7591 §3), revocation
 // (RFC 7009 §2) and introspection (RFC 7662 §2). Each only translates; the rules live in
@@ -35,14 +43,19 @@ export const BACK_CHANNEL_PATHS = [
 ];
 
 export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): void {
+  // Introspection is not CORS-open (it answers only authenticated callers: mount.ts); the others are.
+  const baseUrl = deps.provider.baseUrl;
+  const open: AnswerStyle = { baseUrl, cors: true };
+  const closed: AnswerStyle = { baseUrl, cors: false };
+
   app.post('/oauth/token', async (c) => {
     const params = await readParams(c, limit);
-    if (!params.ok) return oauthError(params.error);
+    if (!params.ok) return oauthError(open, params.error);
     const p = params.value;
     const creds = clientCredentials(c, p);
-    if (!creds.ok) return oauthError(creds.error);
+    if (!creds.ok) return oauthError(open, creds.error);
     const client = await authenticateClient(deps, creds.value);
-    if (!client.ok) return oauthError(client.error);
+    if (!client.ok) return oauthError(open, client.error);
     // RFC 9449 §5: a DPoP proof binds the tokens to its key; a bad one refuses the request.
     const nonce = currentNonce(deps);
     const header = c.req.header('dpop');
@@ -50,7 +63,7 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
       header === undefined
         ? undefined
         : await checkProof(deps, header, { method: 'POST', path: '/oauth/token' });
-    if (proof !== undefined && !proof.ok) return oauthError(proof.error, nonce);
+    if (proof !== undefined && !proof.ok) return oauthError(open, proof.error, nonce);
     const dpop = proof?.ok ? { jkt: proof.value.jkt } : undefined;
     const grantType = p['grant_type'];
     const result =
@@ -71,52 +84,53 @@ export function registerOAuthEndpoints(app: App, deps: Deps, limit: number): voi
               dpop,
             })
           : fail('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-    return result.ok ? oauthJson(result.value, 200, nonce) : oauthError(result.error, nonce);
+    return result.ok ? oauthJson(open, result.value, 200, nonce) : oauthError(open, result.error, nonce);
   });
 
   app.post('/oauth/register', async (c) => {
     // A registration is small (issue 22 item 12): the body is read up to its own bound.
     const body = await readJson(c, Math.min(limit, REGISTRATION_BODY_LIMIT));
-    if (!body.ok) return oauthError(body.error);
+    if (!body.ok) return oauthError(open, body.error);
     const registered = await registerDynamicClient(deps, body.value);
-    return registered.ok ? oauthJson(registered.value, 201) : oauthError(registered.error);
+    return registered.ok ? oauthJson(open, registered.value, 201) : oauthError(open, registered.error);
   });
 
   app.post('/oauth/revoke', async (c) => {
     const req = await tokenRequest(c, deps, limit);
-    if (!req.ok) return oauthError(req.error);
+    if (!req.ok) return oauthError(open, req.error);
     // token_type_hint is optional and only a hint (§2.1): both kinds are looked up anyway.
     await revokeToken(deps, req.value.client, req.value.token);
-    return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
+    return emptyAnswer(open, 200);
   });
 
   // WIRE-NOTES §4: the package disconnect endpoint, in the shape of RFC 7009.
   app.post('/oauth/package/disconnect', async (c) => {
     const req = await tokenRequest(c, deps, limit);
-    if (!req.ok) return oauthError(req.error);
+    if (!req.ok) return oauthError(open, req.error);
     const outcome = await disconnectPackage(deps, req.value.client, req.value.token);
     if (outcome === 'not_a_package') {
       // RFC 7009 §2.2.1's code for a token this endpoint does not handle.
       return oauthJson(
+        open,
         { error: 'unsupported_token_type', error_description: 'this is not a grant-package token' },
         400,
       );
     }
-    return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store' } });
+    return emptyAnswer(open, 200);
   });
 
   app.post('/oauth/introspect', async (c) => {
     const params = await readParams(c, limit);
-    if (!params.ok) return oauthError(params.error);
+    if (!params.ok) return oauthError(closed, params.error);
     const who = await introspector(c, deps, params.value);
     if ('code' in who) {
-      if (who.code === 'invalid_client') return oauthError(who);
+      if (who.code === 'invalid_client') return oauthError(closed, who);
       // A subject's bearer token that failed: the HTTP API's token, named by its metadata.
       return errorResponse(who, { resourceMetadata: resourceMetadataUrl(deps.provider, 'api') });
     }
     const token = params.value['token'];
-    if (token === undefined) return oauthError(missingToken());
-    return oauthJson(await introspect(deps, who, token));
+    if (token === undefined) return oauthError(closed, missingToken());
+    return oauthJson(closed, await introspect(deps, who, token));
   });
 }
 

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { fail, ok, type PpxFailure, type Result, statusAtTokenEndpoint } from '../../model/errors.ts';
 import type { ClientCredentials } from '../../operations/oauth/clients.ts';
 import { readBodyText } from '../shared/body.ts';
+import { carriesCors, withCorsHeaders } from '../shared/cors.ts';
+import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 
 // Reading OAuth requests and writing OAuth errors: RFC 6749 §3.2 (form bodies), §2.3.1 (client
 // credentials), §5.2 (error responses).
@@ -97,31 +99,44 @@ export function clientCredentials(c: Context, params: Record<string, string>): R
   }
 }
 
+/** How an endpoint's answers are made: for the provider at `baseUrl`, CORS-open (cors.ts) or not. */
+export interface AnswerStyle {
+  readonly baseUrl: string;
+  readonly cors: boolean;
+}
+
 /**
  * RFC 6749 §5.2 error response. `invalid_client` is 401 with a Basic challenge (§5.2: the
  * scheme the client may authenticate with).
  */
-export function oauthError(failure: PpxFailure, dpopNonce?: string): Response {
-  const headers = new Headers({ 'Content-Type': 'application/json', ...NO_STORE });
+export function oauthError(style: AnswerStyle, failure: PpxFailure, dpopNonce?: string): Response {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...NO_STORE };
   // RFC 9449 §8.1: the nonce a proof must carry, on every answer of the token endpoint.
-  if (dpopNonce !== undefined) headers.set('DPoP-Nonce', dpopNonce);
-  if (failure.code === 'invalid_client')
-    headers.set('WWW-Authenticate', 'Basic realm="ppx", charset="UTF-8"');
+  if (dpopNonce !== undefined) headers['DPoP-Nonce'] = dpopNonce;
+  if (failure.code === 'invalid_client') headers['WWW-Authenticate'] = 'Basic realm="ppx", charset="UTF-8"';
   // A body refused for its size may not have been read to the end: the connection closes.
-  if (failure.code === 'payload_too_large') headers.set('Connection', 'close');
-  return new Response(JSON.stringify({ error: failure.code, error_description: failure.description }), {
-    status: statusAtTokenEndpoint(failure.code),
-    headers,
-  });
+  if (failure.code === 'payload_too_large') headers['Connection'] = 'close';
+  const body = JSON.stringify({ error: failure.code, error_description: failure.description });
+  return answer(style, body, statusAtTokenEndpoint(failure.code), headers);
 }
 
-export function oauthJson(body: unknown, status = 200, dpopNonce?: string): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'Content-Type': 'application/json',
-      ...NO_STORE,
-      ...(dpopNonce !== undefined ? { 'DPoP-Nonce': dpopNonce } : {}),
-    },
-  });
+export function oauthJson(style: AnswerStyle, body: unknown, status = 200, dpopNonce?: string): Response {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...NO_STORE };
+  if (dpopNonce !== undefined) headers['DPoP-Nonce'] = dpopNonce;
+  return answer(style, JSON.stringify(body), status, headers);
+}
+
+/** An answer without a body (RFC 7009 §2.2), never cached. */
+export function emptyAnswer(style: AnswerStyle, status: number): Response {
+  return answer(style, null, status, { 'Cache-Control': 'no-store' });
+}
+
+/**
+ * An answer with every header it goes out with (the shared ones, and CORS when the endpoint is
+ * open) in one plain object: @hono/node-server then writes it without building a Headers object
+ * or a second Response (a tenth of a token refresh's CPU: docs/benchmarks.md, "Issue 27").
+ */
+function answer(style: AnswerStyle, body: string | null, status: number, headers: Record<string, string>) {
+  if (!style.cors) return answerWithSharedHeaders(style.baseUrl, body, status, headers);
+  return carriesCors(answerWithSharedHeaders(style.baseUrl, body, status, withCorsHeaders(headers)));
 }

@@ -66,6 +66,8 @@ const preflight = cors({
 
 /** Requests whose route put the answer headers in itself (`corsAnswerHeaders`). */
 const builtIn = new WeakSet<Request>();
+/** Answers built with the headers in (`withCorsHeaders`, the OAuth back channel's form.ts). */
+const carrying = new WeakSet<Response>();
 
 /**
  * CORS for any origin, without credentials, for routes no cookie authenticates (see above): a
@@ -75,7 +77,7 @@ const builtIn = new WeakSet<Request>();
 export const openCors: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'OPTIONS') return preflight(c, next);
   await next();
-  if (builtIn.has(c.req.raw)) return;
+  if (builtIn.has(c.req.raw) || carrying.has(c.res)) return;
   try {
     for (const [k, v] of ANSWER_HEADERS) c.res.headers.set(k, v);
   } catch {
@@ -94,4 +96,21 @@ export const openCors: MiddlewareHandler = async (c, next) => {
 export function corsAnswerHeaders(request: Request): readonly (readonly [string, string])[] {
   builtIn.add(request);
   return ANSWER_HEADERS;
+}
+
+/**
+ * The policy's headers added to the plain headers of an answer about to be built, and `mark` to
+ * call on the answer once built, so that `openCors` leaves it as it is (the OAuth back channel,
+ * which makes its answers away from the request: a token rotation's answer then goes out without a
+ * second Response or a Headers object; docs/benchmarks.md, "Issue 27").
+ */
+export function withCorsHeaders(headers: Record<string, string>): Record<string, string> {
+  for (const [k, v] of ANSWER_HEADERS) headers[k] = v;
+  return headers;
+}
+
+/** Marks an answer built with `withCorsHeaders`. */
+export function carriesCors(response: Response): Response {
+  carrying.add(response);
+  return response;
 }

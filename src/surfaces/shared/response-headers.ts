@@ -48,7 +48,7 @@ const carrying = new WeakSet<Response>();
  */
 export function answerWithSharedHeaders(
   baseUrl: string,
-  body: string | Uint8Array,
+  body: string | Uint8Array | null,
   status: number,
   headers: Record<string, string>,
 ): Response {
