@@ -19,6 +19,12 @@ const MOVE_AFTER_MS = 50;
 const MOVE_AT_COUNT = 1000;
 /** After a move that could not commit (the file busy, the disk full), the next try. */
 const RETRY_AFTER_MS = 1000;
+/**
+ * Past this many events waiting (moves failing for a long while: a full disk, a broken file), an
+ * append fails as a failing commit did, so that reads are refused rather than the journal and
+ * this process's memory growing without bound.
+ */
+const MAX_WAITING = 100_000;
 
 /** How a journal's events reach the database: the store's statements, in one transaction each. */
 export interface JournalSink {
@@ -58,6 +64,7 @@ export class AuditJournal {
   /** The ids of #pending: an id is in the log once, whether moved or waiting. */
   readonly #pendingIds = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   constructor(dir: string, sink: JournalSink) {
     this.#dir = dir;
@@ -71,6 +78,9 @@ export class AuditJournal {
    */
   append(events: readonly AuditEvent[]): void {
     if (events.length === 0) return;
+    if (this.#pending.length >= MAX_WAITING) {
+      throw new Error(`the audit log cannot be written: ${this.#pending.length} events wait to be moved`);
+    }
     const ids = new Set<string>();
     for (const { event_id: id } of events) {
       if (ids.has(id) || this.#pendingIds.has(id) || this.#sink.has(id))
@@ -147,8 +157,11 @@ export class AuditJournal {
 
   /** Moves what waits and removes the journal file; the caller holds the write connection. */
   close(): void {
+    this.#closed = true;
     this.#clearTimer();
     this.moveNow();
+    // What could not be moved is left to the next store opened on the file, not retried here.
+    this.#clearTimer();
     if (this.#fd === undefined) return;
     closeSync(this.#fd);
     this.#fd = undefined;
@@ -165,6 +178,7 @@ export class AuditJournal {
 
   #schedule(ms: number): void {
     this.#clearTimer();
+    if (this.#closed) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.flush();

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { AuditEvent } from '../../../src/model/audit-event.ts';
+import { AuditJournal, type JournalSink } from '../../../src/store/sqlite/audit-journal.ts';
+import { auditEvent } from '../../support/store-records.ts';
+
+// The audit journal's own rules, over a sink that fails when told to: what cannot be moved stays,
+// is moved by a later try, and past a bound an append fails instead of memory growing.
+
+function failingSink(): JournalSink & { failing: boolean; written: AuditEvent[] } {
+  const sink = {
+    failing: true,
+    written: [] as AuditEvent[],
+    exclusive: async (move: () => void) => move(),
+    writeAll(events: readonly AuditEvent[]) {
+      if (sink.failing) throw new Error('disk full');
+      sink.written.push(...events);
+    },
+    writeEach(): unknown[] {
+      throw new Error('disk full');
+    },
+    has: () => false,
+  };
+  return sink;
+}
+
+async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ppx-journal-unit-'));
+  try {
+    await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('AuditJournal', () => {
+  it('keeps what could not be moved, and moves it once the database takes it', () =>
+    withDir(async (dir) => {
+      const sink = failingSink();
+      const journal = new AuditJournal(join(dir, 'audit'), sink);
+      const events = [auditEvent(), auditEvent()];
+      journal.append(events);
+      await journal.flush();
+      assert.equal(journal.waiting, 2, 'a failed move keeps both');
+      sink.failing = false;
+      await journal.flush();
+      assert.equal(journal.waiting, 0);
+      assert.deepEqual(sink.written, events);
+      journal.close();
+      assert.deepEqual(await readdir(join(dir, 'audit')), [], 'closed with nothing waiting: no file left');
+    }));
+
+  it('refuses appends past its bound while moves fail, instead of growing', () =>
+    withDir(async (dir) => {
+      const sink = failingSink();
+      const journal = new AuditJournal(join(dir, 'audit'), sink);
+      const batch = Array.from({ length: 1000 }, () => auditEvent());
+      // Ids need not differ for the bound: `has` says none is in the log, the journal checks its own.
+      for (let i = 0; i < 100; i++)
+        journal.append(batch.map((e) => ({ ...e, event_id: `${e.event_id}-${i}` })));
+      assert.equal(journal.waiting, 100_000);
+      assert.throws(() => journal.append([auditEvent()]), /cannot be written/);
+      sink.failing = false;
+      await journal.flush();
+      assert.equal(journal.waiting, 0);
+      journal.append([auditEvent()]);
+      journal.close();
+    }));
+
+  it('refuses an id already waiting, writing none of that append', () =>
+    withDir(async (dir) => {
+      const journal = new AuditJournal(join(dir, 'audit'), failingSink());
+      const first = auditEvent();
+      journal.append([first]);
+      assert.throws(() => journal.append([auditEvent(), first]), /already in the log/);
+      assert.equal(journal.waiting, 1);
+      // Closed with a move failing: the journal stays for the next opener, and nothing retries.
+      journal.close();
+      assert.equal((await readdir(join(dir, 'audit'))).length, 1);
+    }));
+});
