@@ -12,7 +12,8 @@ import { rateLimitsOf } from './operations/provider/rate-limits.ts';
 import { MemoryProofLedger } from './store/proof-ledger.ts';
 import { MemoryRateCounter, type RateCounter } from './store/rate-limits.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
-import { readOnlyView, type Store } from './store/store.ts';
+import type { Store } from './store/store.ts';
+import { readOnlyView } from './store/store-names.ts';
 
 /**
  * Builds Deps, what every surface and CLI command shares: opens the store, loads the keys, wires

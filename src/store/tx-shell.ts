@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeDraft, ChangeEvent } from '../model/change-event.ts';
-import { STORE_READERS, STORE_WRITERS, type StoreTx } from './store.ts';
+import type { StoreTx } from './store.ts';
+import { STORE_READERS, STORE_WRITERS } from './store-names.ts';
 
 // The transaction shell both drivers wrap around their queries: the async facade over a queries
 // object, the state of one transaction, the guard against using the store from inside

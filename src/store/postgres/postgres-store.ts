@@ -3,15 +3,8 @@ import type { AuditEvent } from '../../model/audit-event.ts';
 import { AuditBatcher } from '../audit-batch.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { OpenState } from '../open-state.ts';
-import {
-  STORE_READERS,
-  STORE_WRITERS,
-  type Store,
-  type StoreReader,
-  type StoreTx,
-  type StoreWriter,
-  type TransactionScope,
-} from '../store.ts';
+import type { Store, StoreReader, StoreTx, StoreWriter, TransactionScope } from '../store.ts';
+import { STORE_READERS, STORE_WRITERS } from '../store-names.ts';
 import { facade, TransactionGuard } from '../tx-shell.ts';
 import { type ChangeListener, changeChannel, listenForChanges } from './change-notices.ts';
 import { LockWaits } from './lock-waits.ts';
