@@ -149,7 +149,8 @@ describe(
       assert.equal(r.status, 202, r.text);
       await open('/app/data/conflicts');
       const panel = page.locator('#conflict-fragrance-sweetness_preference');
-      await panel.waitFor();
+      // The panel is drawn at once and again when the history (who said it, and when) has loaded.
+      await panel.filter({ hasText: 'You said on ' }).waitFor();
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
       const words = await panel.innerText();
       assert.match(words, /You said on .*:\n/);

@@ -134,7 +134,8 @@ describe('a new person, from a passkey sign-up to a verified receipt', skipWhen(
     await page.goto(`${base()}/app/data/conflicts`);
     await live(page);
     const panel = page.locator(`#conflict-${said.namespace}-${said.key}`);
-    await panel.waitFor();
+    // The panel is drawn at once and again when the history (who said it, and when) has loaded.
+    await panel.filter({ hasText: 'You said on ' }).waitFor();
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
     const words = await panel.innerText();
     assert.match(words, /You said on /);
