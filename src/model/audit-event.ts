@@ -49,3 +49,22 @@ export const AuditEvent = z.strictObject({
   detail: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
+
+/**
+ * Events built around an id minted for them (operations/audit/audit-log.ts#recordAudit): a UUIDv7
+ * with 74 random bits, so no log holds that id before the event's first append. A store may skip
+ * looking the id up then (the SQLite journal's look-up was a read transaction per read, ~30 µs:
+ * docs/benchmarks.md); an id from anywhere else, or the same event appended again, is looked up.
+ */
+const minted = new WeakSet<AuditEvent>();
+
+/** Marks `event` as built around a freshly minted id; returns it. */
+export function mintedEvent(event: AuditEvent): AuditEvent {
+  minted.add(event);
+  return event;
+}
+
+/** True once for an event `mintedEvent` marked (its first append): the mark is taken. */
+export function takeMintedMark(event: AuditEvent): boolean {
+  return minted.delete(event);
+}

@@ -1,5 +1,5 @@
 import { share } from '../../cache/identity-memo.ts';
-import type { AuditAction, AuditEvent } from '../../model/audit-event.ts';
+import { type AuditAction, type AuditEvent, mintedEvent } from '../../model/audit-event.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import { newTimeOrderedId } from '../../model/ids.ts';
 import type { AuditFilter, AuditPage } from '../../store/store.ts';
@@ -30,7 +30,7 @@ export async function recordAudit(
   entry: AuditEntry,
   at: Date,
 ): Promise<void> {
-  const event: AuditEvent = {
+  const event: AuditEvent = mintedEvent({
     event_id: newTimeOrderedId('event', at.getTime()),
     at: at.toISOString(),
     subject_id: subjectId,
@@ -42,7 +42,7 @@ export async function recordAudit(
     outcome: entry.outcome ?? 'ok',
     ...(entry.grantId !== undefined ? { grant_id: entry.grantId } : {}),
     ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
-  };
+  });
   await deps.store.appendAudit([event]);
   // Outside a transaction the entry is committed now; inside one, the transaction's own change
   // event tells the person's page after COMMIT (audit-notices.ts).

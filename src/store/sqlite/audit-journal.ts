@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { AuditEvent } from '../../model/audit-event.ts';
+import { AuditEvent, takeMintedMark } from '../../model/audit-event.ts';
 import { isOtherProcessAlive, processStamp } from './process-stamp.ts';
 
 /** A journal's events move into the database at most this long after the first of them was written. */
@@ -82,8 +82,11 @@ export class AuditJournal {
       throw new Error(`the audit log cannot be written: ${this.#pending.length} events wait to be moved`);
     }
     const ids = new Set<string>();
-    for (const { event_id: id } of events) {
-      if (ids.has(id) || this.#pendingIds.has(id) || this.#sink.has(id))
+    for (const event of events) {
+      const id = event.event_id;
+      if (ids.has(id) || this.#pendingIds.has(id)) throw new Error(`audit event ${id} is already in the log`);
+      // A freshly minted id cannot be in the database yet: only other ids are looked up there.
+      if (!takeMintedMark(event) && this.#sink.has(id))
         throw new Error(`audit event ${id} is already in the log`);
       ids.add(id);
     }

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AuditEvent } from '../../../src/model/audit-event.ts';
+import { type AuditEvent, mintedEvent } from '../../../src/model/audit-event.ts';
 import { AuditJournal, type JournalSink } from '../../../src/store/sqlite/audit-journal.ts';
 import { auditEvent } from '../../support/store-records.ts';
 
@@ -80,5 +80,26 @@ describe('AuditJournal', () => {
       // Closed with a move failing: the journal stays for the next opener, and nothing retries.
       journal.close();
       assert.equal((await readdir(join(dir, 'audit'))).length, 1);
+    }));
+
+  it('looks an id up in the database unless the event was minted for this append, and only for its first', () =>
+    withDir(async (dir) => {
+      const sink = failingSink();
+      const looked: string[] = [];
+      sink.has = (id: string) => {
+        looked.push(id);
+        return false;
+      };
+      const journal = new AuditJournal(join(dir, 'audit'), sink);
+      const given = auditEvent();
+      const minted = mintedEvent(auditEvent());
+      journal.append([given, minted]);
+      assert.deepEqual(looked, [given.event_id], 'the minted event is not looked up');
+      sink.failing = false;
+      await journal.flush();
+      // Moved, so no longer waiting: appended again, the same event is looked up, and refused.
+      sink.has = (id: string) => id === minted.event_id;
+      assert.throws(() => journal.append([minted]), /already in the log/);
+      journal.close();
     }));
 });
