@@ -84,22 +84,29 @@ describe('AuditJournal', () => {
 
   it('looks an id up in the database unless the event was minted for this append, and only for its first', () =>
     withDir(async (dir) => {
-      const sink = failingSink();
       const looked: string[] = [];
-      sink.has = (id: string) => {
-        looked.push(id);
-        return false;
+      let inDatabase = (_id: string) => false;
+      const base = failingSink();
+      base.failing = false;
+      const sink = {
+        ...base,
+        has: (id: string) => {
+          looked.push(id);
+          return inDatabase(id);
+        },
       };
       const journal = new AuditJournal(join(dir, 'audit'), sink);
       const given = auditEvent();
       const minted = mintedEvent(auditEvent());
       journal.append([given, minted]);
       assert.deepEqual(looked, [given.event_id], 'the minted event is not looked up');
-      sink.failing = false;
       await journal.flush();
+      assert.equal(journal.waiting, 0);
+      assert.deepEqual(base.written, [given, minted]);
       // Moved, so no longer waiting: appended again, the same event is looked up, and refused.
-      sink.has = (id: string) => id === minted.event_id;
+      inDatabase = (id) => id === minted.event_id;
       assert.throws(() => journal.append([minted]), /already in the log/);
+      assert.deepEqual(looked, [given.event_id, minted.event_id]);
       journal.close();
     }));
 });
