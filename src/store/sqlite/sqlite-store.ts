@@ -76,8 +76,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
       open.assertOpen();
       if (audit !== undefined) return audit.append(events);
       try {
-        journal?.append(events);
-        return Promise.resolve();
+        return journal?.append(events) ?? Promise.resolve();
       } catch (error) {
         return Promise.reject(error);
       }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -107,6 +107,23 @@ describe('AuditJournal', () => {
       inDatabase = (id) => id === minted.event_id;
       assert.throws(() => journal.append([minted]), /already in the log/);
       assert.deepEqual(looked, [given.event_id, minted.event_id]);
+      journal.close();
+    }));
+
+  it('writes the appends of one turn together, and settles each once its line is in the file', () =>
+    withDir(async (dir) => {
+      const journal = new AuditJournal(join(dir, 'audit'), failingSink());
+      const events = [auditEvent(), auditEvent(), auditEvent()];
+      const settled = events.map((e) => journal.append([e]));
+      assert.deepEqual(await readdir(join(dir, 'audit')).catch(() => []), [], 'nothing written within the turn');
+      await Promise.all(settled);
+      const [file] = await readdir(join(dir, 'audit'));
+      const lines = (await readFile(join(dir, 'audit', file!), 'utf8')).trim().split('\n');
+      assert.deepEqual(
+        lines.map((l) => JSON.parse(l).event_id),
+        events.map((e) => e.event_id),
+      );
+      assert.equal(journal.waiting, 3);
       journal.close();
     }));
 });
