@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import {
@@ -200,6 +201,35 @@ describe('sqlite read cache', () => {
       });
     } finally {
       await cli.close();
+      await server.close();
+    }
+  });
+
+  it('requests arriving in one turn: the first checks at once, the later ones together, each after it arrived', async () => {
+    const path = join(dir, 'turn.db');
+    const server = await openSqliteStore(path);
+    const fresh = server.freshReads!;
+    const other = new DatabaseSync(path);
+    try {
+      const { grant: g } = await refreshFamily(server);
+      await fresh(async () => assert.equal((await server.getGrant(g.grant_id))?.status, 'active'));
+      const statusIn = () => fresh(async () => (await server.getGrant(g.grant_id))?.status);
+      // In one turn of the event loop: a request arrives and reads, another process revokes the
+      // grant (a commit of its own), and a second request arrives.
+      let turnEnded = false;
+      setImmediate(() => {
+        turnEnded = true;
+      });
+      assert.equal(await statusIn(), 'active');
+      other
+        .prepare(
+          "UPDATE grants SET status = 'revoked', revoked_at = ?1, body = json_set(body, '$.status', 'revoked', '$.revoked_at', ?1) WHERE grant_id = ?2",
+        )
+        .run(at(7), g.grant_id);
+      assert.equal(turnEnded, false, 'the scene is as meant: all of it within one turn');
+      assert.equal(await statusIn(), 'revoked', 'a request that arrived after the commit sees it');
+    } finally {
+      other.close();
       await server.close();
     }
   });

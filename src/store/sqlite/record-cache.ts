@@ -69,10 +69,45 @@ const FRESH_MS = 1000;
 /**
  * Runs `fn` (a request) with each cache checked once, at its first read in it, instead of at every
  * read: every commit made before the request began is seen all the same (store.ts#freshReads).
+ *
+ * The first request of a turn of the event loop starts at once, with a check of its own. Those
+ * that arrive after it in the same turn start together at the turn's end (setImmediate) and share
+ * one check: each arrived before any of them read, so a check at their first read is after every
+ * one of them began. With many clients a turn brings many requests, and `PRAGMA data_version` (a
+ * read transaction of its own, ~20 µs here) was the largest cost of a small read after the socket
+ * write (docs/benchmarks.md); a lone client's request waits for nothing. Each request runs in its
+ * own async context.
  */
 export function freshReads<T>(fn: () => Promise<T>): Promise<T> {
-  return requests.run({ until: performance.now() + FRESH_MS, caches: [] }, fn);
+  const batch = arriving;
+  if (batch === undefined) {
+    const later: Batch = { starts: [] };
+    arriving = later;
+    setImmediate(() => {
+      arriving = undefined;
+      if (later.starts.length === 0) return;
+      const checked: Checked = { until: performance.now() + FRESH_MS, caches: [] };
+      for (const start of later.starts) start(checked);
+    });
+    return requests.run({ until: performance.now() + FRESH_MS, caches: [] }, fn);
+  }
+  const inContext = AsyncLocalStorage.snapshot();
+  return new Promise<T>((resolve, reject) => {
+    batch.starts.push((checked) => {
+      try {
+        inContext(() => requests.run(checked, fn)).then(resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
+
+/** The requests that arrived in this turn, waiting to start. */
+interface Batch {
+  readonly starts: ((checked: Checked) => void)[];
+}
+let arriving: Batch | undefined;
 
 /**
  * Writers that change no record a RecordCache keeps (grants, clients, token families, profiles and
