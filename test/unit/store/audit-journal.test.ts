@@ -115,7 +115,11 @@ describe('AuditJournal', () => {
       const journal = new AuditJournal(join(dir, 'audit'), failingSink());
       const events = [auditEvent(), auditEvent(), auditEvent()];
       const settled = events.map((e) => journal.append([e]));
-      assert.deepEqual(await readdir(join(dir, 'audit')).catch(() => []), [], 'nothing written within the turn');
+      assert.deepEqual(
+        await readdir(join(dir, 'audit')).catch(() => []),
+        [],
+        'nothing written within the turn',
+      );
       await Promise.all(settled);
       const [file] = await readdir(join(dir, 'audit'));
       const lines = (await readFile(join(dir, 'audit', file!), 'utf8')).trim().split('\n');
