@@ -171,6 +171,7 @@ describe('passkeys in Chromium', skipWhen(SKIP_NO_CHROMIUM), () => {
             headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
             body: JSON.stringify(body),
           });
+          // biome-ignore lint/suspicious/noExplicitAny: each call's answer has a shape of its own
           return { status: r.status, body: (await r.json()) as any };
         },
         [path, body, csrf] as const,
