@@ -71,6 +71,8 @@ describe('the person’s own words in the web app', skipWhen(SKIP_NO_CHROMIUM), 
     const id = idsFor(surface);
     const card = page.locator(`[data-surface="${surface}"]`);
     await page.locator(`#${id(`p-${localPart(ids[4] as string)}`)}`).waitFor();
+    // The app's name loads after the card is first drawn.
+    await card.filter({ hasText: 'Suggested by Fragrance Demo App' }).waitFor();
     assert.equal(await page.locator('#suggestions [data-surface^="ppx-suggestions-"]').count(), 1);
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
     const words = await card.innerText();

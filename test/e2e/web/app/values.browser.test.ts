@@ -126,7 +126,8 @@ describe(
       await page.keyboard.press('Enter');
       await noticeSays(page, /Saved/);
       const item = page.locator('#sensitive-list .sensitive-key', { hasText: 'Scent strength' });
-      await item.waitFor();
+      // The app's name loads after the list is first drawn.
+      await item.filter({ hasText: 'Fragrance Demo App' }).waitFor();
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
       assert.match(await item.innerText(), /Who can see it: Fragrance Demo App, under what you allowed\./);
       const r = await api(p.url, '/v1/profile/sensitive-keys', {});
@@ -150,7 +151,11 @@ describe(
       await open('/app/data/conflicts');
       const panel = page.locator('#conflict-fragrance-sweetness_preference');
       // The panel is drawn at once and again when the history (who said it, and when) has loaded.
-      await panel.filter({ hasText: 'You said on ' }).waitFor();
+      // Both the history and the app's name load after the panel is first drawn.
+      await panel
+        .filter({ hasText: 'You said on ' })
+        .filter({ hasText: 'Fragrance Demo App suggested on ' })
+        .waitFor();
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
       const words = await panel.innerText();
       assert.match(words, /You said on .*:\n/);

@@ -135,7 +135,11 @@ describe('a new person, from a passkey sign-up to a verified receipt', skipWhen(
     await live(page);
     const panel = page.locator(`#conflict-${said.namespace}-${said.key}`);
     // The panel is drawn at once and again when the history (who said it, and when) has loaded.
-    await panel.filter({ hasText: 'You said on ' }).waitFor();
+    // Both the history and the app's name load after the panel is first drawn.
+    await panel
+      .filter({ hasText: 'You said on ' })
+      .filter({ hasText: /Scent Suggester.* suggested on / })
+      .waitFor();
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads
     const words = await panel.innerText();
     assert.match(words, /You said on /);
