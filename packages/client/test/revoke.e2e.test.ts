@@ -82,13 +82,19 @@ describe('@ppx-provider/client: the app revokes its own access', () => {
     });
   }
 
-  it('an OAuth public client revokes its tokens; refreshing them afterwards is grant_revoked', async () => {
+  /** A public client the person approved in the browser, with its tokens. */
+  async function connectedPublicClient() {
     const cookie = await signedInCookie(p);
     const c = new PpxClient(provider, { clientId: await publicClient(p) });
     const pending = await authorizationUrl(c, { redirectUri: REDIRECT, scope: 'ppx:read' });
     assert.ok(pending.ok);
     const tokens = await exchangeCode(c, await consentInBrowser(pending.value.url, cookie), pending.value);
     assert.ok(tokens.ok, JSON.stringify(tokens));
+    return { c, tokens };
+  }
+
+  it('an OAuth public client revokes its tokens; refreshing them afterwards is grant_revoked', async () => {
+    const { c, tokens } = await connectedPublicClient();
     const kept = tokens.value;
     assert.deepEqual(await c.revoke(kept.grantId), { ok: true, value: undefined });
     assert.equal(await statusOf(p, kept.grantId), 'revoked');
@@ -99,12 +105,7 @@ describe('@ppx-provider/client: the app revokes its own access', () => {
   });
 
   it("an OAuth grant the person ended: the refresh is grant_revoked, in the provider's words", async () => {
-    const cookie = await signedInCookie(p);
-    const c = new PpxClient(provider, { clientId: await publicClient(p) });
-    const pending = await authorizationUrl(c, { redirectUri: REDIRECT, scope: 'ppx:read' });
-    assert.ok(pending.ok);
-    const tokens = await exchangeCode(c, await consentInBrowser(pending.value.url, cookie), pending.value);
-    assert.ok(tokens.ok, JSON.stringify(tokens));
+    const { c, tokens } = await connectedPublicClient();
     const byPerson = await api(p.url, '/v1/consent/revoke', {
       token: p.subjectToken,
       body: { grant_id: tokens.value.grantId },

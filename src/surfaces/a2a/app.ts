@@ -12,7 +12,7 @@ import { readJsonBody } from '../shared/body.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { type Entered as EnteredAs, FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
-import { withHeaders } from '../shared/with-headers.ts';
+import { builtComplete, completed, NO_STORE } from '../shared/with-headers.ts';
 import { A2UI_EXTENSIONS, chosenA2ui } from './a2ui-parts.ts';
 import { isStream, rpc, streamAnswer } from './answers.ts';
 import { GrantCallContext } from './call-context.ts';
@@ -101,7 +101,8 @@ export function mountA2a(app: App, deps: Deps, options: A2aOptions): void {
   app.post('/a2a', async (c: A2aContext) => {
     const extra: (readonly [string, string])[] = [];
     const response = await answer(surface, c, extra);
-    return complete.has(response) ? response : withHeaders(response, [...extra, NO_STORE]);
+    // Every answer is about a grant and a person's preferences: no cache may keep it.
+    return completed(response, [...extra, NO_STORE]);
   });
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/a2a', () =>
     Response.json(
@@ -287,8 +288,7 @@ async function dispatch(
     const sent = await sendDirectly(s.deps, handlers.store, call, direct, context, [...extra, NO_STORE]);
     if ('response' in sent) {
       release();
-      complete.add(sent.response);
-      return sent.response;
+      return builtComplete(sent.response);
     }
     // The skill threw: the SDK answers that, as it always has.
     context = context.failedWith(sent.thrown);
@@ -312,12 +312,6 @@ async function dispatch(
     ...(c.env?.outgoing ? { outgoing: c.env.outgoing } : {}),
   });
 }
-
-/** Every answer is about a grant and a person's preferences: no cache may keep it. */
-const NO_STORE = ['Cache-Control', 'no-store'] as const;
-
-/** Answers built with every header already in (the direct ones): sent as they are. */
-const complete = new WeakSet<Response>();
 
 /**
  * What the grant refuses whatever the params hold, at the HTTP level as MCP answers it: never a

@@ -5,7 +5,7 @@ import { mcpServerMetadata } from '../../operations/provider/discovery.ts';
 import { type Refusal, refusalResponse } from '../shared/challenge.ts';
 import { FrontDoor, type ProtectedResource } from '../shared/front-door.ts';
 import { StreamLimit } from '../shared/stream-limit.ts';
-import { withHeaders } from '../shared/with-headers.ts';
+import { builtComplete, completed, NO_STORE } from '../shared/with-headers.ts';
 import { answerDirectly } from './direct-answer.ts';
 import { directCallOf } from './direct-call.ts';
 import { refusalBody } from './errors.ts';
@@ -62,7 +62,8 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
   app.on(['POST', 'GET', 'DELETE'], '/mcp', async (c: Context) => {
     const limits: (readonly [string, string])[] = [];
     const response = await answer(c, limits);
-    return complete.has(response) ? response : withHeaders(response, [...limits, NO_STORE]);
+    // Every answer here is about a caller's grants and claims, or refuses a caller (docs/mcp.md, "Caching").
+    return completed(response, [...limits, NO_STORE]);
   });
 
   async function answer(c: Context, limits: (readonly [string, string])[]): Promise<Response> {
@@ -119,8 +120,7 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
       // A lone tools/call the provider answers itself (direct-call.ts), as the SDK would.
       const handled = await serveExchange(caller, auth, async (authInfo) => {
         const response = await answerDirectly(deps, exchangeOf(authInfo), route.call, [...limits, NO_STORE]);
-        complete.add(response);
-        return response;
+        return builtComplete(response);
       });
       return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
     }
@@ -134,15 +134,6 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     return handled.kind === 'answer' ? handled.response : refused(entry.refuse(handled.failure));
   }
 }
-
-/**
- * Every answer here is about a caller's grants and claims, or refuses a caller: none may be kept
- * by a cache (docs/mcp.md, "Caching").
- */
-const NO_STORE = ['Cache-Control', 'no-store'] as const;
-
-/** Answers built with every header already in (the direct ones): sent as they are. */
-const complete = new WeakSet<Response>();
 
 /** A refusal in the OAuth-shaped body MCP clients read (errors.ts#refusalBody). */
 function refused(refusal: Refusal): Response {

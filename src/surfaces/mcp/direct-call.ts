@@ -107,6 +107,11 @@ function modernCall(
 /** The SDK classifier's verdicts on the envelopes seen lately, by their JSON. */
 const ENVELOPES = new Map<string, boolean>();
 const ENVELOPES_MAX = 64;
+/**
+ * A longer envelope is classified each time, never kept: a client's info and capabilities are a
+ * few hundred bytes, and a caller could otherwise park 64 envelopes as large as a body may be.
+ */
+const ENVELOPE_KEPT_MAX_CHARS = 4096;
 
 /**
  * Whether the SDK's classifier routes the call to its modern path as a request of this revision.
@@ -130,6 +135,7 @@ function validEnvelope(headers: CallHeaders, body: Record<string, unknown>, meta
     outcome.kind === 'modern' &&
     outcome.messageKind === 'request' &&
     outcome.classification.revision === MODERN_REVISION;
+  if (key.length > ENVELOPE_KEPT_MAX_CHARS) return valid;
   if (ENVELOPES.size >= ENVELOPES_MAX) ENVELOPES.clear();
   ENVELOPES.set(key, valid);
   return valid;

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { withHeaders } from './with-headers.ts';
 
 // The provider's one CORS policy (docs/http-api.md "Browsers on another origin"), for what an app's
 // page calls from its own origin: the discovery documents, the OAuth metadata and back channel,
@@ -78,14 +79,9 @@ export const openCors: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'OPTIONS') return preflight(c, next);
   await next();
   if (builtIn.has(c.req.raw) || carrying.has(c.res)) return;
-  try {
-    for (const [k, v] of ANSWER_HEADERS) c.res.headers.set(k, v);
-  } catch {
-    // A Response with immutable headers (Response.redirect, a fetched one): a copy takes them.
-    const copy = new Response(c.res.body, c.res);
-    for (const [k, v] of ANSWER_HEADERS) copy.headers.set(k, v);
-    c.res = copy;
-  }
+  // Hono's setter copies what it is given: set only when the answer had to be copied.
+  const answer = withHeaders(c.res, ANSWER_HEADERS);
+  if (answer !== c.res) c.res = answer;
 };
 
 /**
@@ -99,8 +95,8 @@ export function corsAnswerHeaders(request: Request): readonly (readonly [string,
 }
 
 /**
- * The policy's headers added to the plain headers of an answer about to be built, and `mark` to
- * call on the answer once built, so that `openCors` leaves it as it is (the OAuth back channel,
+ * The policy's headers added to the plain headers of an answer about to be built; `carriesCors`
+ * marks the answer once built, so that `openCors` leaves it as it is (the OAuth back channel,
  * which makes its answers away from the request: a token rotation's answer then goes out without a
  * second Response or a Headers object; docs/benchmarks.md, "Issue 27").
  */

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { withHeaders } from './with-headers.ts';
 
 // Headers every answer carries, whatever the surface, set once by the composition root
 // (src/server.ts) around every mount, its 404, 405 and 500 answers included.
@@ -18,14 +19,9 @@ export function responseHeaders(baseUrl: string): MiddlewareHandler {
   return async (c, next) => {
     await next();
     if (carrying.has(c.res)) return;
-    try {
-      for (const [k, v] of headers) c.res.headers.set(k, v);
-    } catch {
-      // A Response built with immutable headers (Response.redirect, a fetched one): copy it.
-      const copy = new Response(c.res.body, c.res);
-      for (const [k, v] of headers) copy.headers.set(k, v);
-      c.res = copy;
-    }
+    // Hono's setter copies what it is given: set only when the answer had to be copied.
+    const answer = withHeaders(c.res, headers);
+    if (answer !== c.res) c.res = answer;
   };
 }
 
