@@ -319,6 +319,8 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  *   rotation), and its audit events. Serialized with that family's other rotations and with
  *   unscoped transactions; a subject's transactions (which may end the family) do not wait for it,
  *   since the compare-and-set reads the family's status in its own statement.
+ *   With `small: true` it also promises to write a few rows of bounded size (an A2A task's save
+ *   and its grant's trim), which SQLite then journals in memory (connections.ts#begin).
  * - `{ area }`: it writes only the registered clients, the signing keys or the settings.
  * - none: it may write anything; serialized with every other write (the safe default).
  *
@@ -326,7 +328,7 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  * one writer and ignores it.
  */
 export type TransactionScope =
-  | { readonly subject: string }
+  | { readonly subject: string; readonly small?: true }
   | { readonly family: string }
   | { readonly area: 'clients' | 'signing_keys' | 'settings' };
 

@@ -146,6 +146,36 @@ describe('sqlite read cache', () => {
     }
   });
 
+  it('keeps a grant and a profile over an A2A task save and trim (what every blocking SendMessage commits)', async () => {
+    const store = await openSqliteStore(join(dir, 'd2.db'));
+    try {
+      const profile = profileRecord();
+      await store.insertProfile(profile);
+      const g = grant({ profile_id: profile.profile_id, subject_id: profile.subject_id });
+      await store.insertGrant(g);
+      const kept = [await store.getGrant(g.grant_id), await store.getProfileContent(profile.profile_id)];
+      const body = JSON.stringify({ id: 't1', artifacts: [] });
+      const at0 = at(0);
+      const task = { task_id: 't1', owner: g.grant_id, context_id: 'c1', state: 'TASK_STATE_COMPLETED' };
+      await store.transaction(
+        async (tx) => {
+          await tx.putA2aTask({ ...task, created_at: at0, updated_at: at0, body });
+          await tx.trimA2aTasksOf(g.grant_id, { tasks: 1, bytes: 1_000_000 }, 't1');
+        },
+        { subject: g.subject_id, small: true },
+      );
+      assert.equal(await store.getGrant(g.grant_id), kept[0]);
+      assert.equal(await store.getProfileContent(profile.profile_id), kept[1]);
+      // The grant revoked in the next transaction: read anew.
+      await store.transaction(async (tx) => {
+        await tx.revokeGrant(g.grant_id, at(5));
+      });
+      assert.equal((await store.getGrant(g.grant_id))?.status, 'revoked');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('sees a family, a grant and a client changed by another connection at its next read', async () => {
     const path = join(dir, 'e.db');
     const server = await openSqliteStore(path);

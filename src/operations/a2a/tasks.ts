@@ -39,7 +39,8 @@ export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<vo
       await tx.putA2aTask(record);
       await trimA2aTasksOf(tx, record.owner, record.task_id);
     },
-    grant === undefined ? undefined : { subject: grant.subject_id },
+    // A task's body is bounded (a result), and the trim deletes within TASK_CAP_BYTES: small.
+    grant === undefined ? undefined : { subject: grant.subject_id, small: true },
   );
 }
 

@@ -124,4 +124,11 @@ export const KEEPS_RECORDS: ReadonlySet<string> = new Set<keyof StoreWriter>([
   'rotateRefreshToken',
   'insertSession',
   'deleteSession',
+  // A2A tasks (a2a_tasks, no trigger): a blocking SendMessage saves its task, and the next send
+  // under the same grant need not read its grant and profile again.
+  'putA2aTask',
+  'trimA2aTasksOf',
+  'pruneA2aTasks',
+  'deleteA2aTasksOf',
+  'deleteA2aTasksReading',
 ]);

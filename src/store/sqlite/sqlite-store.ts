@@ -85,11 +85,13 @@ export async function openSqliteStore(path: string): Promise<Store> {
     freshReads,
 
     // A transaction's scope (store.ts#TransactionScope) takes no lock: one writer serializes all.
-    // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin).
+    // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin), as are
+    // those of a subject's transaction that says so (an A2A task's save).
     async transaction(fn, scope) {
       guard.assertOutside();
       open.assertOpen();
-      return transaction(fn, scope !== undefined && 'family' in scope);
+      const small = scope !== undefined && ('family' in scope || ('small' in scope && scope.small === true));
+      return transaction(fn, small);
     },
 
     async close(): Promise<void> {
