@@ -59,7 +59,7 @@ export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
     warmup,
     rounds,
     cold: values.cold === true,
-    profiling: process.env['BENCH_PROFILE'] === '1',
+    profiling: process.env['BENCH_PROFILE'] === '1' || process.env['BENCH_PROFILE'] === 'heap',
     extra: values,
   };
 }
@@ -68,6 +68,7 @@ export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
 export function providerExecArgv(args: BenchArgs): string[] {
   if (!args.profiling) return [];
   mkdirSync(resultsDir, { recursive: true });
+  if (process.env.BENCH_PROFILE === 'heap') return ['--import', '/tmp/scratch/heapsample.mjs'];
   return ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`];
 }
 

@@ -18,15 +18,15 @@ function surfaceOf(path: string): string {
 
 export function requestMetrics(metrics: Metrics): MiddlewareHandler {
   return async (c, next) => {
-    const end = process.hrtime.bigint();
+    const start = performance.now();
     await next();
     const path = c.req.path;
     // An unmatched path has the catch-all as its route: named as such, never by its path.
     const matched = c.req.routePath;
     const route = matched === '/*' || matched === '*' || matched === '' ? 'unmatched' : matched;
     const surface = surfaceOf(path);
-    const seconds = Number(process.hrtime.bigint() - end) / 1e9;
-    metrics.requests.inc({ surface, route, method: c.req.method, status: String(c.res.status) });
-    metrics.requestSeconds.observe({ surface, route }, seconds);
+    const seconds = (performance.now() - start) / 1000;
+    metrics.requests.series(surface, route, c.req.method, String(c.res.status)).inc();
+    metrics.requestSeconds.series(surface, route).observe(seconds);
   };
 }
