@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ObjectMark } from '../cache/object-mark.ts';
 import { DateTime, ppxId } from './vocabulary.ts';
 
 /** What an audit entry records. The table is append-only: entries are never changed. */
@@ -56,15 +57,14 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
  * looking the id up then (the SQLite journal's look-up was a read transaction per read, ~30 µs:
  * docs/benchmarks.md); an id from anywhere else, or the same event appended again, is looked up.
  */
-const minted = new WeakSet<AuditEvent>();
+const minted = new ObjectMark('minted audit event');
 
 /** Marks `event` as built around a freshly minted id; returns it. */
 export function mintedEvent(event: AuditEvent): AuditEvent {
-  minted.add(event);
-  return event;
+  return minted.set(event, true);
 }
 
 /** True once for an event `mintedEvent` marked (its first append): the mark is taken. */
 export function takeMintedMark(event: AuditEvent): boolean {
-  return minted.delete(event);
+  return minted.take(event) === true;
 }

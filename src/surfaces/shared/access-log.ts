@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { ObjectMark } from '../../cache/object-mark.ts';
 
 // One access-log line per request (issue 11): what was asked, how it ended, how long it took and
 // what kind of caller it was. Never a token, a cookie, a query string or a body: the path is
@@ -20,7 +21,7 @@ export interface AccessEntry {
   readonly caller: CallerKind;
 }
 
-const callers = new WeakMap<Request, CallerKind>();
+const callers = new ObjectMark<CallerKind>('caller kind');
 
 /** Records the kind of caller a surface authenticated for this request. */
 export function noteCaller(request: Request, kind: CallerKind): void {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { ObjectMark } from '../../cache/object-mark.ts';
 import { withHeaders } from './with-headers.ts';
 
 // The provider's one CORS policy (docs/http-api.md "Browsers on another origin"), for what an app's
@@ -66,9 +67,9 @@ const preflight = cors({
 });
 
 /** Requests whose route put the answer headers in itself (`corsAnswerHeaders`). */
-const builtIn = new WeakSet<Request>();
+const builtIn = new ObjectMark('CORS headers built in');
 /** Answers built with the headers in (`withCorsHeaders`, the OAuth back channel's form.ts). */
-const carrying = new WeakSet<Response>();
+const carrying = new ObjectMark('carries the CORS headers');
 
 /**
  * CORS for any origin, without credentials, for routes no cookie authenticates (see above): a
@@ -90,7 +91,7 @@ export const openCors: MiddlewareHandler = async (c, next) => {
  * it otherwise writes from plain ones (shared/response-headers.ts; docs/benchmarks.md).
  */
 export function corsAnswerHeaders(request: Request): readonly (readonly [string, string])[] {
-  builtIn.add(request);
+  builtIn.set(request, true);
   return ANSWER_HEADERS;
 }
 
@@ -107,6 +108,6 @@ export function withCorsHeaders(headers: Record<string, string>): Record<string,
 
 /** Marks an answer built with `withCorsHeaders`. */
 export function carriesCors(response: Response): Response {
-  carrying.add(response);
+  carrying.set(response, true);
   return response;
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { ObjectMark } from '../../cache/object-mark.ts';
 import { withHeaders } from './with-headers.ts';
 
 // Headers every answer carries, whatever the surface, set once by the composition root
@@ -35,7 +36,7 @@ function sharedHeaders(baseUrl: string): readonly (readonly [string, string])[] 
 }
 
 /** Answers built with the shared headers already in (`withSharedHeaders`): left as they are. */
-const carrying = new WeakSet<Response>();
+const carrying = new ObjectMark('carries the shared headers');
 
 /**
  * A JSON answer with plain headers and the shared ones already in, which the middleware then
@@ -53,7 +54,7 @@ export function answerWithSharedHeaders(
   // (Buffer.byteLength, for Content-Length) and then encoded again into the socket.
   const bytes = typeof body === 'string' && body.length > LARGE_BODY_CHARS ? Buffer.from(body, 'utf8') : body;
   const response = new Response(bytes, { status, headers });
-  carrying.add(response);
+  carrying.set(response, true);
   return response;
 }
 

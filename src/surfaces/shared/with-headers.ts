@@ -1,3 +1,5 @@
+import { ObjectMark } from '../../cache/object-mark.ts';
+
 // Headers a surface adds to an answer it did not build itself (the SDK's, on /mcp and /a2a; a
 // route's, under a middleware): the rate-limit headers, Cache-Control, CORS, the shared ones. Set
 // on the answer itself: copying it into a new Response (`new Response(res.body, res)`) turns a
@@ -22,12 +24,11 @@ export function withHeaders(response: Response, headers: readonly (readonly [str
 export const NO_STORE = ['Cache-Control', 'no-store'] as const;
 
 /** Answers built with every header their surface adds already in (the direct MCP and A2A ones). */
-const complete = new WeakSet<Response>();
+const complete = new ObjectMark('built complete');
 
 /** Marks `response` as built with every header its surface adds; returns it. */
 export function builtComplete(response: Response): Response {
-  complete.add(response);
-  return response;
+  return complete.set(response, true);
 }
 
 /** `response` with the surface's `headers` (withHeaders), unless it was built with them (builtComplete). */
