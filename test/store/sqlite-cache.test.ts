@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -260,6 +261,28 @@ describe('sqlite read cache', () => {
       assert.equal(await statusIn(), 'revoked', 'a request that arrived after the commit sees it');
     } finally {
       other.close();
+      await server.close();
+    }
+  });
+
+  it('requests arriving in one turn each run in their own async context', async () => {
+    const server = await openSqliteStore(join(dir, 'contexts.db'));
+    const fresh = server.freshReads!;
+    const request = new AsyncLocalStorage<string>();
+    try {
+      // Three requests in one turn: the first starts at once, the others at the turn's end.
+      const seen = await Promise.all(
+        ['a', 'b', 'c'].map((name) =>
+          request.run(name, () =>
+            fresh(async () => {
+              await server.getProfile('ppx:profile:none');
+              return request.getStore();
+            }),
+          ),
+        ),
+      );
+      assert.deepEqual(seen, ['a', 'b', 'c']);
+    } finally {
       await server.close();
     }
   });

@@ -81,31 +81,23 @@ const FRESH_MS = 1000;
 export function freshReads<T>(fn: () => Promise<T>): Promise<T> {
   const batch = arriving;
   if (batch === undefined) {
-    const later: Batch = { starts: [] };
+    let start!: (checked: Checked) => void;
+    const later: Batch = { starts: new Promise<Checked>((resolve) => (start = resolve)) };
     arriving = later;
     setImmediate(() => {
       arriving = undefined;
-      if (later.starts.length === 0) return;
-      const checked: Checked = { until: performance.now() + FRESH_MS, caches: [] };
-      for (const start of later.starts) start(checked);
+      start({ until: performance.now() + FRESH_MS, caches: [] });
     });
     return requests.run({ until: performance.now() + FRESH_MS, caches: [] }, fn);
   }
-  const inContext = AsyncLocalStorage.snapshot();
-  return new Promise<T>((resolve, reject) => {
-    batch.starts.push((checked) => {
-      try {
-        inContext(() => requests.run(checked, fn)).then(resolve, reject);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+  // A promise's reaction runs in the async context it was made in (this request's), without the
+  // AsyncResource that AsyncLocalStorage.snapshot() makes for each (1.3 % of a small read).
+  return batch.starts.then((checked) => requests.run(checked, fn));
 }
 
-/** The requests that arrived in this turn, waiting to start. */
+/** The requests that arrived in this turn wait for its end, when they start together. */
 interface Batch {
-  readonly starts: ((checked: Checked) => void)[];
+  readonly starts: Promise<Checked>;
 }
 let arriving: Batch | undefined;
 
