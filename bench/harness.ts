@@ -23,7 +23,10 @@ export interface BenchArgs {
   readonly rounds: number;
   /** Every request a context of its own, so the provider can reuse nothing between requests. */
   readonly cold: boolean;
-  /** BENCH_PROFILE=1: the provider child runs under --cpu-prof (providerExecArgv). */
+  /**
+   * BENCH_PROFILE=1: the provider child runs under --cpu-prof; BENCH_PROFILE=alloc: with an
+   * allocation profile (bench/alloc-profile.ts). See providerExecArgv.
+   */
   readonly profiling: boolean;
   /** The values of the bench's own options (`extra` of benchArgs), unchecked. */
   readonly extra: Readonly<Record<string, string | boolean | undefined>>;
@@ -59,16 +62,23 @@ export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
     warmup,
     rounds,
     cold: values.cold === true,
-    profiling: process.env['BENCH_PROFILE'] === '1' || process.env['BENCH_PROFILE'] === 'heap',
+    profiling: process.env['BENCH_PROFILE'] === '1' || process.env['BENCH_PROFILE'] === 'alloc',
     extra: values,
   };
 }
 
-/** The provider child's execArgv: --cpu-prof into bench/results when profiling. */
+/**
+ * The provider child's execArgv when profiling, into bench/results: --cpu-prof, or for
+ * BENCH_PROFILE=alloc the allocation profile of bench/alloc-profile.ts (its directory given by
+ * BENCH_ALLOC_DIR, which children.ts passes on with the rest of the environment).
+ */
 export function providerExecArgv(args: BenchArgs): string[] {
   if (!args.profiling) return [];
   mkdirSync(resultsDir, { recursive: true });
-  if (process.env.BENCH_PROFILE === 'heap') return ['--import', '/tmp/scratch/heapsample.mjs'];
+  if (process.env['BENCH_PROFILE'] === 'alloc') {
+    process.env['BENCH_ALLOC_DIR'] = resultsDir;
+    return ['--import', join(import.meta.dirname, 'alloc-profile.ts')];
+  }
   return ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`];
 }
 

@@ -57,7 +57,7 @@ export interface HttpBinding<Out = unknown> {
   /**
    * How many levels of the answer its JSON is made by hand, so that the shared values below them
    * are serialized once and copied as bytes (surfaces/shared/json-text.ts#jsonBytes; default: one
-   * level, as text): 3 for an audit page, whose events share their claim-key lists.
+   * level): 3 for an audit page, whose events share their claim-key lists.
    */
   readonly answerDepth?: number;
   /**

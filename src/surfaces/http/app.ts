@@ -12,7 +12,7 @@ import { tokenEndpointRefusal } from '../shared/challenge.ts';
 import { corsAnswerHeaders, openCors } from '../shared/cors.ts';
 import { ppxRefusal } from '../shared/errors.ts';
 import { API, FrontDoor } from '../shared/front-door.ts';
-import { jsonBytes, jsonText } from '../shared/json-text.ts';
+import { jsonBytes } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { ROUTES, type Route } from './route.ts';
@@ -105,9 +105,10 @@ async function handle(
   // Profile data is personal, and tokens are secrets: no shared cache may keep either.
   if (route.auth === 'bearer' || http.noStore) plain['Cache-Control'] = 'no-store';
   const status = http.acceptedWhen?.(result.value) ? 202 : (http.successStatus ?? 200);
-  // A read's document is shared within its second: its JSON is made once (shared/json-text.ts).
-  const body =
-    http.answerDepth === undefined ? jsonText(result.value) : jsonBytes(result.value, http.answerDepth);
+  // A read's document is shared within its second: its JSON is made once, as UTF-8
+  // (shared/json-text.ts), and goes out as those very bytes. As text, Node would have prefixed it
+  // with the response head and flattened the two into a new string of the body's size.
+  const body = jsonBytes(result.value, http.answerDepth ?? 1);
   return answerWithSharedHeaders(deps.provider.baseUrl, body, status, plain);
 }
 
