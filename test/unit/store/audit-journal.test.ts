@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type AuditEvent, mintedEvent } from '../../../src/model/audit-event.ts';
-import { AuditJournal, type JournalSink } from '../../../src/store/sqlite/audit-journal.ts';
+import { AuditJournal, type JournalSink, lineOf } from '../../../src/store/sqlite/audit-journal.ts';
 import { auditEvent } from '../../support/store-records.ts';
 
 // The audit journal's own rules, over a sink that fails when told to: what cannot be moved stays,
@@ -128,4 +128,19 @@ describe('AuditJournal', () => {
       assert.equal(journal.waiting, 3);
       journal.close();
     }));
+
+  it('writes each event as one line of its JSON, a shared key list included', () => {
+    const keys = Object.freeze(['core.novelty', 'fragrance.families']);
+    const events: AuditEvent[] = [
+      auditEvent({ claim_keys: keys as string[] }),
+      auditEvent({ claim_keys: keys as string[], grant_id: 'ppx:grant:g1', detail: 'a "quoted"\nline' }),
+      auditEvent({ claim_keys: [] }),
+    ];
+    for (const event of events) {
+      const line = lineOf(event);
+      assert.equal(line.endsWith('\n'), true);
+      assert.equal(line.indexOf('\n'), line.length - 1, 'one line');
+      assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(event)));
+    }
+  });
 });
