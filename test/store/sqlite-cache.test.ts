@@ -57,6 +57,28 @@ describe('sqlite read cache', () => {
     }
   });
 
+  it('sees claim changes (what freshness reports) written by another connection and by itself', async () => {
+    const path = join(dir, 'changes.db');
+    const server = await openSqliteStore(path);
+    const cli = await openSqliteStore(path);
+    try {
+      const profile = profileRecord();
+      await server.insertProfile(profile);
+      const changedKeys = async () =>
+        server.freshReads!(async () => (await server.listClaimChanges(profile.profile_id)).map((c) => c.key));
+      assert.deepEqual(await changedKeys(), []);
+      await cli.putClaims(profile.profile_id, [
+        minimalClaim({ claim_id: 'ppx:claim:a', key: 'novelty_tolerance' }),
+      ]);
+      assert.deepEqual(await changedKeys(), ['novelty_tolerance'], 'another process wrote');
+      await server.putClaims(profile.profile_id, [minimalClaim({ claim_id: 'ppx:claim:b', key: 'warmth' })]);
+      assert.deepEqual((await changedKeys()).sort(), ['novelty_tolerance', 'warmth'], 'this store wrote');
+    } finally {
+      await cli.close();
+      await server.close();
+    }
+  });
+
   it('does not serve an old profile after it is deleted and created again under the same id', async () => {
     const path = join(dir, 'b.db');
     const server = await openSqliteStore(path);

@@ -144,34 +144,40 @@ export function recordQueries(sql: StatementCache, records?: RecordCache): Recor
     listClaimChanges(profileId) {
       const columns = 'c.namespace, c.key, c.domains, c.source_kind, c.review_status, c.changed_at';
       const order = 'ORDER BY c.namespace, c.key, c.domains, c.source_kind, c.review_status';
-      const cache = caches?.claimChanges;
-      if (cache === undefined) {
+      if (caches === undefined) {
         return sql
           .get(`SELECT ${columns} FROM claim_changes c WHERE c.profile_id = ? ${order}`)
           .all(profileId)
           .map(claimChangeFromRow);
       }
-      // Migration 0010's triggers move these rows only with a claim write, which moves the
-      // profile's version too: the version read in the same statement says whether the cached list
-      // holds.
-      const current = version(profileId);
-      if (current === undefined) return [];
-      const hit = cache.get(profileId, current);
-      if (hit !== undefined) return hit;
-      const rows = sql
-        .get(
-          `SELECT p.version AS version, ${columns} FROM profiles p
-           LEFT JOIN claim_changes c ON c.profile_id = p.profile_id
-           WHERE p.profile_id = ? ${order}`,
-        )
-        .all(profileId);
-      const first = rows[0];
-      if (first === undefined) return [];
-      return cache.set(
-        profileId,
-        integer(first, 'version'),
-        rows.filter((row) => row['namespace'] !== null).map(claimChangeFromRow),
-      );
+      // Kept among the records too: a claim write, the only thing that moves these rows (migration
+      // 0010's triggers), clears them at its commit like any record, so a request reads the
+      // profile's version (a statement, 7 % of an MCP read, which reports freshness) once at most.
+      const cache = caches.claimChanges;
+      const changes = caches.records.read(`claim changes ${profileId}`, () => {
+        // Migration 0010's triggers move these rows only with a claim write, which moves the
+        // profile's version too: the version read in the same statement says whether the cached
+        // list holds.
+        const current = version(profileId);
+        if (current === undefined) return [];
+        const hit = cache.get(profileId, current);
+        if (hit !== undefined) return hit;
+        const rows = sql
+          .get(
+            `SELECT p.version AS version, ${columns} FROM profiles p
+             LEFT JOIN claim_changes c ON c.profile_id = p.profile_id
+             WHERE p.profile_id = ? ${order}`,
+          )
+          .all(profileId);
+        const first = rows[0];
+        if (first === undefined) return [];
+        return cache.set(
+          profileId,
+          integer(first, 'version'),
+          rows.filter((row) => row['namespace'] !== null).map(claimChangeFromRow),
+        );
+      });
+      return changes ?? [];
     },
     getGrant,
     listGrantsBySubject(subjectId) {
