@@ -20,6 +20,7 @@ session.post('HeapProfiler.startSampling', {
 process.on('exit', () => {
   // The inspector answers synchronously on the main thread, so this runs before the process ends.
   session.post('HeapProfiler.stopSampling', (error, result) => {
-    if (error === null) writeFileSync(join(dir, `Alloc.${process.pid}.heapprofile`), JSON.stringify(result.profile));
+    if (error === null)
+      writeFileSync(join(dir, `Alloc.${process.pid}.heapprofile`), JSON.stringify(result.profile));
   });
 });

@@ -53,12 +53,16 @@ function walk(node: Node, above: ReadonlySet<string>): number {
 walk(head, new Set());
 
 const size = (bytes: number) =>
-  requests === undefined ? `${(bytes / 1e6).toFixed(1).padStart(8)} MB` : `${(bytes / requests).toFixed(0).padStart(7)} B/req`;
+  requests === undefined
+    ? `${(bytes / 1e6).toFixed(1).padStart(8)} MB`
+    : `${(bytes / requests).toFixed(0).padStart(7)} B/req`;
 const table = (map: Map<string, number>) =>
   [...map]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
     .map(([name, bytes]) => `${size(bytes)} ${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${name}`)
     .join('\n');
-console.log(`allocation profile ${file}: ${size(total)} sampled\n\nAllocated by the function itself:\n${table(self)}`);
+console.log(
+  `allocation profile ${file}: ${size(total)} sampled\n\nAllocated by the function itself:\n${table(self)}`,
+);
 console.log(`\nAllocated by the function and what it calls:\n${table(inclusive)}`);
