@@ -4,8 +4,9 @@
 // comparing the run's last fifth with the fifth just after warm-up (inputs 20–40%; warm-up is
 // the first 20%: JIT, caches and pools filling):
 //
-// - live heap: the median of the full collections in each window. Fails when the end's exceeds
-//   the warm one by more than max(32 MiB, 25%).
+// - live heap: the smallest of the full collections in each window (one taken amid large bodies
+//   in flight says little; the campaign adds one made after the last input). Fails when the
+//   end's exceeds the warm one by more than max(32 MiB, 25%).
 // - RSS: the median of each window. Fails when the end's exceeds the warm one by more than
 //   max(128 MiB, 50%). RSS is the noisier measure: it holds what the allocator keeps of the
 //   multi-megabyte bodies the fuzz sends (they come and go with the mix of inputs), and the

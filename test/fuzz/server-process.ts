@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 // The server under fuzz is `ppx serve` in a process of its own, as an operator runs it: a crash
 // is an exit the fuzzer sees (not an exception inside the fuzzer), its memory is its own
@@ -23,6 +24,13 @@ export interface ServedProvider {
    * it is of (the main thread's, or a worker's: the SQLite store checkpoints in a worker).
    */
   liveHeaps(): { readonly isolate: string; readonly bytes: number }[];
+  /**
+   * A full collection now (SIGUSR2: Node's --heapsnapshot-signal, whose snapshot collects all
+   * garbage first; the snapshot goes to a file beside stdout's), and the live heaps it left, as
+   * liveHeaps gives them. The collections that happen along the way fall where the inputs in
+   * flight put them: the one made after the last input says what stayed.
+   */
+  collectNow(): Promise<{ readonly isolate: string; readonly bytes: number }[]>;
   /** CPU time used so far (user + system), in seconds (undefined once gone). */
   cpuSeconds(): number | undefined;
   /** SIGTERM, then the exit code (a graceful stop exits 0). */
@@ -62,7 +70,13 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
   const out = openSync(options.stdout, 'a');
   const child = spawn(
     process.execPath,
-    ['--trace-gc', ...(nodeOptions ? nodeOptions.split(' ') : []), ...args],
+    [
+      '--trace-gc',
+      '--heapsnapshot-signal=SIGUSR2',
+      `--diagnostic-dir=${dirname(options.stdout)}`,
+      ...(nodeOptions ? nodeOptions.split(' ') : []),
+      ...args,
+    ],
     { stdio: ['ignore', out, 'pipe'] },
   );
   closeSync(out);
@@ -103,9 +117,29 @@ export async function serve(options: ServeOptions): Promise<ServedProvider> {
         gcPartial = lines.pop() ?? '';
         for (const line of lines) {
           // `[pid:isolate]  200 ms: Mark-Compact 47.3 (105.5) -> 11.8 (141.5) MB, …`: in use
-          // before -> after, in MB.
-          const m = /^\[\d+:(0x[0-9a-f]+)\].* Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+          // before -> after, in MB (`Mark-Compact (reduce) …` for one that collects all it can).
+          const m =
+            /^\[\d+:(0x[0-9a-f]+)\].* Mark-Compact (?:\(reduce\) )?[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(
+              line,
+            );
           if (m) found.push({ isolate: m[1]!, bytes: Number(m[2]) * 1024 * 1024 });
+        }
+      }
+      return found;
+    },
+    async collectNow() {
+      const found: { isolate: string; bytes: number }[] = [];
+      if (served.exited) return found;
+      child.kill('SIGUSR2');
+      // Its lines come once the snapshot is written (a second or so); the main thread's last.
+      const until = performance.now() + 15_000;
+      while (performance.now() < until && !served.exited) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        found.push(...served.liveHeaps());
+        const snapshots = readdirSync(dirname(options.stdout)).filter((f) => f.endsWith('.heapsnapshot'));
+        if (snapshots.length > 0 && found.length > 0) {
+          for (const f of snapshots) rmSync(join(dirname(options.stdout), f), { force: true });
+          break;
         }
       }
       return found;
