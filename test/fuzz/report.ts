@@ -49,7 +49,7 @@ export function formatReport(r: CampaignReport): string {
       `${what}: start ${mib(m.start)}, after warm-up ${mib(m.warm)}, end ${mib(m.end)}, peak ${mib(m.peak)} ` +
       `(allowed at the end: ${mib(m.allowed)}; trend after warm-up ${mib(m.slopePer100k)} per 100k inputs; ${m.samples} samples) ${m.ok ? 'bounded' : 'GROWING'}`;
     out.push(line('server RSS (median)', r.memory.rss));
-    if (r.memory.heap) out.push(line('server live heap (median after full GCs)', r.memory.heap));
+    if (r.memory.heap) out.push(line('server live heap (smallest after full GCs)', r.memory.heap));
   }
   out.push(
     `duration: ${(r.durationMs / 1000).toFixed(1)} s (${Math.round(r.rate)} inputs/s), store: ${r.store}`,
