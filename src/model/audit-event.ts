@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObjectMark } from '../cache/object-mark.ts';
+import { ObjectMark } from './object-mark.ts';
 import { DateTime, ppxId } from './vocabulary.ts';
 
 /** What an audit entry records. The table is append-only: entries are never changed. */

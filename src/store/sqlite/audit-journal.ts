@@ -247,7 +247,6 @@ export class AuditJournal {
 export function lineOf(event: AuditEvent): string {
   const { claim_keys, ...rest } = event;
   const head = JSON.stringify(rest);
-  if (!Array.isArray(claim_keys) || head === '{}') return `${JSON.stringify(event)}\n`;
   return `${head.slice(0, -1)},"claim_keys":${keyListJson(claim_keys)}}\n`;
 }
 

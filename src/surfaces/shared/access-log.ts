@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ObjectMark } from '../../cache/object-mark.ts';
+import { ObjectMark } from '../../model/object-mark.ts';
 
 // One access-log line per request (issue 11): what was asked, how it ended, how long it took and
 // what kind of caller it was. Never a token, a cookie, a query string or a body: the path is

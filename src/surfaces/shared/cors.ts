@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { ObjectMark } from '../../cache/object-mark.ts';
+import { ObjectMark } from '../../model/object-mark.ts';
 import { withHeaders } from './with-headers.ts';
 
 // The provider's one CORS policy (docs/http-api.md "Browsers on another origin"), for what an app's

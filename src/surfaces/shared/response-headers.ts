@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ObjectMark } from '../../cache/object-mark.ts';
+import { ObjectMark } from '../../model/object-mark.ts';
 import { withHeaders } from './with-headers.ts';
 
 // Headers every answer carries, whatever the surface, set once by the composition root

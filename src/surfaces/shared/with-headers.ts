@@ -1,4 +1,4 @@
-import { ObjectMark } from '../../cache/object-mark.ts';
+import { ObjectMark } from '../../model/object-mark.ts';
 
 // Headers a surface adds to an answer it did not build itself (the SDK's, on /mcp and /a2a; a
 // route's, under a middleware): the rate-limit headers, Cache-Control, CORS, the shared ones. Set

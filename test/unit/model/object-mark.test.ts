@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ObjectMark } from '../../../src/cache/object-mark.ts';
+import { ObjectMark } from '../../../src/model/object-mark.ts';
 
-// A mark replaces a WeakSet/WeakMap entry for short-lived objects (cache/object-mark.ts): it must
+// A mark replaces a WeakSet/WeakMap entry for short-lived objects (model/object-mark.ts): it must
 // be as invisible as one (JSON, keys, spreads, equality) and say "not known" when it cannot be set.
 describe('ObjectMark', () => {
   it('keeps a value on the object, invisible to JSON, keys, spreads and deep equality', () => {

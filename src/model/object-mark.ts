@@ -5,7 +5,8 @@
  * young-generation collection to walk: four per small read cost it 8 % of its throughput
  * (docs/benchmarks.md, "Issue 27"). The property is not enumerable, so JSON, spreads,
  * `Object.keys` and deep equality do not see it; an object that cannot take it (frozen, sealed)
- * simply stays unmarked, which every user treats as "not known": the safe answer.
+ * simply stays unmarked, which every user treats as "not known": the safe answer. Kept in model/,
+ * the layer every other may use (an audit event's own mark is here), as it imports nothing.
  */
 export class ObjectMark<V = true> {
   readonly #key: symbol;
