@@ -18,14 +18,23 @@ const AUTO_CHECKPOINT_PAGES = 1000;
  */
 const WAL_BYTES_BEFORE_WORKER = ((AUTO_CHECKPOINT_PAGES * 3) / 4) * 4096;
 /**
- * The WAL size past which the writer empties it itself, between two of its transactions, without
- * waiting to be asked: on a loaded machine the worker's thread can be starved of the CPU while the
- * writer commits back to back, and its request came too late (a WAL of 1 GB in a test run beside
- * browsers). The worker's own limit (checkpoint-worker.ts, 16,384 frames of 4 KiB) is the same.
+ * The WAL size past which the writer empties it itself (a TRUNCATE, the file cut to nothing),
+ * between two of its transactions, without waiting to be asked: on a loaded machine the worker's
+ * thread can be starved of the CPU while the writer commits back to back, and its request came
+ * too late (a WAL of 1 GB in a test run beside browsers). Above the worker's own limits
+ * (checkpoint-worker.ts: it rewinds the WAL at 64 MiB of frames, and cuts a file past 128 MiB),
+ * so that only a starved worker leaves it to the writer: the TRUNCATE stops the event loop for 50
+ * to 85 ms.
  */
-const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+const WAL_LIMIT_BYTES = 256 * 1024 * 1024;
 /** Commits between two looks at the WAL's size (one stat call each). */
 const SIZE_CHECK_EVERY = 64;
+/**
+ * The longest a write waits for the worker's RESTART before it goes on (and SQLite's busy
+ * handler takes over): the worker's own busy_timeout, so a worker that died holding the flag
+ * costs a write a second at most.
+ */
+const EMPTYING_WAIT_MS = 1000;
 
 /**
  * Moves WAL checkpoints off the event loop. SQLite checkpoints on the committing connection once
@@ -47,10 +56,29 @@ export class Checkpointer {
   /** The worker could not empty a large WAL: the writer does, after its next commit. */
   #truncate = false;
   #sinceSizeCheck = 0;
+  /**
+   * 1 while the worker rewinds the WAL (checkpoint-worker.ts), shared with its thread. Its RESTART
+   * holds the file's write lock for milliseconds (the last pages copied back, an fsync, the
+   * readers waited for), and the writer's BEGIN IMMEDIATE used to wait for it in SQLite's busy
+   * handler: a sleep on the event loop, every request of the process stopped (docs/benchmarks.md,
+   * "Refresh rotations, third pass").
+   */
+  readonly #emptying = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(path: string, writer: DatabaseSync) {
     this.#path = path;
     this.#writer = writer;
+  }
+
+  /**
+   * Undefined when the writer may begin now; else a promise that settles once the worker has
+   * rewound the WAL (or after EMPTYING_WAIT_MS): the store's write mutex waits on it before each
+   * write (sqlite-store.ts), so the event loop goes on serving reads meanwhile.
+   */
+  whileEmptying(): Promise<unknown> | undefined {
+    if (Atomics.load(this.#emptying, 0) === 0) return undefined;
+    const wait = Atomics.waitAsync(this.#emptying, 0, 1, EMPTYING_WAIT_MS);
+    return wait.async ? wait.value : undefined;
   }
 
   /** Called after every commit on the writer (outside any transaction). */
@@ -85,7 +113,7 @@ export class Checkpointer {
 
   #start(): void {
     const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), {
-      workerData: { path: this.#path, intervalMs: CHECKPOINT_EVERY_MS },
+      workerData: { path: this.#path, intervalMs: CHECKPOINT_EVERY_MS, emptying: this.#emptying },
     });
     // Never keeps the process alive on its own.
     worker.unref();
@@ -101,6 +129,9 @@ export class Checkpointer {
   #fallBack(): void {
     if (this.#worker === undefined) return;
     this.#worker = undefined;
+    // A worker that ended in the middle of a RESTART holds no lock any more: no write waits for it.
+    Atomics.store(this.#emptying, 0, 0);
+    Atomics.notify(this.#emptying, 0);
     // Stopped for good, or back to checkpointing on the writer's own connection.
     this.#stopped = true;
     if (this.#writer.isOpen) this.#writer.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);

@@ -28,11 +28,12 @@ import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
 export async function openSqliteStore(path: string): Promise<Store> {
   const connections = openConnections(path);
   const { writer, reader } = connections;
-  const mutex = new Mutex();
-  const guard = new TransactionGuard();
-  const open = new OpenState();
   // A `:memory:` database has no WAL to checkpoint.
   const checkpointer = reader === writer ? undefined : new Checkpointer(path, writer);
+  // A write waits its turn, and then for the checkpoint thread to let go of the file's write lock.
+  const mutex = new Mutex(() => checkpointer?.whileEmptying());
+  const guard = new TransactionGuard();
+  const open = new OpenState();
   const ends = transactionEnds(connections, checkpointer);
   const readOutside = async <T>(call: () => T): Promise<T> => {
     open.assertOpen();
