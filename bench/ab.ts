@@ -13,13 +13,20 @@ import { roundsTable } from './rounds.ts';
 // one after the other differ by more than most changes do; within one run both see the same load.
 // A checkout is a directory holding this repository at some commit (`git worktree add /tmp/x
 // <commit>` with node_modules linked in). Prints the table; the ratio is A over B.
+// `--a-node-flags '<flags>'` / `--b-node-flags '<flags>'`: V8 or Node flags for that build's
+// process only (say, one checkout twice with and without a heap setting).
 
 const here = import.meta.dirname;
 const json = { 'content-type': 'application/json' };
 const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
 
 runMain('ab', async () => {
-  const args = benchArgs({ a: { type: 'string' }, b: { type: 'string' } });
+  const args = benchArgs({
+    a: { type: 'string' },
+    b: { type: 'string' },
+    'a-node-flags': { type: 'string', default: '' },
+    'b-node-flags': { type: 'string', default: '' },
+  });
   const a = args.extra['a'];
   const b = args.extra['b'];
   if (typeof a !== 'string' || typeof b !== 'string')
@@ -31,11 +38,12 @@ runMain('ab', async () => {
       ['A', a],
       ['B', b],
     ] as const) {
-      const child = startChild(name, [
-        join(resolve(root), 'bench', 'provider-server.ts'),
-        '--profile',
-        'demo',
-      ]);
+      const flags = String(args.extra[`${name.toLowerCase()}-node-flags`] ?? '');
+      const child = startChild(
+        name,
+        [join(resolve(root), 'bench', 'provider-server.ts'), '--profile', 'demo'],
+        { execArgv: flags.split(/\s+/).filter((f) => f !== '') },
+      );
       children.push(child);
       const info = await child.ready;
       targets.push({

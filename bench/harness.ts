@@ -33,8 +33,13 @@ export interface BenchArgs {
 }
 
 /**
- * `--duration <s> (10) --connections <n> (50) --warmup <s> (2) --rounds <n> (3) --cold`, checked,
- * plus the bench's own options `extra` (returned as they are in `extra`).
+ * `--duration <s> (10) --connections <n> (50) --warmup <s> (2; 15 below 10 connections) --rounds
+ * <n> (3) --cold`, checked, plus the bench's own options `extra` (returned as they are in `extra`).
+ *
+ * A few connections send a small part of the requests a second that fifty do, and V8 compiles a
+ * function's optimized code after enough calls: two seconds of one client left the provider half
+ * compiled, and its first rounds cost twice its steady CPU a request (451 µs, then 165 from about
+ * 20 s on: docs/benchmarks.md, "The lone client warms up slowly").
  */
 export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
   const { values } = parseArgs({
@@ -42,14 +47,14 @@ export function benchArgs(extra: ParseArgsOptionsConfig = {}): BenchArgs {
       ...extra,
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
-      warmup: { type: 'string', default: '2' },
+      warmup: { type: 'string' },
       rounds: { type: 'string', default: '3' },
       cold: { type: 'boolean', default: false },
     },
   });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  const warmup = Number(values.warmup);
+  const warmup = Number(values.warmup ?? (connections < 10 ? 15 : 2));
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds <= 0) throw new Error('--rounds must be a positive integer');
   if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be a positive number');
