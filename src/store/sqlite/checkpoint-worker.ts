@@ -57,10 +57,10 @@ const timer = setInterval(() => {
     // the lock, copies a few milliseconds' worth.
     checkpoint.get();
     checkpoint.get();
+    const large = (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > FILE_LIMIT_BYTES;
     // Said before asking for the lock: the writer begins no new transaction, so the wait below is
     // for the one under way only, and its next one waits without blocking its thread.
     Atomics.store(emptying, 0, 1);
-    const large = (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > FILE_LIMIT_BYTES;
     let done: { busy: number; log: number } | undefined;
     try {
       done = (large ? truncate : restart).get() as { busy: number; log: number } | undefined;
