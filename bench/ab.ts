@@ -13,8 +13,9 @@ import { roundsTable } from './rounds.ts';
 // one after the other differ by more than most changes do; within one run both see the same load.
 // A checkout is a directory holding this repository at some commit (`git worktree add /tmp/x
 // <commit>` with node_modules linked in). Prints the table; the ratio is A over B.
-// `--a-node-flags '<flags>'` / `--b-node-flags '<flags>'`: V8 or Node flags for that build's
-// process only (say, one checkout twice with and without a heap setting).
+// `--a-node-flags=<flags>` / `--b-node-flags=<flags>` (with `=`: the value starts with a dash),
+// space-separated: V8 or Node flags for that build's process only (say, one checkout twice, with
+// and without a heap setting).
 
 const here = import.meta.dirname;
 const json = { 'content-type': 'application/json' };

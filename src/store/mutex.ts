@@ -22,7 +22,9 @@ export class Mutex {
         ? task
         : () => {
             const wait = before();
-            return wait === undefined ? task() : wait.then(task, task);
+            // The wait's outcome is not the task's argument: it only says when the turn is.
+            const go = () => task();
+            return wait === undefined ? go() : wait.then(go, go);
           };
     const result = this.#tail.then(turn);
     this.#tail = result.catch(() => undefined);

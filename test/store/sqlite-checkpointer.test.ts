@@ -3,7 +3,7 @@ import { statSync, watch } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
@@ -194,6 +194,58 @@ describe('background WAL checkpoints', () => {
       );
     } finally {
       await checkpointer.stop();
+      writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+  it("are emptied by the writer itself when the worker's rewind cannot get through", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ppx-checkpoint-'));
+    const path = join(dir, 'raw.db');
+    const writer = new DatabaseSync(path);
+    // Short: the writer's own TRUNCATE is tried after each commit, and must not block long.
+    writer.exec('PRAGMA busy_timeout = 50');
+    const reader = new DatabaseSync(path);
+    const asked: string[] = [];
+    process.once('worker', (worker: Worker) => worker.on('message', (m: string) => asked.push(m)));
+    const checkpointer = new Checkpointer(path, writer);
+    const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    let row: StatementSync | undefined;
+    const insert = () => {
+      row ??= writer.prepare('INSERT INTO t VALUES (?)');
+      writer.exec('BEGIN IMMEDIATE');
+      for (let i = 0; i < 250; i++) row.run('x'.repeat(4000));
+      writer.exec('COMMIT');
+      checkpointer.committed();
+    };
+    try {
+      writer.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (v TEXT)');
+      for (let i = 0; i < 500; i++) checkpointer.committed();
+      // A reader that keeps its snapshot: the worker's RESTART waits for it in vain and asks the
+      // writer's thread ('truncate').
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM t').get();
+      for (let t = 0; t < 70; t++) {
+        await checkpointer.whileEmptying();
+        insert();
+        await nextTurn();
+      }
+      for (let waited = 0; !asked.includes('truncate'); waited += 50) {
+        assert.ok(waited < 30_000, 'the worker never asked the writer to empty the WAL');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      reader.exec('COMMIT');
+      // 70 MB: the worker itself would only rewind a WAL of this size, never cut the file. The
+      // writer cuts it after one of its next commits (one the worker's checkpoint answers busy
+      // is tried again after the next).
+      for (let t = 0; t < 100 && wal() > 0; t++) {
+        await checkpointer.whileEmptying();
+        insert();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(wal(), 0, 'the writer never emptied the WAL');
+    } finally {
+      await checkpointer.stop();
+      reader.close();
       writer.close();
       await rm(dir, { recursive: true, force: true });
     }
