@@ -30,8 +30,7 @@ describe('sqlite savepoint journals', () => {
       connections.control('COMMIT');
       assert.equal(tempStore(), 0);
     } finally {
-      connections.writer.close();
-      connections.reader.close();
+      connections.close();
     }
   });
 });

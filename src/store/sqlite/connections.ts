@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrate } from './migrate.ts';
 import { type SqliteQueries, sqliteQueries } from './queries.ts';
+import { WalIndexHeader } from './wal-index-header.ts';
 
 /** A store's connections to its file, and the queries of each. */
 export interface Connections {
@@ -23,6 +24,8 @@ export interface Connections {
    * (refresh rotations, audit appends), whose savepoint journal is then kept in memory.
    */
   readonly begin: (small: boolean) => void;
+  /** Closes both connections (the reader first, when it is one of its own). */
+  readonly close: () => void;
 }
 
 function isMemory(path: string): boolean {
@@ -83,8 +86,10 @@ function open(path: string): { writer: DatabaseSync; reader: DatabaseSync } {
 export function openConnections(path: string): Connections {
   const { writer, reader } = open(path);
   const write = sqliteQueries(writer);
-  const read = reader === writer ? write : sqliteQueries(reader, { cacheContent: true });
-  const warm = reader === writer ? write : sqliteQueries(writer, { cacheContent: true });
+  // The caches' freshness check reads the file's WAL index header first (wal-index-header.ts).
+  const header = reader === writer ? undefined : new WalIndexHeader(path);
+  const read = reader === writer ? write : sqliteQueries(reader, { cacheContent: true, header });
+  const warm = reader === writer ? write : sqliteQueries(writer, { cacheContent: true, header });
   // The transaction-control statements, prepared once: a group commit runs several per
   // transaction (a savepoint each, and one per write), and exec parses its text every time.
   const prepared = new Map<string, StatementSync>();
@@ -118,6 +123,11 @@ export function openConnections(path: string): Connections {
         journalInMemory = small;
       }
       control('BEGIN IMMEDIATE');
+    },
+    close() {
+      header?.close();
+      if (reader !== writer) reader.close();
+      writer.close();
     },
   };
 }

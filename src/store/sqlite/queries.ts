@@ -12,6 +12,7 @@ import { recordQueries } from './record-queries.ts';
 import { resourceSubscriptionQueries } from './resource-subscription-queries.ts';
 import { reviewQueries } from './review-queries.ts';
 import { StatementCache } from './statement-cache.ts';
+import type { WalIndexHeader } from './wal-index-header.ts';
 import { writebackQueries } from './writeback-queries.ts';
 
 /** Every store operation as synchronous SQL on one connection, and the caches it keeps. */
@@ -25,6 +26,8 @@ export interface SqliteQueries extends Sync<StoreTx> {
 export interface QueryOptions {
   /** Keep records and profile content between reads (record-queries.ts, record-cache.ts). */
   readonly cacheContent?: boolean;
+  /** The file's WAL index header, which tells the record cache that nothing was committed. */
+  readonly header?: WalIndexHeader;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface QueryOptions {
 export function sqliteQueries(db: DatabaseSync, options: QueryOptions = {}): SqliteQueries {
   const sql = new StatementCache(db);
   // Grants, clients, profile content and token families, kept while nothing changed them.
-  const records = options.cacheContent ? new RecordCache(sql) : undefined;
+  const records = options.cacheContent ? new RecordCache(sql, options.header) : undefined;
   return {
     ...recordQueries(sql, records),
     ...consentQueries(sql, records),

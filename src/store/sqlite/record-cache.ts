@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { deepFreeze } from '../deep-freeze.ts';
 import type { StoreWriter } from '../store.ts';
 import type { StatementCache } from './statement-cache.ts';
+import { CommitMark, type WalIndexHeader } from './wal-index-header.ts';
 
 /**
  * Records read by primary key (grants, clients, token families, profiles with their content),
@@ -18,10 +19,13 @@ import type { StatementCache } from './statement-cache.ts';
 export class RecordCache {
   readonly #sql: StatementCache;
   readonly #entries = new Map<string, unknown>();
+  readonly #commits: CommitMark | undefined;
   #dataVersion = -1;
 
-  constructor(sql: StatementCache) {
+  /** `header`: the file's WAL index, read first so that SQLite is asked only after a commit. */
+  constructor(sql: StatementCache, header?: WalIndexHeader) {
     this.#sql = sql;
+    this.#commits = header === undefined ? undefined : new CommitMark(header);
   }
 
   /** The value under `key` if nothing was committed since it was stored; else loads and keeps it. */
@@ -29,11 +33,14 @@ export class RecordCache {
     const checked = requests.getStore();
     if (checked === undefined || performance.now() > checked.until || !checked.caches.includes(this)) {
       // A read transaction of its own (SQLite's locks on the WAL index, a few system calls): once
-      // a request, not once a read (three a token refresh).
-      const version = Number(this.#sql.get('PRAGMA data_version').get()?.['data_version']);
-      if (version !== this.#dataVersion) {
-        this.#entries.clear();
-        this.#dataVersion = version;
+      // a request, not once a read (three a token refresh), and only when the WAL index's header
+      // moved since the last check (wal-index-header.ts): one pread when nothing was committed.
+      if (this.#commits?.unchanged() !== true) {
+        const version = Number(this.#sql.get('PRAGMA data_version').get()?.['data_version']);
+        if (version !== this.#dataVersion) {
+          this.#entries.clear();
+          this.#dataVersion = version;
+        }
       }
       if (checked !== undefined && !checked.caches.includes(this)) checked.caches.push(this);
     }

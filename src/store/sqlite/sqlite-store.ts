@@ -102,7 +102,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         if (!open.markClosed()) return;
         journal?.close();
         feed.close();
-        closeConnections(connections);
+        connections.close();
       });
     },
   };
@@ -176,12 +176,6 @@ function autocommitWrites({
       return result;
     });
   };
-}
-
-/** Closes the read connection (when it is one of its own) and the write connection. */
-function closeConnections({ reader, writer }: Connections): void {
-  if (reader !== writer) reader.close();
-  writer.close();
 }
 
 /**

@@ -1,0 +1,87 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** The header of SQLite's WAL index (`WalIndexHdr` in wal.c): 48 bytes, kept twice at the `-shm` file's start. */
+const HEADER_BYTES = 48;
+/** `isInit`: the header's byte that is 1 once the index is built. */
+const IS_INIT_OFFSET = 12;
+
+/**
+ * The WAL index header of a database in WAL mode, read from its `-shm` file: every commit to the
+ * file, by any connection of any process, rewrites it (`iChange` counts the commits; `mxFrame`, the
+ * salts and the checksum move with them), and nothing else does but a rewind of the WAL. So while
+ * it holds the same bytes, nothing was committed. `PRAGMA data_version` answers the same question
+ * with a read transaction of its own (two `fcntl` locks and the index); one `pread` of these bytes
+ * is a third of that, and is what a lone client's read paid most for after its socket
+ * (docs/benchmarks.md, "The lone client's freshness check").
+ *
+ * SQLite maps the `-shm` file shared, so a `pread` sees what the writers wrote. A writer writes the
+ * second copy, then the first; the first copy is read first, so a header caught half-written has
+ * copies that differ, as SQLite's own readers find it (walIndexTryHdr). Such a read, a file that is
+ * missing or short, or an index not built yet gives `undefined`: the caller asks SQLite.
+ */
+export class WalIndexHeader {
+  readonly #path: string;
+  /** The open `-shm` file; undefined until the first read; null when it could not be opened. */
+  #fd: number | null | undefined;
+  readonly #both = Buffer.alloc(2 * HEADER_BYTES);
+
+  constructor(databasePath: string) {
+    this.#path = `${databasePath}-shm`;
+  }
+
+  /** The header's bytes now (valid until the next call), or undefined when they cannot be trusted. */
+  read(): Buffer | undefined {
+    if (this.#fd === undefined) this.#fd = tryOpen(this.#path);
+    if (this.#fd === null) return undefined;
+    let n: number;
+    try {
+      n = readSync(this.#fd, this.#both, 0, this.#both.length, 0);
+    } catch {
+      return undefined;
+    }
+    const both = this.#both;
+    if (n < both.length || both[IS_INIT_OFFSET] !== 1) return undefined;
+    if (both.compare(both, HEADER_BYTES, 2 * HEADER_BYTES, 0, HEADER_BYTES) !== 0) return undefined;
+    return both.subarray(0, HEADER_BYTES);
+  }
+
+  close(): void {
+    if (typeof this.#fd === 'number') closeSync(this.#fd);
+    this.#fd = null;
+  }
+}
+
+/**
+ * Whether nothing was committed since the last look, one per cache: `unchanged()` is true only
+ * when the header reads as it did at the previous call. The caller checks with SQLite whenever it
+ * is false, after this read, so a commit between the two is seen at the next call.
+ */
+export class CommitMark {
+  readonly #header: WalIndexHeader;
+  readonly #seen = Buffer.alloc(HEADER_BYTES);
+  #known = false;
+
+  constructor(header: WalIndexHeader) {
+    this.#header = header;
+  }
+
+  unchanged(): boolean {
+    const now = this.#header.read();
+    if (now === undefined) {
+      this.#known = false;
+      return false;
+    }
+    if (this.#known && now.equals(this.#seen)) return true;
+    now.copy(this.#seen);
+    this.#known = true;
+    return false;
+  }
+}
+
+function tryOpen(path: string): number | null {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return null;
+  }
+}
