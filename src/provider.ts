@@ -70,7 +70,7 @@ export async function providerOn(
     changes: store.changes,
     tokens: new TokenService(key, {
       issuer: config.baseUrl,
-      onVerified: (outcome) => verified.inc({ outcome }),
+      onVerified: (outcome) => verified.series(outcome).inc(),
     }),
     pairwise: new PairwiseIds(pairwiseSecret),
     provider: {

@@ -18,7 +18,7 @@ export async function evaluateOrDeny(
   now: Date,
 ): Promise<Result<Scope>> {
   const scope = evaluateAccess(caller.grant, request, now);
-  deps.metrics.grantDecisions.inc({ operation: label, outcome: scope.ok ? 'allowed' : scope.error.code });
+  deps.metrics.grantDecisions.series(label, scope.ok ? 'allowed' : scope.error.code).inc();
   if (!scope.ok) {
     await recordCallerAudit(
       deps,
@@ -46,7 +46,7 @@ export async function precheckGrant(
   const now = deps.clock();
   const checked = checkRequirement(caller.grant, requirement, now);
   // Only refusals: an allowed precheck is followed by the operation's own decision, counted there.
-  if (!checked.ok) deps.metrics.grantDecisions.inc({ operation, outcome: checked.error.code });
+  if (!checked.ok) deps.metrics.grantDecisions.series(operation, checked.error.code).inc();
   if (!checked.ok) {
     await recordCallerAudit(
       deps,

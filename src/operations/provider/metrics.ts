@@ -14,7 +14,7 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 
 export class Metrics {
   readonly registry = new Registry();
-  // Touched by every request: bound-series.ts says why these are not prom-client's own.
+  // The metrics every request touches are bound series (bound-series.ts says why); the rest are prom-client's own.
   readonly requests = new BoundCounter({
     name: 'ppx_http_requests_total',
     help: 'Requests answered, by surface, route pattern, method and status',
@@ -28,16 +28,16 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  readonly grantDecisions = new Counter({
+  readonly grantDecisions = new BoundCounter({
     name: 'ppx_grant_decisions_total',
     help: "A grant's decisions on what a grantee asked for, by operation and outcome (allowed, or the refusal's code)",
-    labelNames: ['operation', 'outcome'] as const,
+    labelNames: ['operation', 'outcome'],
     registers: [this.registry],
   });
-  readonly tokenVerifications = new Counter({
+  readonly tokenVerifications = new BoundCounter({
     name: 'ppx_token_verifications_total',
     help: 'Bearer tokens verified, by outcome (valid, or the refusal: expired, malformed, another resource, …)',
-    labelNames: ['outcome'] as const,
+    labelNames: ['outcome'],
     registers: [this.registry],
   });
   readonly storeSeconds = new BoundHistogram({
