@@ -34,16 +34,25 @@ function text(value: unknown, depth: number): string | undefined {
   if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return JSON.stringify(value);
   }
+  // Appended, not joined: `+=` makes a rope that is copied once, where the text is used; a join
+  // copied the whole text below it at every level (a shared 6 KB document five levels down in an
+  // A2A task was copied five times; docs/benchmarks.md "A2A: one text a task").
   if (Array.isArray(value)) {
-    // JSON.stringify writes null for an undefined (or function) element.
-    return `[${value.map((item: unknown) => text(item, depth - 1) ?? 'null').join(',')}]`;
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      // JSON.stringify writes null for an undefined (or function) element, and for a hole.
+      out += `${i > 0 ? ',' : ''}${text(value[i], depth - 1) ?? 'null'}`;
+    }
+    return `${out}]`;
   }
-  const parts: string[] = [];
+  let out = '{';
   for (const key of Object.keys(value)) {
     const member = text((value as Record<string, unknown>)[key], depth - 1);
-    if (member !== undefined) parts.push(`${JSON.stringify(key)}:${member}`);
+    if (member === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:`;
+    out += member;
   }
-  return `{${parts.join(',')}}`;
+  return `${out}}`;
 }
 
 /** The UTF-8 of shared values' JSON, kept as text() keeps their text (from the second time on). */
