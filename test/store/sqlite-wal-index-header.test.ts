@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,5 +139,34 @@ describe('the WAL index header (is anything committed since the last look?)', ()
       reader.close();
       db.close();
     }
+  });
+
+  it('shares one descriptor of the -shm file between headers, and closes it with the last', () => {
+    // Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+    // own included: a store closed beside another on the same file must not close the other's.
+    const { path, db } = walDatabase('shared.db');
+    const shmDescriptors = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === `${path}-shm`;
+        } catch {
+          return false;
+        }
+      }).length;
+    const sqliteOwn = shmDescriptors();
+    const a = new WalIndexHeader(path);
+    const b = new WalIndexHeader(path);
+    try {
+      assert.ok(a.read() && b.read());
+      assert.equal(shmDescriptors(), sqliteOwn + 1, 'one descriptor for both');
+      a.close();
+      assert.equal(shmDescriptors(), sqliteOwn + 1, 'kept while a header still uses it');
+      assert.ok(b.read());
+      assert.equal(a.read(), undefined, 'a closed header reads nothing');
+    } finally {
+      b.close();
+      db.close();
+    }
+    assert.equal(shmDescriptors(), 0, 'closed with the last header');
   });
 });

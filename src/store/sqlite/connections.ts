@@ -125,9 +125,10 @@ export function openConnections(path: string): Connections {
       control('BEGIN IMMEDIATE');
     },
     close() {
-      header?.close();
       if (reader !== writer) reader.close();
       writer.close();
+      // After the connections: closing a descriptor of the -shm file drops the process's locks on it.
+      header?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** The header of SQLite's WAL index (`WalIndexHdr` in wal.c): 48 bytes, kept twice at the `-shm` file's start. */
 const HEADER_BYTES = 48;
@@ -18,24 +19,29 @@ const IS_INIT_OFFSET = 12;
  * second copy, then the first; the first copy is read first, so a header caught half-written has
  * copies that differ, as SQLite's own readers find it (walIndexTryHdr). Such a read, a file that is
  * missing or short, or an index not built yet gives `undefined`: the caller asks SQLite.
+ *
+ * SQLite locks the `-shm` file with POSIX record locks, and closing any descriptor of a file drops
+ * every such lock the process holds on it, SQLite's included. So the descriptor is one per file
+ * per process, shared by every header on it (two stores on one file, as tests open them), and
+ * closed with the last of them, which the store does after its connections are closed
+ * (connections.ts#close), as SQLite closes its own only when its last connection goes.
  */
 export class WalIndexHeader {
-  readonly #path: string;
-  /** The open `-shm` file; undefined until the first read; null when it could not be opened. */
-  #fd: number | null | undefined;
+  readonly #shm: SharedShm;
   readonly #both = Buffer.alloc(2 * HEADER_BYTES);
+  #closed = false;
 
   constructor(databasePath: string) {
-    this.#path = `${databasePath}-shm`;
+    this.#shm = SharedShm.of(`${resolve(databasePath)}-shm`);
   }
 
   /** The header's bytes now (valid until the next call), or undefined when they cannot be trusted. */
   read(): Buffer | undefined {
-    if (this.#fd === undefined) this.#fd = tryOpen(this.#path);
-    if (this.#fd === null) return undefined;
+    const fd = this.#closed ? null : this.#shm.fd();
+    if (fd === null) return undefined;
     let n: number;
     try {
-      n = readSync(this.#fd, this.#both, 0, this.#both.length, 0);
+      n = readSync(fd, this.#both, 0, this.#both.length, 0);
     } catch {
       return undefined;
     }
@@ -45,7 +51,46 @@ export class WalIndexHeader {
     return both.subarray(0, HEADER_BYTES);
   }
 
+  /** Lets go of the shared descriptor: call it only after this store's connections are closed. */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#shm.release();
+  }
+}
+
+/** The one descriptor of a `-shm` file in this process, and how many headers use it. */
+class SharedShm {
+  static readonly #open = new Map<string, SharedShm>();
+
+  static of(path: string): SharedShm {
+    let shm = SharedShm.#open.get(path);
+    if (shm === undefined) {
+      shm = new SharedShm(path);
+      SharedShm.#open.set(path, shm);
+    }
+    shm.#users += 1;
+    return shm;
+  }
+
+  readonly #path: string;
+  #users = 0;
+  /** Undefined until the first read; null when the file could not be opened (SQLite is asked). */
+  #fd: number | null | undefined;
+
+  private constructor(path: string) {
+    this.#path = path;
+  }
+
+  fd(): number | null {
+    if (this.#fd === undefined) this.#fd = tryOpen(this.#path);
+    return this.#fd;
+  }
+
+  release(): void {
+    this.#users -= 1;
+    if (this.#users > 0) return;
+    SharedShm.#open.delete(this.#path);
     if (typeof this.#fd === 'number') closeSync(this.#fd);
     this.#fd = null;
   }
