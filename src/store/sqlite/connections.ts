@@ -24,7 +24,7 @@ export interface Connections {
    * (refresh rotations, audit appends), whose savepoint journal is then kept in memory.
    */
   readonly begin: (small: boolean) => void;
-  /** Closes both connections (the reader first, when it is one of its own). */
+  /** Closes both connections (the reader first, when it is one of its own), then the WAL index header. */
   readonly close: () => void;
 }
 
