@@ -41,6 +41,10 @@ export interface Summary {
   /** First target's req/s over the second's, one per round (NaN with one target). */
   readonly ratios: readonly number[];
   readonly ratio: Spread;
+  /** In how many rounds the first target answered more requests a second than the second. */
+  readonly firstAhead: number;
+  /** First target's CPU µs per request over the second's, per round where both were measured. */
+  readonly cpuRatio: Spread;
 }
 
 export function summarize(rounds: readonly Round[]): Summary {
@@ -63,7 +67,17 @@ export function summarize(rounds: readonly Round[]): Summary {
   });
   // One target alone (bench:surfaces --targets one) has no ratio.
   const ratios = rounds.map((r) => (r.rows[1] ? r.rows[0]!.reqPerSec / r.rows[1].reqPerSec : Number.NaN));
-  return { targets, ratios, ratio: spread(ratios) };
+  // Paired by round, as the throughput ratios are: the machine's moods hit both targets of a round.
+  const cpuRatios = rounds
+    .map((r) => (r.rows[1] ? r.rows[0]!.cpuPerRequest / r.rows[1].cpuPerRequest : Number.NaN))
+    .filter((x) => Number.isFinite(x));
+  return {
+    targets,
+    ratios,
+    ratio: spread(ratios),
+    firstAhead: ratios.filter((x) => x > 1).length,
+    cpuRatio: spread(cpuRatios),
+  };
 }
 
 /** A markdown table: a header row, a rule, the rows; columns padded to their widest cell. */
@@ -109,6 +123,14 @@ export function roundsTable(rounds: readonly Round[], cold: boolean, note?: stri
     `throughput ratio ${first}/${second} per round: ${perRound}`,
     `ratio median ${s.ratio.median.toFixed(3)}, spread ${range(s.ratio, 3)} over ${rounds.length} round(s)` +
       (cold ? ' — cold: every request a new context' : ''),
+    ...(s.targets.length > 1
+      ? [
+          `${first} ahead in ${s.firstAhead} of ${rounds.length} round(s); CPU µs/req ${first}/${second} per round: median ` +
+            (Number.isFinite(s.cpuRatio.median)
+              ? `${s.cpuRatio.median.toFixed(3)}, spread ${range(s.cpuRatio, 3)}`
+              : 'n/a'),
+        ]
+      : []),
     ...(note ? [note] : []),
   ].join('\n');
 }
