@@ -20,18 +20,45 @@ describe('the WAL index header (is anything committed since the last look?)', ()
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  function walDatabase(name: string): { path: string; db: DatabaseSync } {
+  interface WalFile {
+    readonly path: string;
+    readonly db: DatabaseSync;
+    readonly reader: DatabaseSync;
+    readonly header: WalIndexHeader;
+  }
+
+  /**
+   * A WAL file with a table, a writer, a read-only connection and a header; closed as
+   * connections.ts closes a store's: the connections first, then the header (closing its
+   * descriptor drops the process's locks on the -shm file).
+   */
+  function withWalFile(name: string, body: (file: WalFile) => void): void {
     const path = join(dir, name);
     const db = new DatabaseSync(path);
     db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER)');
-    return { path, db };
-  }
-
-  it('stays put while only reads happen, and moves with every commit of another connection', () => {
-    const { path, db } = walDatabase('a.db');
     const reader = new DatabaseSync(path, { readOnly: true });
     const header = new WalIndexHeader(path);
     try {
+      body({ path, db, reader, header });
+    } finally {
+      reader.close();
+      db.close();
+      header.close();
+    }
+  }
+
+  /** One read of a fresh header on `path`, which is then let go. */
+  function readOnce(path: string): Buffer | undefined {
+    const header = new WalIndexHeader(path);
+    try {
+      return header.read();
+    } finally {
+      header.close();
+    }
+  }
+
+  it('stays put while only reads happen, and moves with every commit of another connection', () =>
+    withWalFile('a.db', ({ db, reader, header }) => {
       const mark = new CommitMark(header);
       assert.equal(mark.unchanged(), false, 'the first look knows nothing yet');
       assert.equal(mark.unchanged(), true);
@@ -47,21 +74,14 @@ describe('the WAL index header (is anything committed since the last look?)', ()
       mark.unchanged();
       db.prepare('INSERT INTO t VALUES (?)').run(9);
       assert.equal(mark.unchanged(), false, 'a commit after a rewind');
-      // A transaction that changes nothing still commits: it may move the header, never hide one.
+      // A transaction that changes nothing: whatever it does to the header, the mark settles again.
       db.exec('BEGIN IMMEDIATE; UPDATE t SET x = x WHERE 0; COMMIT');
       mark.unchanged();
       assert.equal(mark.unchanged(), true);
-    } finally {
-      header.close();
-      reader.close();
-      db.close();
-    }
-  });
+    }));
 
-  it('moves with a commit made by another process', () => {
-    const { path, db } = walDatabase('b.db');
-    const header = new WalIndexHeader(path);
-    try {
+  it('moves with a commit made by another process', () =>
+    withWalFile('b.db', ({ path, db, header }) => {
       const mark = new CommitMark(header);
       mark.unchanged();
       assert.equal(mark.unchanged(), true);
@@ -75,11 +95,7 @@ describe('the WAL index header (is anything committed since the last look?)', ()
       ]);
       assert.equal(mark.unchanged(), false);
       assert.equal(Number(db.prepare('SELECT count(*) AS n FROM t').get()?.['n']), 1);
-    } finally {
-      header.close();
-      db.close();
-    }
-  });
+    }));
 
   it('is not to be trusted when its two copies differ, it is not built, or there is no file', async () => {
     const torn = join(dir, 'torn.db');
@@ -88,28 +104,29 @@ describe('the WAL index header (is anything committed since the last look?)', ()
     both[48 + 12] = 1;
     both[8] = 7; // iChange of the first copy only: a writer between its two copies
     await writeFile(`${torn}-shm`, both);
-    assert.equal(new WalIndexHeader(torn).read(), undefined, 'copies differ');
+    assert.equal(readOnce(torn), undefined, 'copies differ');
     both[48 + 8] = 7;
     await writeFile(`${torn}-shm`, both);
-    assert.ok(new WalIndexHeader(torn).read(), 'copies agree');
+    assert.ok(readOnce(torn), 'copies agree');
     both[12] = 0;
     both[48 + 12] = 0;
     await writeFile(`${torn}-shm`, both);
-    assert.equal(new WalIndexHeader(torn).read(), undefined, 'not built');
+    assert.equal(readOnce(torn), undefined, 'not built');
     await writeFile(`${torn}-shm`, both.subarray(0, 60));
-    assert.equal(new WalIndexHeader(torn).read(), undefined, 'short');
+    assert.equal(readOnce(torn), undefined, 'short');
     const none = new WalIndexHeader(join(dir, 'none.db'));
-    assert.equal(none.read(), undefined, 'no file');
-    const mark = new CommitMark(none);
-    assert.equal(mark.unchanged(), false);
-    assert.equal(mark.unchanged(), false, 'never unchanged without a header');
+    try {
+      assert.equal(none.read(), undefined, 'no file');
+      const mark = new CommitMark(none);
+      assert.equal(mark.unchanged(), false);
+      assert.equal(mark.unchanged(), false, 'never unchanged without a header');
+    } finally {
+      none.close();
+    }
   });
 
-  it('lets the record cache ask SQLite only after a commit, and never serve a record a commit changed', () => {
-    const { path, db } = walDatabase('cache.db');
-    const reader = new DatabaseSync(path, { readOnly: true });
-    const header = new WalIndexHeader(path);
-    try {
+  it('lets the record cache ask SQLite only after a commit, and never serve a record a commit changed', () =>
+    withWalFile('cache.db', ({ db, reader, header }) => {
       db.prepare('INSERT INTO t VALUES (?)').run(1);
       const sql = new StatementCache(reader);
       let asked = 0;
@@ -134,17 +151,12 @@ describe('the WAL index header (is anything committed since the last look?)', ()
       assert.equal(value(), 2, 'the commit is seen at the next read');
       assert.equal(value(), 2);
       assert.deepEqual({ asked, loads }, { asked: 2, loads: 2 });
-    } finally {
-      header.close();
-      reader.close();
-      db.close();
-    }
-  });
+    }));
 
   it('shares one descriptor of the -shm file between headers, and closes it with the last', () => {
     // Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
     // own included: a store closed beside another on the same file must not close the other's.
-    const { path, db } = walDatabase('shared.db');
+    const path = join(dir, 'shared.db');
     const shmDescriptors = () =>
       readdirSync('/proc/self/fd').filter((fd) => {
         try {
@@ -153,20 +165,17 @@ describe('the WAL index header (is anything committed since the last look?)', ()
           return false;
         }
       }).length;
-    const sqliteOwn = shmDescriptors();
-    const a = new WalIndexHeader(path);
-    const b = new WalIndexHeader(path);
-    try {
-      assert.ok(a.read() && b.read());
-      assert.equal(shmDescriptors(), sqliteOwn + 1, 'one descriptor for both');
+    withWalFile('shared.db', ({ header: b }) => {
+      const a = new WalIndexHeader(path);
+      assert.ok(b.read());
+      const withOne = shmDescriptors();
+      assert.ok(a.read());
+      assert.equal(shmDescriptors(), withOne, 'one descriptor for both headers');
       a.close();
-      assert.equal(shmDescriptors(), sqliteOwn + 1, 'kept while a header still uses it');
+      assert.equal(shmDescriptors(), withOne, 'kept while a header still uses it');
       assert.ok(b.read());
       assert.equal(a.read(), undefined, 'a closed header reads nothing');
-    } finally {
-      b.close();
-      db.close();
-    }
-    assert.equal(shmDescriptors(), 0, 'closed with the last header');
+    });
+    assert.equal(shmDescriptors(), 0, 'closed with the last header, after the connections');
   });
 });

@@ -59,9 +59,9 @@ export class Checkpointer {
   /**
    * 1 while the worker rewinds the WAL (checkpoint-worker.ts), shared with its thread. Its RESTART
    * (a TRUNCATE for a file past 128 MiB) holds the file's write lock for milliseconds (the last
-   * pages copied back, an fsync, the readers waited for), and the writer's BEGIN IMMEDIATE used to wait for it in SQLite's busy
-   * handler: a sleep on the event loop, every request of the process stopped (docs/benchmarks.md,
-   * "Refresh rotations, third pass").
+   * pages copied back, an fsync, the readers waited for), and the writer's BEGIN IMMEDIATE used to
+   * wait for it in SQLite's busy handler: a sleep on the event loop, every request of the process
+   * stopped (docs/benchmarks.md, "Refresh rotations, third pass").
    */
   readonly #emptying = new Int32Array(new SharedArrayBuffer(4));
 

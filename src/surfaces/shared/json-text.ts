@@ -36,7 +36,7 @@ function text(value: unknown, depth: number): string | undefined {
   }
   // Appended, not joined: `+=` makes a rope that is copied once, where the text is used; a join
   // copied the whole text below it at every level (a shared 6 KB document five levels down in an
-  // A2A task was copied five times; docs/benchmarks.md "A2A: one text a task").
+  // A2A task was copied five times; docs/benchmarks.md, "The lone client, sixth pass").
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
@@ -97,10 +97,11 @@ export function jsonBytes(value: unknown, depth: number): Buffer {
     }
     if (Array.isArray(item)) {
       pending += '[';
-      item.forEach((element: unknown, i) => {
+      // A for loop, not forEach, which skips holes: JSON.stringify writes null for one.
+      for (let i = 0; i < item.length; i++) {
         if (i > 0) pending += ',';
-        if (!write(element, level - 1)) pending += 'null';
-      });
+        if (!write(item[i], level - 1)) pending += 'null';
+      }
       pending += ']';
       return true;
     }

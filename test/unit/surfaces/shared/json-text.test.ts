@@ -61,4 +61,11 @@ describe('jsonBytes', () => {
     assert.equal(jsonBytes(undefined, 2).toString(), 'null');
     assert.equal(jsonBytes([undefined, () => 1], 2).toString(), '[null,null]');
   });
+
+  it('writes null for a hole in an array, as JSON.stringify does', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    const sparse = [, 1, { a: [, 'b'] }];
+    assert.equal(jsonText(sparse, 3), JSON.stringify(sparse));
+    assert.equal(jsonBytes(sparse, 3).toString(), JSON.stringify(sparse));
+  });
 });
