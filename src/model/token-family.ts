@@ -41,3 +41,21 @@ export interface RefreshTokenRecord {
   readonly issued_at: string;
   readonly expires_at: string;
 }
+
+/**
+ * A family's refresh tokens as one row (issue 27 item 4; docs/oauth.md, "Refresh tokens"): each
+ * token names its family and generation and is the HMAC of both under the family's `seed`
+ * (auth/refresh-chain.ts), so a rotation moves `generation` on in place of spending one row and
+ * inserting another. The token of `generation` is the current one; every lower one was spent, and
+ * presenting it is theft as for any rotated token.
+ */
+export interface RefreshChainRecord {
+  readonly family_id: string;
+  /** The HMAC key (256 bits, base64url) every token of the family is made with. */
+  readonly seed: string;
+  /** The generation of the family's current token. */
+  readonly generation: number;
+  /** When the current token was issued and when it expires. */
+  readonly issued_at: string;
+  readonly expires_at: string;
+}

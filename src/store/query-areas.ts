@@ -52,6 +52,7 @@ export type ConsentArea = Pick<
   | 'getGrantRequest'
   | 'getTokenFamily'
   | 'getRefreshToken'
+  | 'getRefreshChain'
   | 'listTokenFamiliesByGrant'
   | 'subjectForPairwise'
   | 'listGrantRequestsByPackage'
@@ -70,6 +71,8 @@ export type ConsentArea = Pick<
   | 'pruneGrantRequests'
   | 'pruneUnusedClients'
   | 'rotateRefreshToken'
+  | 'insertRefreshChain'
+  | 'advanceRefreshChain'
 >;
 
 /** The audit log. */

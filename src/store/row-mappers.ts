@@ -2,6 +2,7 @@ import type { A2aTaskRecord } from '../model/a2a-task.ts';
 import { CHANGE_KINDS, type ChangeEvent, type ChangeIds, type ChangeKind } from '../model/change-event.ts';
 import type { ClaimHistoryEntry, ClaimHistoryInput } from '../model/claim-history.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
+import type { RefreshChainRecord } from '../model/token-family.ts';
 import type { ProvenanceKind, ReviewStatus } from '../model/vocabulary.ts';
 import { type A2aTaskPage, type A2aTaskQuery, decodeTaskCursor, encodeTaskCursor } from './a2a-task-store.ts';
 import {
@@ -144,4 +145,15 @@ export function claimHistoryPageOf(rows: readonly Row[], limit: number): ClaimHi
     (row): ClaimHistoryEntry => ({ ...body<ClaimHistoryInput>(row), seq: integer(row, 'seq') }),
   );
   return next_cursor !== undefined ? { entries, next_cursor } : { entries };
+}
+
+/** A row of refresh_chains, its columns as they are named. */
+export function chainFromRow(row: Row): RefreshChainRecord {
+  return {
+    family_id: text(row, 'family_id'),
+    seed: text(row, 'seed'),
+    generation: integer(row, 'generation'),
+    issued_at: text(row, 'issued_at'),
+    expires_at: text(row, 'expires_at'),
+  };
 }

@@ -9,7 +9,12 @@ import type { GrantRequestRecord, GrantRequestStatus } from '../model/grant-requ
 import type { DefaultPolicy } from '../model/profile.ts';
 import type { ProfileRecord } from '../model/profile-record.ts';
 import type { SigningKeyRecord } from '../model/signing-key.ts';
-import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../model/token-family.ts';
+import type {
+  FamilyEndReason,
+  RefreshChainRecord,
+  RefreshTokenRecord,
+  TokenFamilyRecord,
+} from '../model/token-family.ts';
 import type { A2aTaskReader, A2aTaskWriter } from './a2a-task-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeReader, ChangeWriter } from './change-store.ts';
@@ -167,8 +172,13 @@ export interface StoreReader
    */
   listPendingGrantRequestsBySubject(subjectId: string, now: string): Promise<GrantRequestRecord[]>;
   getTokenFamily(familyId: string): Promise<TokenFamilyRecord | undefined>;
-  /** A refresh token by hash, whatever its status (the caller tells rotated from current). */
+  /**
+   * A refresh token kept as a row (a family made before refresh chains), by hash, whatever its
+   * status (the caller tells rotated from current).
+   */
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
+  /** A family's refresh chain (its current generation and the seed its tokens are made with). */
+  getRefreshChain(familyId: string): Promise<RefreshChainRecord | undefined>;
   /** Families covering a grant, so revoking the grant can end them. Ordered by family_id. */
   listTokenFamiliesByGrant(grantId: string): Promise<TokenFamilyRecord[]>;
   getCrossDomainReview(reviewId: string): Promise<CrossDomainReviewRecord | undefined>;
@@ -283,13 +293,28 @@ export interface StoreWriter
    * a later revocation never rewrites why it ended); false when missing.
    */
   revokeTokenFamily(familyId: string, at: string, reason?: FamilyEndReason): Promise<boolean>;
+  /** A refresh token as a row: only families made before refresh chains have them (tests, imports). */
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   /**
-   * Compare-and-set rotation: marks `oldHash` rotated and inserts `next`, only while `oldHash` is
-   * `current` and its family active. Returns false otherwise (nothing written) — of two
+   * Compare-and-set rotation of a token kept as a row: marks `oldHash` rotated and starts the
+   * family's chain with `next`, only while `oldHash` is `current` and its family active. Returns
+   * false otherwise (nothing written) — of two concurrent rotations of one token, exactly one
+   * succeeds. A family that has a chain already throws, and the mark is undone with it.
+   */
+  rotateRefreshToken(oldHash: string, next: RefreshChainRecord): Promise<boolean>;
+  /** Starts a family's refresh chain; a family that has one already throws. */
+  insertRefreshChain(chain: RefreshChainRecord): Promise<void>;
+  /**
+   * Compare-and-set rotation of a chain: moves the family's chain from `generation` to the next,
+   * its current token then issued and expiring at `next`'s times, only while `generation` is the
+   * current one and the family active. Returns false otherwise (nothing written) — of two
    * concurrent rotations of one token, exactly one succeeds.
    */
-  rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): Promise<boolean>;
+  advanceRefreshChain(
+    familyId: string,
+    generation: number,
+    next: { readonly issued_at: string; readonly expires_at: string },
+  ): Promise<boolean>;
   /** Inserts a review; a taken review_id throws IdConflictError. */
   insertCrossDomainReview(review: CrossDomainReviewRecord): Promise<void>;
   /**

@@ -10,16 +10,9 @@ import { dropSchemas, schemaName, urlInSchema, withClient } from '../support/pos
 
 // The database a crash run kills the server over: a SQLite file in a temp directory, or a
 // PostgreSQL schema of its own (dropped at the end). Besides the flags `ppx serve` needs, it
-// opens the provider on the same database for the checks, and reads a refresh family's tokens
-// straight from their table (the store has no listing of them: nothing else needs one).
+// opens the provider on the same database for the checks.
 
 export type StoreKind = 'sqlite' | 'postgres';
-
-/** One refresh token row of a family: its hash and `current` or `rotated`. */
-export interface TokenRow {
-  readonly token_hash: string;
-  readonly status: string;
-}
 
 export interface CrashStore {
   readonly kind: StoreKind;
@@ -27,8 +20,6 @@ export interface CrashStore {
   readonly serveFlags: readonly string[];
   /** The provider on the same database, as the CLI opens it (for the checks; close its store). */
   open(baseUrl: string): Promise<Deps>;
-  /** Every refresh token of a family, as stored. */
-  familyTokens(familyIds: readonly string[]): Promise<Map<string, TokenRow[]>>;
   /** Bytes the database takes now (the file and its WAL; the schema's relations). */
   size(): Promise<number>;
   /** Bytes per table, its indexes included, largest first. */
@@ -43,14 +34,6 @@ function configFor(flags: { dbPath?: string; databaseUrl?: string }, baseUrl: st
   return config.value;
 }
 
-function group(rows: readonly (TokenRow & { family_id: string })[]): Map<string, TokenRow[]> {
-  const out = new Map<string, TokenRow[]>();
-  for (const { family_id, token_hash, status } of rows) {
-    out.set(family_id, [...(out.get(family_id) ?? []), { token_hash, status }]);
-  }
-  return out;
-}
-
 export function sqliteStore(): CrashStore {
   const dir = mkdtempSync(join(tmpdir(), 'ppx-crash-'));
   const db = join(dir, 'ppx.db');
@@ -58,18 +41,6 @@ export function sqliteStore(): CrashStore {
     kind: 'sqlite',
     serveFlags: ['--db', db],
     open: (baseUrl) => openProvider(configFor({ dbPath: db }, baseUrl)),
-    async familyTokens(familyIds) {
-      const file = new DatabaseSync(db, { readOnly: true });
-      try {
-        file.exec('PRAGMA busy_timeout = 5000');
-        const list = file.prepare(
-          'SELECT family_id, token_hash, status FROM refresh_tokens WHERE family_id IN (SELECT value FROM json_each(?))',
-        );
-        return group(list.all(JSON.stringify(familyIds)) as unknown as (TokenRow & { family_id: string })[]);
-      } finally {
-        file.close();
-      }
-    },
     async size() {
       let bytes = 0;
       for (const f of [db, `${db}-wal`]) {
@@ -111,14 +82,6 @@ export function postgresStore(prefix = 'ppx_crash'): CrashStore {
     kind: 'postgres',
     serveFlags: ['--database-url', url],
     open: (baseUrl) => openProvider(configFor({ databaseUrl: url }, baseUrl)),
-    familyTokens: (familyIds) =>
-      onServer(async (client) => {
-        const { rows } = await client.query(
-          'SELECT family_id, token_hash, status FROM refresh_tokens WHERE family_id = ANY($1)',
-          [familyIds],
-        );
-        return group(rows);
-      }),
     size: () =>
       onServer(async (client) => {
         const { rows } = await client.query(

@@ -8,6 +8,7 @@ import {
   grantRequest,
   grantRequestDraft,
   publicClient,
+  refreshChain,
   refreshToken,
   session,
   subject,
@@ -447,19 +448,16 @@ function tokenContract(open: () => Promise<Store>): void {
     );
 
     it(
-      'rotateRefreshToken marks the old token rotated and stores the next one',
+      "rotateRefreshToken marks a token kept as a row rotated and starts the family's chain",
       withStore(open, async (store) => {
         const family = tokenFamily();
         await store.insertTokenFamily(family);
         const old = refreshToken({ family_id: family.family_id });
         await store.insertRefreshToken(old);
-        const next = refreshToken({ family_id: family.family_id, issued_at: at(1) });
-        assert.equal(await store.rotateRefreshToken(old.token_hash, next), true);
+        const chain = refreshChain({ family_id: family.family_id, issued_at: at(1) });
+        assert.equal(await store.rotateRefreshToken(old.token_hash, chain), true);
         assert.deepEqual(await store.getRefreshToken(old.token_hash), { ...old, status: 'rotated' });
-        assert.deepEqual(await store.getRefreshToken(next.token_hash), next);
-        const third = refreshToken({ family_id: family.family_id, issued_at: at(2) });
-        assert.equal(await store.rotateRefreshToken(next.token_hash, third), true);
-        assert.deepEqual(await store.getRefreshToken(third.token_hash), third);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), chain);
       }),
     );
 
@@ -470,29 +468,33 @@ function tokenContract(open: () => Promise<Store>): void {
         await store.insertTokenFamily(family);
         const old = refreshToken({ family_id: family.family_id });
         await store.insertRefreshToken(old);
-        assert.equal(
-          await store.rotateRefreshToken(old.token_hash, refreshToken({ family_id: family.family_id })),
-          true,
-        );
+        const chain = refreshChain({ family_id: family.family_id });
+        assert.equal(await store.rotateRefreshToken(old.token_hash, chain), true);
 
-        const replay = refreshToken({ family_id: family.family_id });
+        const replay = refreshChain({ family_id: family.family_id, seed: 'seed_replay', issued_at: at(2) });
         assert.equal(await store.rotateRefreshToken(old.token_hash, replay), false);
-        assert.equal(await store.getRefreshToken(replay.token_hash), undefined);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), chain);
         assert.deepEqual(await store.getRefreshToken(old.token_hash), { ...old, status: 'rotated' });
 
-        const stray = refreshToken({ family_id: family.family_id });
-        assert.equal(await store.rotateRefreshToken('rt_missing', stray), false);
-        assert.equal(await store.getRefreshToken(stray.token_hash), undefined);
+        const stray = tokenFamily();
+        await store.insertTokenFamily(stray);
+        assert.equal(
+          await store.rotateRefreshToken('rt_missing', refreshChain({ family_id: stray.family_id })),
+          false,
+        );
+        assert.equal(await store.getRefreshChain(stray.family_id), undefined);
 
         const dead = tokenFamily();
         await store.insertTokenFamily(dead);
         const live = refreshToken({ family_id: dead.family_id });
         await store.insertRefreshToken(live);
         await store.revokeTokenFamily(dead.family_id, at(1));
-        const after = refreshToken({ family_id: dead.family_id });
-        assert.equal(await store.rotateRefreshToken(live.token_hash, after), false);
+        assert.equal(
+          await store.rotateRefreshToken(live.token_hash, refreshChain({ family_id: dead.family_id })),
+          false,
+        );
         assert.deepEqual(await store.getRefreshToken(live.token_hash), live);
-        assert.equal(await store.getRefreshToken(after.token_hash), undefined);
+        assert.equal(await store.getRefreshChain(dead.family_id), undefined);
       }),
     );
 
@@ -503,30 +505,97 @@ function tokenContract(open: () => Promise<Store>): void {
         await store.insertTokenFamily(family);
         const old = refreshToken({ family_id: family.family_id });
         await store.insertRefreshToken(old);
-        const nexts = [1, 2, 3].map((n) => refreshToken({ family_id: family.family_id, issued_at: at(n) }));
+        const chains = [1, 2, 3].map((n) =>
+          refreshChain({ family_id: family.family_id, seed: `seed_${n}`, issued_at: at(n) }),
+        );
         const results = await Promise.all(
-          nexts.map((next) => store.rotateRefreshToken(old.token_hash, next)),
+          chains.map((chain) => store.rotateRefreshToken(old.token_hash, chain)),
         );
         assert.equal(results.filter(Boolean).length, 1);
-        for (const [i, next] of nexts.entries()) {
-          assert.deepEqual(await store.getRefreshToken(next.token_hash), results[i] ? next : undefined);
-        }
+        assert.deepEqual(await store.getRefreshChain(family.family_id), chains[results.indexOf(true)]);
         assert.equal((await store.getRefreshToken(old.token_hash))?.status, 'rotated');
       }),
     );
 
     it(
-      'a rotation whose next token cannot be stored leaves the old token current',
+      'a rotation whose chain cannot be started (the family has one) leaves the old token current',
       withStore(open, async (store) => {
         const family = tokenFamily();
         await store.insertTokenFamily(family);
         const old = refreshToken({ family_id: family.family_id });
-        const taken = refreshToken({ family_id: family.family_id });
+        const existing = refreshChain({ family_id: family.family_id });
         await store.insertRefreshToken(old);
-        await store.insertRefreshToken(taken);
-        await assert.rejects(store.rotateRefreshToken(old.token_hash, { ...taken, issued_at: at(1) }));
+        await store.insertRefreshChain(existing);
+        await assert.rejects(
+          store.rotateRefreshToken(
+            old.token_hash,
+            refreshChain({ family_id: family.family_id, issued_at: at(1) }),
+          ),
+        );
         assert.deepEqual(await store.getRefreshToken(old.token_hash), old);
-        assert.deepEqual(await store.getRefreshToken(taken.token_hash), taken);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), existing);
+      }),
+    );
+
+    it(
+      'round-trips a refresh chain; a second chain for one family is refused; missing is undefined',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const chain = refreshChain({ family_id: family.family_id, generation: 7 });
+        await store.insertRefreshChain(chain);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), chain);
+        await assert.rejects(store.insertRefreshChain({ ...chain, seed: 'seed_other', generation: 0 }));
+        assert.deepEqual(await store.getRefreshChain(family.family_id), chain);
+        assert.equal(await store.getRefreshChain('fam_missing'), undefined);
+      }),
+    );
+
+    it(
+      'advanceRefreshChain moves the generation on with the new times, only from the current one and while the family is active',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const chain = refreshChain({ family_id: family.family_id });
+        await store.insertRefreshChain(chain);
+        const next = { issued_at: at(1), expires_at: at(100) };
+        assert.equal(await store.advanceRefreshChain(family.family_id, 0, next), true);
+        const advanced = { ...chain, ...next, generation: 1 };
+        assert.deepEqual(await store.getRefreshChain(family.family_id), advanced);
+
+        // A spent generation, one not reached, another family's: nothing written.
+        const later = { issued_at: at(2), expires_at: at(200) };
+        assert.equal(await store.advanceRefreshChain(family.family_id, 0, later), false);
+        assert.equal(await store.advanceRefreshChain(family.family_id, 2, later), false);
+        assert.equal(await store.advanceRefreshChain('fam_missing', 1, later), false);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), advanced);
+
+        await store.revokeTokenFamily(family.family_id, at(3));
+        assert.equal(await store.advanceRefreshChain(family.family_id, 1, later), false);
+        assert.deepEqual(await store.getRefreshChain(family.family_id), advanced);
+      }),
+    );
+
+    it(
+      'of concurrent advances of one generation, exactly one succeeds',
+      withStore(open, async (store) => {
+        const family = tokenFamily();
+        await store.insertTokenFamily(family);
+        const chain = refreshChain({ family_id: family.family_id, generation: 4 });
+        await store.insertRefreshChain(chain);
+        const results = await Promise.all(
+          [1, 2, 3].map((n) =>
+            store.advanceRefreshChain(family.family_id, 4, { issued_at: at(n), expires_at: at(100 + n) }),
+          ),
+        );
+        assert.equal(results.filter(Boolean).length, 1);
+        const won = results.indexOf(true) + 1;
+        assert.deepEqual(await store.getRefreshChain(family.family_id), {
+          ...chain,
+          generation: 5,
+          issued_at: at(won),
+          expires_at: at(100 + won),
+        });
       }),
     );
   });

@@ -12,10 +12,12 @@ import {
 } from '../support/postgres.ts';
 import { skipWhen } from '../support/skip.ts';
 import {
+  at,
   auditEvent,
   gate,
   grant,
   profileRecord,
+  refreshChain,
   refreshToken,
   subjectId,
   tokenFamily,
@@ -117,9 +119,9 @@ describe('postgres store: who waits for whom, across instances', {
         { subject: alice },
       );
       await inside.wait; // Alice's transaction holds her lock from here
-      const next = refreshToken({ family_id: family.family_id });
+      const chain = refreshChain({ family_id: family.family_id });
       // On the other instance, the family's rotation commits while her transaction is open.
-      const rotated = await b.transaction((tx) => tx.rotateRefreshToken(token.token_hash, next), {
+      const rotated = await b.transaction((tx) => tx.rotateRefreshToken(token.token_hash, chain), {
         family: family.family_id,
       });
       assert.equal(rotated, true);
@@ -128,7 +130,7 @@ describe('postgres store: who waits for whom, across instances', {
       const familyInside = gate();
       const first = a.transaction(
         async (tx) => {
-          await tx.rotateRefreshToken(next.token_hash, refreshToken({ family_id: family.family_id }));
+          await tx.advanceRefreshChain(family.family_id, 0, { issued_at: at(1), expires_at: at(100) });
           familyInside.open();
           await familyHeld.wait;
         },
@@ -138,7 +140,7 @@ describe('postgres store: who waits for whom, across instances', {
       const order: string[] = [];
       const second = b.transaction(
         async (tx) => {
-          const read = await tx.getRefreshToken(next.token_hash);
+          const read = await tx.getRefreshChain(family.family_id);
           order.push('second read');
           return read;
         },
@@ -148,7 +150,7 @@ describe('postgres store: who waits for whom, across instances', {
       order.push('first released');
       familyHeld.open();
       await first;
-      assert.equal((await second)?.status, 'rotated', 'the second saw what the first committed');
+      assert.equal((await second)?.generation, 1, 'the second saw what the first committed');
       assert.deepEqual(order, ['first released', 'second read']);
       held.open();
       await subjects;

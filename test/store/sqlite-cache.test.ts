@@ -15,6 +15,7 @@ import {
   modifier,
   profileRecord,
   publicClient,
+  refreshChain,
   refreshToken,
   tokenFamily,
 } from '../support/store-records.ts';
@@ -144,10 +145,16 @@ describe('sqlite read cache', () => {
         await store.getTokenFamily(family.family_id),
         await store.getGrant(g.grant_id),
       ];
-      // What a refresh commits: the rotation and its audit event. The very same records after it.
-      const next = refreshToken({ family_id: family.family_id });
+      // What a refresh commits: the rotation and its audit event, a token kept as a row starting
+      // the family's chain, then the chain moving on. The very same records after each.
       await store.transaction(async (tx) => {
-        assert.equal(await tx.rotateRefreshToken(token.token_hash, next), true);
+        const chain = refreshChain({ family_id: family.family_id });
+        assert.equal(await tx.rotateRefreshToken(token.token_hash, chain), true);
+        await tx.appendAudit([auditEvent({ subject_id: g.subject_id, action: 'token_refreshed' })]);
+      });
+      await store.transaction(async (tx) => {
+        const times = { issued_at: at(1), expires_at: at(100) };
+        assert.equal(await tx.advanceRefreshChain(family.family_id, 0, times), true);
         await tx.appendAudit([auditEvent({ subject_id: g.subject_id, action: 'token_refreshed' })]);
       });
       assert.equal(await store.getClient(client.client_id), kept[0]);

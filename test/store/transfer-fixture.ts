@@ -10,6 +10,7 @@ import {
   modifier,
   profileRecord,
   publicClient,
+  refreshChain,
   refreshToken,
   session,
   signingKey,
@@ -119,6 +120,7 @@ export async function fillEveryTable(store: Store, subjects = 3): Promise<string
     await store.insertRefreshToken(
       refreshToken({ family_id: family.family_id, token_hash: `rt-${subjectIdOf}` }),
     );
+    await store.insertRefreshChain(refreshChain({ family_id: family.family_id, generation: i }));
     await store.appendAudit([
       auditEvent({ subject_id: subjectIdOf, grant_id: g.grant_id }),
       auditEvent({ subject_id: subjectIdOf, grant_id: g.grant_id, claim_keys: ['a', 'b'] }),

@@ -8,7 +8,11 @@ import type { GrantRecord } from '../../src/model/grant-record.ts';
 import type { GrantRequestDraft, GrantRequestRecord } from '../../src/model/grant-request.ts';
 import type { ProfileRecord } from '../../src/model/profile-record.ts';
 import type { SigningKeyRecord } from '../../src/model/signing-key.ts';
-import type { RefreshTokenRecord, TokenFamilyRecord } from '../../src/model/token-family.ts';
+import type {
+  RefreshChainRecord,
+  RefreshTokenRecord,
+  TokenFamilyRecord,
+} from '../../src/model/token-family.ts';
 import type { Store } from '../../src/store/store.ts';
 
 // Builders for records that are valid per the model schemas (sqlite-store.test.ts checks that), with
@@ -264,6 +268,17 @@ export function refreshToken(overrides: Partial<RefreshTokenRecord> = {}): Refre
     token_hash: `rt_${uid()}`,
     family_id: `fam_${uid()}`,
     status: 'current',
+    issued_at: T0,
+    expires_at: at(60 * 24 * 30),
+    ...overrides,
+  };
+}
+
+export function refreshChain(overrides: Partial<RefreshChainRecord> = {}): RefreshChainRecord {
+  return {
+    family_id: `fam_${uid()}`,
+    seed: `seed_${uid()}`,
+    generation: 0,
     issued_at: T0,
     expires_at: at(60 * 24 * 30),
     ...overrides,

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+import { chainMacValid, chainToken, parseChainToken } from '../../auth/refresh-chain.ts';
 import { sha256 } from '../../auth/secrets.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
-import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import type { RefreshChainRecord, RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { endFamily } from '../changes.ts';
@@ -17,8 +18,9 @@ import {
   clientAuthenticated,
   invalidGrant,
   latestExpiry,
-  newRefreshToken,
+  newRefreshChain,
   type RefreshInput,
+  refreshExpiry,
   type TokenResponse,
 } from './tokens.ts';
 
@@ -56,10 +58,11 @@ export async function rotateRefreshToken(
   proof?: { readonly jkt: string },
 ): Promise<Result<{ tokens: TokenResponse; grants: readonly GrantRecord[] }>> {
   const now = deps.clock();
-  const hash = sha256(input.refresh_token);
-  const presented = read ?? (await readPresented(deps, hash));
+  const presented = read ?? (await readPresented(deps, input.refresh_token));
   if (!presented) return invalidGrant();
   const { token, family } = presented;
+  // Whether the token was spent since it was read (by a concurrent refresh, or the family's end).
+  const spentSince = async () => (await readPresented(deps, input.refresh_token))?.token.status === 'rotated';
   if (family.client_id !== input.client_id) return invalidGrant();
   // The OAuth token endpoint authenticated the client already (it hands it in `read`).
   const client = presented.client ?? (await deps.store.getClient(input.client_id));
@@ -80,7 +83,7 @@ export async function rotateRefreshToken(
   if (ended !== undefined) {
     // The token was read before the grants: when another presentation of it ended the family in
     // between, this one is a reuse too, and is told so (400), not that the access is gone (410).
-    if ((await deps.store.getRefreshToken(hash))?.status === 'rotated') return reuseRefused();
+    if (await spentSince()) return reuseRefused();
     return ended;
   }
   if (Date.parse(token.expires_at) <= now.getTime()) return invalidGrant();
@@ -97,7 +100,7 @@ export async function rotateRefreshToken(
   const active = grants.filter((g) => grantStatusAt(g, now) === 'active');
 
   const endsAt = latestExpiry(active);
-  const next = newRefreshToken(family.family_id, endsAt, now);
+  const next = nextRefreshToken(presented, endsAt, now);
   // The rotation and its audit event commit together: one commit per refresh, serialized only
   // with the family's other rotations (store.ts#TransactionScope). Losing the compare-and-set to
   // a token spent meanwhile is a reuse like any other: the family then ends in a transaction of
@@ -105,7 +108,7 @@ export async function rotateRefreshToken(
   const rotation = await inTransaction(
     deps,
     async (tx) => {
-      if (!(await tx.store.rotateRefreshToken(hash, next.record))) return 'lost' as const;
+      if (!(await next.rotate(tx))) return 'lost' as const;
       await recordAudit(
         tx,
         { kind: 'grantee', id: family.client_id },
@@ -118,7 +121,7 @@ export async function rotateRefreshToken(
     { family: family.family_id },
   );
   if (rotation === 'lost') {
-    if ((await deps.store.getRefreshToken(hash))?.status !== 'rotated') return invalidGrant();
+    if (!(await spentSince())) return invalidGrant();
     return endForReuse(deps, family, grants, now);
   }
   // A refreshed token keeps the audience the family was issued for.
@@ -140,21 +143,66 @@ export async function rotateRefreshToken(
 
 /** A presented refresh token and its family, as read before the rotation. */
 export interface PresentedToken {
-  readonly token: RefreshTokenRecord;
+  /** Whether it is current or spent, and the times of the family's current token. */
+  readonly token: Pick<RefreshTokenRecord, 'family_id' | 'status' | 'issued_at' | 'expires_at'>;
   readonly family: TokenFamilyRecord;
   /** The client, when the caller has authenticated it already (the OAuth token endpoint). */
   readonly client?: ClientRecord;
+  /**
+   * Where it is kept: in its family's refresh chain at a generation (auth/refresh-chain.ts), or,
+   * for a family made before chains, as a row under its hash.
+   */
+  readonly kept:
+    | { readonly chain: RefreshChainRecord; readonly generation: number }
+    | { readonly hash: string };
 }
 
 /**
- * The refresh token of `hash` and its family, or undefined when either is unknown. A caller that
- * checks the family first (the OAuth token endpoint: its resource and scope) hands what it read to
- * refreshGrantTokens, which then does not read them again: two round trips fewer on PostgreSQL.
+ * The refresh token presented and its family, or undefined when either is unknown: a token of a
+ * chain whose mac is not its family's, or whose generation the family has not reached, is unknown
+ * too. A caller that checks the family first (the OAuth token endpoint: its resource and scope)
+ * hands what it read to refreshGrantTokens, which then does not read them again: two round trips
+ * fewer on PostgreSQL.
  */
-export async function readPresented(deps: Deps, hash: string): Promise<PresentedToken | undefined> {
-  const token = await deps.store.getRefreshToken(hash);
-  const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
-  return token && family ? { token, family } : undefined;
+export async function readPresented(deps: Deps, refreshToken: string): Promise<PresentedToken | undefined> {
+  const named = parseChainToken(refreshToken);
+  if (named === undefined) {
+    const hash = sha256(refreshToken);
+    const token = await deps.store.getRefreshToken(hash);
+    const family = token ? await deps.store.getTokenFamily(token.family_id) : undefined;
+    return token && family ? { token, family, kept: { hash } } : undefined;
+  }
+  const chain = await deps.store.getRefreshChain(named.familyId);
+  if (!chain || named.generation > chain.generation || !chainMacValid(chain.seed, named)) return undefined;
+  const family = await deps.store.getTokenFamily(named.familyId);
+  if (!family) return undefined;
+  const status = named.generation === chain.generation ? 'current' : 'rotated';
+  const { family_id, issued_at, expires_at } = chain;
+  return {
+    token: { family_id, status, issued_at, expires_at },
+    family,
+    kept: { chain, generation: named.generation },
+  };
+}
+
+/**
+ * The token that replaces the one presented, and the compare-and-set that spends it: its chain's
+ * next generation, or, for a token kept as a row, the first of the family's new chain.
+ */
+function nextRefreshToken(presented: PresentedToken, endsAt: string | undefined, now: Date) {
+  const { kept, family } = presented;
+  if ('hash' in kept) {
+    const start = newRefreshChain(family.family_id, endsAt, now);
+    return {
+      token: start.token,
+      rotate: (tx: TxDeps) => tx.store.rotateRefreshToken(kept.hash, start.record),
+    };
+  }
+  const times = { issued_at: now.toISOString(), expires_at: refreshExpiry(endsAt, now) };
+  return {
+    token: chainToken(kept.chain.seed, family.family_id, kept.generation + 1),
+    rotate: (tx: TxDeps) => tx.store.advanceRefreshChain(family.family_id, kept.generation, times),
+  };
 }
 
 /** A spent token presented again: the family, every grant it covers and the audit event end in one commit. */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { verifyS256 } from '../../auth/pkce.ts';
+import { chainToken } from '../../auth/refresh-chain.ts';
 import { randomToken, safeEqual, sha256 } from '../../auth/secrets.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
-import type { TokenFamilyRecord } from '../../model/token-family.ts';
+import type { RefreshChainRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { announce } from '../changes.ts';
@@ -162,7 +163,7 @@ export async function issueFamily(
   const named = packageId !== undefined ? { grant_ids: family.grant_ids } : { grant_id: first.grant_id };
   const refresh = grants.every((g) => g.access_mode === 'single_use')
     ? undefined
-    : newRefreshToken(family.family_id, endsAt, now);
+    : newRefreshChain(family.family_id, endsAt, now);
   await inTransaction(
     deps,
     async (tx) => {
@@ -192,7 +193,7 @@ export async function issueFamily(
           now,
         );
       }
-      if (refresh !== undefined) await tx.store.insertRefreshToken(refresh.record);
+      if (refresh !== undefined) await tx.store.insertRefreshChain(refresh.record);
     },
     { subject: family.subject_id },
   );
@@ -219,21 +220,26 @@ export function latestExpiry(grants: readonly GrantRecord[]): string | undefined
   return new Date(latest).toISOString();
 }
 
-/** A refresh token of a family, living REFRESH_TTL_SECONDS at most and never past `endsAt`. */
-export function newRefreshToken(familyId: string, endsAt: string | undefined, now: Date) {
-  const token = randomToken();
+/** When a refresh token issued at `now` expires: REFRESH_TTL_SECONDS later, and never past `endsAt`. */
+export function refreshExpiry(endsAt: string | undefined, now: Date): string {
   const limit = now.getTime() + REFRESH_TTL_SECONDS * 1000;
   const grantEnd = endsAt !== undefined ? Date.parse(endsAt) : limit;
-  return {
-    token,
-    record: {
-      token_hash: sha256(token),
-      family_id: familyId,
-      status: 'current' as const,
-      issued_at: now.toISOString(),
-      expires_at: new Date(Math.min(limit, grantEnd)).toISOString(),
-    },
+  return new Date(Math.min(limit, grantEnd)).toISOString();
+}
+
+/**
+ * A family's refresh chain, new (auth/refresh-chain.ts): its seed drawn, its first token (of
+ * generation 0) issued at `now`.
+ */
+export function newRefreshChain(familyId: string, endsAt: string | undefined, now: Date) {
+  const record: RefreshChainRecord = {
+    family_id: familyId,
+    seed: randomToken(),
+    generation: 0,
+    issued_at: now.toISOString(),
+    expires_at: refreshExpiry(endsAt, now),
   };
+  return { token: chainToken(record.seed, familyId, 0), record };
 }
 
 /** An access token never outlives its grant. */

@@ -1,4 +1,3 @@
-import { sha256 } from '../../auth/secrets.ts';
 import type { VerifiedToken } from '../../auth/tokens.ts';
 import type { ClientRecord } from '../../model/client.ts';
 import { fail, ok, type Result } from '../../model/errors.ts';
@@ -7,6 +6,7 @@ import { grantStatusAt } from '../../policy/grant-status.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { authenticate } from '../callers/caller.ts';
 import { childId } from '../child-ids.ts';
+import { readPresented } from '../consent/refresh.ts';
 import { revokeGrantEverywhere } from '../consent/revocation.ts';
 import type { Deps } from '../deps.ts';
 import { resourceUrl, resourceUrls } from '../tokens/resources.ts';
@@ -155,11 +155,11 @@ async function endGrants(deps: Deps, client: ClientRecord, found: Found): Promis
 async function find(deps: Deps, token: string): Promise<Found | undefined> {
   if (token === '' || token.length > 4096) return undefined;
   if (token.split('.').length === 3) return findAccess(deps, token);
-  const refresh = await deps.store.getRefreshToken(sha256(token));
-  if (!refresh) return undefined;
-  const family = await deps.store.getTokenFamily(refresh.family_id);
-  const grants = family ? await grantsOf(deps, family.grant_ids) : [];
-  if (!family || grants.length === 0) return undefined;
+  const presented = await readPresented(deps, token);
+  if (!presented) return undefined;
+  const { token: refresh, family } = presented;
+  const grants = await grantsOf(deps, family.grant_ids);
+  if (grants.length === 0) return undefined;
   const now = deps.clock().getTime();
   return {
     grants,

@@ -127,7 +127,7 @@ export async function refreshTokens(
   const binding = bindingFor(client, input.dpop);
   if (!binding.ok) return binding;
   if (input.refresh_token === undefined || input.refresh_token.length > 500) return invalidGrant();
-  const presented = await readPresented(deps, sha256(input.refresh_token));
+  const presented = await readPresented(deps, input.refresh_token);
   if (!presented || presented.family.client_id !== client.client_id) return invalidGrant();
   const { family } = presented;
   const resource = family.resource ?? resourceUrl(deps.provider, 'api');

@@ -1,8 +1,9 @@
 import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord } from '../../model/grant-request.ts';
-import type { RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import type { RefreshChainRecord, RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
 import type { ConsentArea } from '../query-areas.ts';
+import { chainFromRow } from '../row-mappers.ts';
 import { GRANT_REQUEST_COLUMNS, grantRequestRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, text, toJson } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
@@ -36,6 +37,16 @@ export function consentQueries(sql: Sql): ConsentQueries {
       toJson(token),
     );
   };
+  const insertRefreshChain = async (chain: RefreshChainRecord) => {
+    await sql.run(
+      'INSERT INTO refresh_chains (family_id, seed, generation, issued_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      chain.family_id,
+      chain.seed,
+      chain.generation,
+      chain.issued_at,
+      chain.expires_at,
+    );
+  };
 
   return {
     getSubject,
@@ -47,6 +58,13 @@ export function consentQueries(sql: Sql): ConsentQueries {
     getTokenFamily: (id) => one<TokenFamilyRecord>('SELECT body FROM token_families WHERE family_id = ?', id),
     getRefreshToken: (hash) =>
       one<RefreshTokenRecord>('SELECT body FROM refresh_tokens WHERE token_hash = ?', hash),
+    async getRefreshChain(familyId) {
+      const row = await sql.get(
+        'SELECT family_id, seed, generation, issued_at, expires_at FROM refresh_chains WHERE family_id = ?',
+        familyId,
+      );
+      return row === undefined ? undefined : chainFromRow(row);
+    },
     async listTokenFamiliesByGrant(grantId) {
       const rows = await sql.all(
         `SELECT f.body AS body FROM family_grants g JOIN token_families f ON f.family_id = g.family_id
@@ -213,9 +231,9 @@ export function consentQueries(sql: Sql): ConsentQueries {
         limit,
       );
     },
-    // One statement, one round trip: the compare-and-set and the insert of its successor (which
-    // happens only when the compare-and-set changed a row). A failing insert (a reused hash)
-    // throws, and the UPDATE is undone with it.
+    // One statement, one round trip: the compare-and-set and the start of the family's chain
+    // (which happens only when the compare-and-set changed a row). A failing insert (the family
+    // has a chain) throws, and the UPDATE is undone with it.
     async rotateRefreshToken(oldHash, next) {
       const inserted = await sql.run(
         `WITH spent AS (
@@ -223,16 +241,29 @@ export function consentQueries(sql: Sql): ConsentQueries {
            WHERE token_hash = ? AND status = 'current' AND EXISTS (
              SELECT 1 FROM token_families f WHERE f.family_id = refresh_tokens.family_id AND f.status = 'active')
            RETURNING 1)
-         INSERT INTO refresh_tokens (token_hash, family_id, status, expires_at, body)
-         SELECT ?::text, ?::text, ?::text, ?::text, ?::text FROM spent`,
+         INSERT INTO refresh_chains (family_id, seed, generation, issued_at, expires_at)
+         SELECT ?::text, ?::text, ?::bigint, ?::text, ?::text FROM spent`,
         oldHash,
-        next.token_hash,
         next.family_id,
-        next.status,
+        next.seed,
+        next.generation,
+        next.issued_at,
         next.expires_at,
-        toJson(next),
       );
       return inserted > 0;
+    },
+    insertRefreshChain,
+    async advanceRefreshChain(familyId, generation, next) {
+      const changed = await sql.run(
+        `UPDATE refresh_chains SET generation = generation + 1, issued_at = ?, expires_at = ?
+         WHERE family_id = ? AND generation = ? AND EXISTS (
+           SELECT 1 FROM token_families f WHERE f.family_id = refresh_chains.family_id AND f.status = 'active')`,
+        next.issued_at,
+        next.expires_at,
+        familyId,
+        generation,
+      );
+      return changed > 0;
     },
   };
 }

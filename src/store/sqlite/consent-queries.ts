@@ -2,8 +2,14 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { SessionRecord, SubjectRecord } from '../../model/account.ts';
 import type { GrantRecord } from '../../model/grant-record.ts';
 import type { GrantRequestRecord, GrantRequestStatus } from '../../model/grant-request.ts';
-import type { FamilyEndReason, RefreshTokenRecord, TokenFamilyRecord } from '../../model/token-family.ts';
+import type {
+  FamilyEndReason,
+  RefreshChainRecord,
+  RefreshTokenRecord,
+  TokenFamilyRecord,
+} from '../../model/token-family.ts';
 import type { ConsentArea, Sync } from '../query-areas.ts';
+import { chainFromRow } from '../row-mappers.ts';
 import { GRANT_REQUEST_COLUMNS, grantRequestRow, placeholders } from '../row-values.ts';
 import { body, bodyOf, text, toJson } from '../rows.ts';
 import { IdConflictError } from '../store.ts';
@@ -34,6 +40,14 @@ export function consentQueries(sql: StatementCache, records?: RecordCache): Sync
       )
       .run(token.token_hash, token.family_id, token.status, token.expires_at, toJson(token));
   };
+  const insertRefreshChain = (chain: RefreshChainRecord): void => {
+    sql
+      .get(
+        `INSERT INTO refresh_chains (family_id, seed, generation, issued_at, expires_at)
+         VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(chain.family_id, chain.seed, chain.generation, chain.issued_at, chain.expires_at);
+  };
 
   return {
     getSubject,
@@ -59,6 +73,16 @@ export function consentQueries(sql: StatementCache, records?: RecordCache): Sync
 
     getRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {
       return one('SELECT body FROM refresh_tokens WHERE token_hash = ?', tokenHash);
+    },
+
+    getRefreshChain(familyId: string): RefreshChainRecord | undefined {
+      // Not kept in `records`: every rotation changes it.
+      const row = sql
+        .get(
+          'SELECT family_id, seed, generation, issued_at, expires_at FROM refresh_chains WHERE family_id = ?',
+        )
+        .get(familyId);
+      return row === undefined ? undefined : chainFromRow(row);
     },
 
     listTokenFamiliesByGrant(grantId: string): TokenFamilyRecord[] {
@@ -246,7 +270,20 @@ export function consentQueries(sql: StatementCache, records?: RecordCache): Sync
       return Number(result.changes);
     },
 
-    rotateRefreshToken(oldHash: string, next: RefreshTokenRecord): boolean {
+    insertRefreshChain,
+
+    advanceRefreshChain(familyId, generation, next): boolean {
+      const result = sql
+        .get(
+          `UPDATE refresh_chains SET generation = generation + 1, issued_at = ?, expires_at = ?
+           WHERE family_id = ? AND generation = ? AND EXISTS (
+             SELECT 1 FROM token_families f WHERE f.family_id = refresh_chains.family_id AND f.status = 'active')`,
+        )
+        .run(next.issued_at, next.expires_at, familyId, generation);
+      return Number(result.changes) > 0;
+    },
+
+    rotateRefreshToken(oldHash: string, next: RefreshChainRecord): boolean {
       const result = sql
         .get(
           `UPDATE refresh_tokens SET status = 'rotated', body = json_set(body, '$.status', 'rotated')
@@ -255,8 +292,8 @@ export function consentQueries(sql: StatementCache, records?: RecordCache): Sync
         )
         .run(oldHash);
       if (Number(result.changes) === 0) return false;
-      // A failing insert (a reused hash) throws; the caller's transaction then undoes the UPDATE too.
-      insertRefreshToken(next);
+      // A failing insert (the family has a chain) throws; the caller's transaction then undoes the UPDATE too.
+      insertRefreshChain(next);
       return true;
     },
   };

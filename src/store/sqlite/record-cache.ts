@@ -121,6 +121,9 @@ export const KEEPS_RECORDS: ReadonlySet<string> = new Set<keyof StoreWriter>([
   'appendChange',
   'insertRefreshToken',
   'rotateRefreshToken',
+  // A refresh chain (refresh_chains) is never kept: it is read anew at every rotation.
+  'insertRefreshChain',
+  'advanceRefreshChain',
   'insertSession',
   'deleteSession',
   // A2A tasks (a2a_tasks, no trigger): a blocking SendMessage saves its task, and the next send

@@ -129,6 +129,7 @@ export const TABLES: readonly TableSpec[] = [
   table('token_families', ['family_id'], ['family_id', 'client_id', 'subject_id', 'status', 'body']),
   table('family_grants', ['family_id', 'grant_id'], ['family_id', 'grant_id']),
   table('refresh_tokens', ['token_hash'], ['token_hash', 'family_id', 'status', 'expires_at', 'body']),
+  table('refresh_chains', ['family_id'], ['family_id', 'seed', 'generation', 'issued_at', 'expires_at']),
   table('changes', ['seq'], ['seq', 'at', 'subject_id', 'kind', 'ids', 'grants']),
   table('audit_key_sets', ['set_id'], ['set_id', 'digest', 'keys']),
   table(

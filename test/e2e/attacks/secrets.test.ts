@@ -80,7 +80,9 @@ describe('secrets are stored only as hashes', () => {
     const rotated = await refresh(p, flow.refresh!);
     assert.equal(rotated.status, 200, rotated.text);
     secrets.set('refresh token (consent-v2)', rotated.json.refresh_token);
-    hashes.set('refresh token hash', sha256(rotated.json.refresh_token));
+    // A refresh token is kept in no form at all, not even hashed: its family's chain keeps the
+    // generation it reached and the key its tokens are made with (auth/refresh-chain.ts), a
+    // server secret like the token signing key.
     // A request approved but never exchanged keeps its request token only hashed, too.
     const waiting = await ask(p);
     secrets.set('request token (pending)', waiting.requestToken);
@@ -214,9 +216,18 @@ describe('secrets are compared in constant time', () => {
     ['src/operations/consent/tokens.ts', 'clientAuthenticated', /safeEqual\(sha256\(secret\)/],
     ['src/operations/consent/tokens.ts', 'exchangeGrantRequest', /safeEqual\(sha256\(input\.request_token\)/],
     ['src/operations/oauth/token.ts', 'exchangeCode', /safeEqual\(sha256\(code\)/],
-    ['src/operations/oauth/token.ts', 'refreshTokens', /readPresented\(deps, sha256\(/],
-    ['src/operations/consent/refresh.ts', 'readPresented', /getRefreshToken\(hash\)/],
-    ['src/operations/consent/refresh.ts', 'rotateRefreshToken', /readPresented\(deps, hash\)/],
+    ['src/operations/oauth/token.ts', 'refreshTokens', /readPresented\(deps, input\.refresh_token\)/],
+    [
+      'src/operations/consent/refresh.ts',
+      'readPresented',
+      /getRefreshToken\(hash\)[\s\S]*chainMacValid\(chain\.seed, named\)/,
+    ],
+    ['src/auth/refresh-chain.ts', 'chainMacValid', /safeEqual\(/],
+    [
+      'src/operations/consent/refresh.ts',
+      'rotateRefreshToken',
+      /readPresented\(deps, input\.refresh_token\)/,
+    ],
     ['src/operations/oauth/package-token.ts', 'exchangePackageCode', /safeEqual\(sha256\(code\)/],
     ['src/operations/oauth/clients.ts', 'secretMatches', /clientAuthenticated\(/],
     ['src/operations/accounts/subjects-and-sessions.ts', 'sessionFrom', /getSession\(sha256\(secret\)\)/],
