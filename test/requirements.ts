@@ -333,6 +333,12 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'refresh after the subject revoked the grant is 410 grant_gone',
       ],
       ['test/e2e/http/consent/refresh.test.ts', 'concurrent refreshes of one token: exactly one 200'],
+      ['test/e2e/http/consent/refresh-chains.test.ts', 'a spent token of any age is a reuse'],
+      ['test/e2e/http/consent/refresh-chains.test.ts', 'a forged token is unknown, whatever it names'],
+      [
+        'test/e2e/http/consent/refresh-chains.test.ts',
+        'a family made before chains rotates its token kept as a row onto a chain',
+      ],
     ],
   },
   {
