@@ -430,6 +430,26 @@ export function a2aTaskContract(open: () => Promise<Store>, sameDatabase?: () =>
     );
 
     it(
+      'a trim by count alone keeps the kept task and the newest others, however old it is and whatever ties',
+      withStore(open, async (store) => {
+        const who = owner();
+        // Two pairs saved at the same instant: the order among equals is the listing's.
+        const times = [0, 1, 1, 2, 3, 3, 4];
+        const tasks = times.map((t) => task({ owner: who, updated_at: at(t) }));
+        for (const t of tasks) await store.putA2aTask(t);
+        const newestFirst = ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks);
+        const keep = newestFirst[5]!;
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 3, bytes: 1_000_000 }, keep), 4);
+        assert.deepEqual(ids((await store.listA2aTasks(who, { pageSize: 10 })).tasks), [
+          newestFirst[0],
+          newestFirst[1],
+          keep,
+        ]);
+        assert.equal(await store.trimA2aTasksOf(who, { tasks: 3, bytes: 1_000_000 }, keep), 0);
+      }),
+    );
+
+    it(
       'rolls a put back with its transaction',
       withStore(open, async (store) => {
         const t = task({ owner: owner() });

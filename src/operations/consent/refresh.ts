@@ -173,7 +173,9 @@ export async function readPresented(deps: Deps, refreshToken: string): Promise<P
     return token && family ? { token, family, kept: { hash } } : undefined;
   }
   const chain = await deps.store.getRefreshChain(named.familyId);
-  if (!chain || named.generation > chain.generation || !chainMacValid(chain.seed, named)) return undefined;
+  // The mac first, whatever the generation: how long a refusal takes says nothing of how far the
+  // family has got. A valid mac beyond it (a store restored from an older copy) is no token either.
+  if (!chain || !chainMacValid(chain.seed, named) || named.generation > chain.generation) return undefined;
   const family = await deps.store.getTokenFamily(named.familyId);
   if (!family) return undefined;
   const status = named.generation === chain.generation ? 'current' : 'rotated';
