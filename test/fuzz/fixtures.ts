@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { parseChainToken } from '../../src/auth/refresh-chain.ts';
 import { AuditAction } from '../../src/model/audit-event.ts';
 import { CONTEXT_DIMENSIONS, Operation, Purpose } from '../../src/model/vocabulary.ts';
 import { registerClient } from '../../src/operations/accounts/clients.ts';
@@ -364,7 +365,7 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
       ...common,
       grant_id: grants,
       token: tokenWords,
-      refresh_token: [...refresh, 'not-a-refresh-token'],
+      refresh_token: [...refresh, ...refresh.flatMap(forgedChainTokens), 'not-a-refresh-token'],
     };
     return (key) => {
       const k = key.toLowerCase();
@@ -417,4 +418,20 @@ export async function prepare(deps: Deps, base: string, bodyLimitBytes: number):
     resourceUris: [],
     assets: appAssets(),
   };
+}
+
+/**
+ * Near misses of a refresh chain token (auth/refresh-chain.ts): its next generation and a spent
+ * one with its own mac, and its own generation with another mac. The fuzz checks that no answer to
+ * them is a 5xx, whatever else a request carries; refresh-chains.test.ts that they end nothing.
+ */
+function forgedChainTokens(token: string): string[] {
+  const named = parseChainToken(token);
+  if (named === undefined) return [];
+  const { familyId, generation, mac } = named;
+  return [
+    `${familyId}~${generation + 1}~${mac}`,
+    `${familyId}~${Math.max(0, generation - 1)}~${mac.split('').reverse().join('')}`,
+    `${familyId}~${generation}~${mac.slice(1)}A`,
+  ];
 }

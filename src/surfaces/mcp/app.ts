@@ -81,6 +81,22 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
     const caller = entry.caller;
     const request = c.req.raw;
     if (c.req.method === 'GET') {
+      // A GET opens the stream and has no body. One sent anyway is never read: past Node's buffer
+      // the socket stops being read, so a client that then went away was not noticed until the
+      // second keep-alive failed (30 s, its grant's stream slot held meanwhile: found by the fuzz).
+      if (hasBody(c.req.header('content-length'), c.req.header('transfer-encoding'))) {
+        return c.json(
+          {
+            jsonrpc: '2.0',
+            error: {
+              code: -32600,
+              message: 'a GET opens the notice stream and carries no body; send JSON-RPC messages with POST',
+            },
+            id: null,
+          },
+          400,
+        );
+      }
       // 2025-11-25's server stream: a grant's resource subscriptions (legacy-stream.ts).
       const opened = await legacyStreams.open(caller, c.env?.outgoing);
       if (opened !== undefined) return opened;
@@ -138,4 +154,9 @@ export function mountMcp(app: App, deps: Deps, options: McpOptions): void {
 /** A refusal in the OAuth-shaped body MCP clients read (errors.ts#refusalBody). */
 function refused(refusal: Refusal): Response {
   return refusalResponse(refusal, refusalBody(refusal.failure));
+}
+
+/** Whether a request's headers announce a body (RFC 9112 §6.3: a length above zero, or chunks). */
+function hasBody(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
+  return transferEncoding !== undefined || (contentLength !== undefined && contentLength.trim() !== '0');
 }

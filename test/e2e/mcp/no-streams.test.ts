@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { INITIALIZE, mcpGrant, rawPost } from '../../support/mcp-client.ts';
 import { startTestProvider, type TestProvider } from '../../support/provider.ts';
@@ -37,5 +38,44 @@ describe('MCP streams only change notices, and counts them', () => {
     await get.body?.cancel();
     for (let i = 0; i < 100 && (await open()) !== 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await open(), 0, 'released when the reader goes');
+  });
+
+  it('a GET that carries a body is refused in words and opens no stream', async () => {
+    const { token } = await mcpGrant(p);
+    const open = async () =>
+      Number(
+        /ppx_open_streams\{surface="mcp"\} (\d+)/.exec(await (await fetch(`${p.url}/metrics`)).text())?.[1],
+      );
+    const url = new URL(p.url);
+    // fetch sends no body with a GET: the request is written by hand, as a client may.
+    for (const framing of ['Content-Length: 524288', 'Transfer-Encoding: chunked']) {
+      const body = framing.startsWith('Content') ? 'x'.repeat(524288) : '5\r\nhello\r\n0\r\n\r\n';
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          socket.write(
+            `GET /mcp HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+              `Accept: text/event-stream\r\n${framing}\r\n\r\n${body}`,
+          );
+        });
+        let text = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (d: string) => {
+          text += d;
+          if (text.includes('\r\n\r\n') && text.includes('}')) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on('error', reject);
+        // A stream opened instead would never end: what came within 2 s is the answer.
+        setTimeout(() => {
+          socket.destroy();
+          resolve(text);
+        }, 2000).unref();
+      });
+      assert.match(head, /^HTTP\/1\.1 400 /, framing);
+      assert.match(head, /carries no body; send JSON-RPC messages with POST/);
+      assert.equal(await open(), 0, 'no stream was opened');
+    }
   });
 });
