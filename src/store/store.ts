@@ -248,7 +248,8 @@ export interface StoreWriter
   pruneAuditKeySets(): Promise<number>;
   /**
    * Removes the refresh tokens that can never be exchanged again: expired at `now`, or of a
-   * revoked family. Returns how many.
+   * revoked family; and so the refresh chains (their seeds) of such families, whose current token
+   * expired or whose family was revoked. Returns how many rows went, tokens and chains.
    */
   pruneRefreshTokens(now: string): Promise<number>;
   /**

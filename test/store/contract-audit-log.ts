@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import type { AuditFilter, Store } from '../../src/store/store.ts';
-import { at, auditEvent, refreshToken, subjectId, tokenFamily, withStore } from '../support/store-records.ts';
+import {
+  at,
+  auditEvent,
+  refreshChain,
+  refreshToken,
+  subjectId,
+  tokenFamily,
+  withStore,
+} from '../support/store-records.ts';
 
 // The audit log as it grows (issue 10, item 10): newest-first order, pages that stay correct when
 // a listing stops at its bound of rows examined, time bounds over events logged out of time order,
@@ -155,6 +163,34 @@ export function auditLogContract(open: () => Promise<Store>): void {
         assert.equal(await store.pruneAudit(at(1), 100), 0);
         await store.appendAudit([auditEvent({ subject_id: subject, at: at(3) })]);
         assert.equal((await store.listAudit({ subject_id: subject, limit: 50 })).events.length, 5);
+      }),
+    );
+
+    it(
+      'prunes the refresh chains whose current token expired or whose family was revoked, and only those',
+      withStore(open, async (store) => {
+        const [live, expired, expiresNow, ended] = [
+          tokenFamily(),
+          tokenFamily(),
+          tokenFamily(),
+          tokenFamily(),
+        ];
+        for (const family of [live, expired, expiresNow, ended]) await store.insertTokenFamily(family);
+        const chains = [
+          refreshChain({ family_id: live.family_id, generation: 3, expires_at: at(100) }),
+          refreshChain({ family_id: expired.family_id, generation: 9, expires_at: at(10) }),
+          // Expiring at the very instant of the pruning: can never be exchanged again either.
+          refreshChain({ family_id: expiresNow.family_id, expires_at: at(50) }),
+          refreshChain({ family_id: ended.family_id, expires_at: at(100) }),
+        ];
+        for (const chain of chains) await store.insertRefreshChain(chain);
+        await store.revokeTokenFamily(ended.family_id, at(20));
+        assert.equal(await store.pruneRefreshTokens(at(50)), 3);
+        assert.deepEqual(await store.getRefreshChain(live.family_id), chains[0]);
+        for (const gone of [expired, expiresNow, ended]) {
+          assert.equal(await store.getRefreshChain(gone.family_id), undefined);
+        }
+        assert.equal(await store.pruneRefreshTokens(at(50)), 0);
       }),
     );
 

@@ -202,11 +202,16 @@ export function consentQueries(sql: Sql): ConsentQueries {
     },
     insertRefreshToken,
     async pruneRefreshTokens(now) {
-      return sql.run(
-        `DELETE FROM refresh_tokens WHERE expires_at <= ? OR family_id IN (
-           SELECT family_id FROM token_families WHERE status = 'revoked')`,
-        now,
-      );
+      // The tokens kept as rows, then the chains (a chain is its family's every token).
+      let removed = 0;
+      for (const table of ['refresh_tokens', 'refresh_chains']) {
+        removed += await sql.run(
+          `DELETE FROM ${table} WHERE expires_at <= ? OR family_id IN (
+             SELECT family_id FROM token_families WHERE status = 'revoked')`,
+          now,
+        );
+      }
+      return removed;
     },
     async pruneGrantRequests(before, limit) {
       return sql.run(

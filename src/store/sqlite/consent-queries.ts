@@ -258,16 +258,21 @@ export function consentQueries(sql: StatementCache, records?: RecordCache): Sync
 
     /**
      * Removes the refresh tokens that can never be exchanged again: expired at `now`, or of a revoked
-     * family. Presenting one afterwards gets the same invalid_grant it got before (docs/audit.md).
+     * family, and the chains of such families (a chain is its family's every token). Presenting one
+     * afterwards gets the same invalid_grant it got before (docs/audit.md).
      */
     pruneRefreshTokens(now: string): number {
-      const result = sql
-        .get(
-          `DELETE FROM refresh_tokens WHERE expires_at <= ? OR family_id IN (
-             SELECT family_id FROM token_families WHERE status = 'revoked')`,
-        )
-        .run(now);
-      return Number(result.changes);
+      let removed = 0;
+      for (const table of ['refresh_tokens', 'refresh_chains']) {
+        const result = sql
+          .get(
+            `DELETE FROM ${table} WHERE expires_at <= ? OR family_id IN (
+               SELECT family_id FROM token_families WHERE status = 'revoked')`,
+          )
+          .run(now);
+        removed += Number(result.changes);
+      }
+      return removed;
     },
 
     insertRefreshChain,

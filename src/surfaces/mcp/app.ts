@@ -158,5 +158,5 @@ function refused(refusal: Refusal): Response {
 
 /** Whether a request's headers announce a body (RFC 9112 §6.3: a length above zero, or chunks). */
 function hasBody(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
-  return transferEncoding !== undefined || (contentLength !== undefined && contentLength.trim() !== '0');
+  return transferEncoding !== undefined || (contentLength !== undefined && !/^\s*0+\s*$/.test(contentLength));
 }
