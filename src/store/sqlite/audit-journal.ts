@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AuditEvent, takeMintedMark } from '../../model/audit-event.ts';
-import { keyListJson } from '../audit-rows.ts';
+import { eventsOfLines, lineOf } from './journal-lines.ts';
 import { isOtherProcessAlive, processStamp } from './process-stamp.ts';
 
 /** A journal's events move into the database at most this long after the first of them was written. */
@@ -29,14 +29,30 @@ const MAX_WAITING = 100_000;
 
 /** How a journal's events reach the database: the store's statements, in one transaction each. */
 export interface JournalSink {
-  /** Runs `move` when the write connection is free (the store's write mutex). */
-  readonly exclusive: (move: () => void) => Promise<void>;
+  /** Runs `move` when the write connection is free (the store's write mutex), until it settles. */
+  readonly exclusive: (move: () => void | Promise<void>) => Promise<void>;
   /** Appends every event in one commit; throws (having written nothing) when any of them fails. */
   readonly writeAll: (events: readonly AuditEvent[]) => void;
   /** Appends each item apart (a savepoint each): per item, undefined for written, else its error. */
   readonly writeEach: (items: readonly (readonly AuditEvent[])[]) => unknown[];
   /** Whether the log holds an event of this id (one look-up in its unique index). */
   readonly has: (eventId: string) => boolean;
+  /**
+   * Appends the events of these lines (journal-lines.ts) in one commit on another thread
+   * (audit-mover.ts): true once committed, false when nothing was (the journal then moves them
+   * itself). Undefined when there is no such thread now. Called with the write connection held.
+   */
+  readonly moveAway?: (lines: string, count: number) => Promise<boolean> | undefined;
+}
+
+/** One journal file and what it holds: the text of its lines, as written, and their events' ids. */
+interface Segment {
+  readonly file: string;
+  fd: number | undefined;
+  /** The file's length: where a write that failed part way is cut back to. */
+  bytes: number;
+  readonly lines: string[];
+  readonly ids: string[];
 }
 
 /**
@@ -47,10 +63,18 @@ export interface JournalSink {
  * turn of the event loop before its answer); a journal line is part of one `write` per turn of the
  * event loop, shared by every read answered in that turn (a `write` to the file was ~20 µs here).
  *
+ * A move runs on another thread once the store has one (`JournalSink.moveAway`, audit-mover.ts):
+ * its inserts, 7 to 10 µs an event, stopped the event loop 5 to 9 ms every move under load, which
+ * was much of the small read's p99 (docs/benchmarks.md, "The journal's move off the event loop").
+ * Appends go on meanwhile, so a move takes whole files: the file being written is closed and the
+ * next append starts another (a segment each), and a segment's file is removed once its events are
+ * committed. What waits is kept as the lines' text, not as events: an event then dies young,
+ * instead of living through a collection or two as a move's batch.
+ *
  * Durability is the database's own: with WAL and `synchronous = NORMAL` a commit is in the OS's
  * page cache, not on the disk, and so is a journal line; both survive the process being killed,
  * neither a power loss. A journal left by a process that died is moved by the next store opened
- * on the file (`recoverAuditJournals`).
+ * on the file (`recoverAuditJournals`), its segments in the order they were written.
  *
  * Readers of this process never see the log without its journal: `listAudit` moves the journal
  * first, and so does every write transaction before it begins (so the log's order, `seq`, stays
@@ -60,20 +84,26 @@ export interface JournalSink {
 export class AuditJournal {
   readonly #dir: string;
   readonly #sink: JournalSink;
-  #file: string | undefined;
-  #fd: number | undefined;
-  #pending: AuditEvent[] = [];
-  /** The ids of #pending: an id is in the log once, whether moved or waiting. */
-  readonly #pendingIds = new Set<string>();
+  /** This journal's files are `<process stamp>-<#name>-<n>.jsonl`, n counting up from 0. */
+  readonly #name = randomUUID().slice(0, 8);
+  #nextSegment = 0;
+  /** The files written to before the current one, oldest first, whose events wait to be moved. */
+  #closedSegments: Segment[] = [];
+  /** The file appends go to now; undefined until the first append after a move took the last. */
+  #current: Segment | undefined;
+  /** How many events wait in every segment. */
+  #waiting = 0;
+  /** The ids of every waiting event: an id is in the log once, whether moved or waiting. */
+  readonly #waitingIds = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   /**
-   * The lines appended in this turn of the event loop, not written yet, and the appends that wait
-   * for them: they are written together at the turn's end (`#writeOut`), one `write` for every
-   * read the turn served instead of one each. They are the last events of #pending, from #unwrittenFrom.
+   * The lines appended in this turn of the event loop, not written yet, their events' ids, and the
+   * appends that wait for them: they are written together at the turn's end (`#writeOut`), one
+   * `write` for every read the turn served instead of one each.
    */
   #unwritten = '';
-  #unwrittenFrom = 0;
+  #unwrittenIds: string[] = [];
   #writers: { readonly done: () => void; readonly failed: (error: unknown) => void }[] = [];
   #writeScheduled = false;
 
@@ -90,21 +120,24 @@ export class AuditJournal {
    */
   append(events: readonly AuditEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
-    if (this.#pending.length >= MAX_WAITING) {
-      throw new Error(`the audit log cannot be written: ${this.#pending.length} events wait to be moved`);
+    if (this.#waiting >= MAX_WAITING) {
+      throw new Error(`the audit log cannot be written: ${this.#waiting} events wait to be moved`);
     }
     const ids = new Set<string>();
     for (const event of events) {
       const id = event.event_id;
-      if (ids.has(id) || this.#pendingIds.has(id)) throw new Error(`audit event ${id} is already in the log`);
+      if (ids.has(id) || this.#waitingIds.has(id)) throw new Error(`audit event ${id} is already in the log`);
       // A freshly minted id cannot be in the database yet: only other ids are looked up there.
       if (!takeMintedMark(event) && this.#sink.has(id))
         throw new Error(`audit event ${id} is already in the log`);
       ids.add(id);
     }
     for (const event of events) this.#unwritten += lineOf(event);
-    for (const event of events) this.#pending.push(event);
-    for (const id of ids) this.#pendingIds.add(id);
+    for (const id of ids) {
+      this.#waitingIds.add(id);
+      this.#unwrittenIds.push(id);
+    }
+    this.#waiting += ids.size;
     const written = new Promise<void>((done, failed) => this.#writers.push({ done, failed }));
     if (!this.#writeScheduled) {
       this.#writeScheduled = true;
@@ -115,52 +148,105 @@ export class AuditJournal {
 
   /**
    * Writes the turn's lines and settles their appends; on a failed write, their events are
-   * dropped from what waits (their appends fail, as a failed commit did). Called at the turn's
-   * end, and before any move, so that what is moved is always what the file holds.
+   * dropped from what waits (their appends fail, as a failed commit did) and the file is cut back
+   * to its length before. Called at the turn's end, and before any move, so that what is moved is
+   * always what the files hold.
    */
   #writeOut(): void {
     this.#writeScheduled = false;
     const writers = this.#writers;
     if (writers.length === 0) return;
     const text = this.#unwritten;
-    const from = this.#unwrittenFrom;
+    const ids = this.#unwrittenIds;
     this.#unwritten = '';
+    this.#unwrittenIds = [];
     this.#writers = [];
+    let segment: Segment | undefined;
     try {
-      writeAllOf(this.#fd ?? this.#open(), text);
+      segment = this.#current ?? this.#open();
+      segment.bytes += writeAllOf(segment, text);
     } catch (error) {
-      for (const event of this.#pending.splice(from)) this.#pendingIds.delete(event.event_id);
+      for (const id of ids) this.#waitingIds.delete(id);
+      this.#waiting -= ids.length;
+      if (segment?.fd !== undefined) cutBack(segment);
       for (const w of writers) w.failed(error);
       return;
-    } finally {
-      this.#unwrittenFrom = this.#pending.length;
     }
+    segment.lines.push(text);
+    for (const id of ids) segment.ids.push(id);
     for (const w of writers) w.done();
-    if (this.#pending.length >= MOVE_AT_COUNT) this.#schedule(0);
+    if (this.#waiting >= MOVE_AT_COUNT) this.#schedule(0);
     else if (this.#timer === undefined) this.#schedule(MOVE_AFTER_MS);
   }
 
   /** How many events wait in the journal (tests, metrics). */
   get waiting(): number {
-    return this.#pending.length;
+    return this.#waiting;
   }
 
   /** Moves what waits now, when the write connection is free; settles once it is moved (or kept). */
   flush(): Promise<void> {
-    if (this.#pending.length === 0) return Promise.resolve();
-    return this.#sink.exclusive(() => this.moveNow());
+    if (this.#waiting === 0) return Promise.resolve();
+    return this.#sink.exclusive(() => this.#move());
   }
 
   /**
-   * Moves what waits into the database, by one commit; the caller holds the write connection, with
-   * no transaction open on it. Never throws: events that cannot be written now stay in the journal
-   * and are tried again later.
+   * Before a write transaction, with the write connection held: moves what waits, on the mover's
+   * thread when there is one (a promise then), and then, on this one, what was appended meanwhile,
+   * so that the transaction's own events follow every event appended before it.
    */
-  moveNow(): void {
+  beforeWrite(): void | Promise<void> {
+    const moving = this.#move();
+    return moving === undefined ? undefined : moving.then(() => this.moveNow());
+  }
+
+  /**
+   * Moves what waits: on the mover's thread when the store has one (settling once it is
+   * committed), else here and now. The caller holds the write connection.
+   */
+  #move(): void | Promise<void> {
     this.#writeOut();
-    const events = this.#pending;
-    if (events.length === 0) return;
+    if (this.#waiting === 0) return;
+    const batch = this.#segments();
+    const moved = this.#sink.moveAway?.(textOf(batch), this.#waiting);
+    if (moved === undefined) return this.moveNow();
     this.#clearTimer();
+    // Appends go on while the mover works: the file they went to is closed, and taken whole.
+    const current = this.#current;
+    if (current !== undefined) {
+      this.#closeFile(current);
+      this.#closedSegments.push(current);
+      this.#current = undefined;
+    }
+    return moved.then(
+      (committed) => (committed ? this.#moved(batch) : this.moveNow(true)),
+      () => this.moveNow(true),
+    );
+  }
+
+  /** After the mover committed `batch`, the oldest segments: their files go, and their ids. */
+  #moved(batch: readonly Segment[]): void {
+    this.#closedSegments = this.#closedSegments.filter((segment) => !batch.includes(segment));
+    for (const segment of batch) {
+      // A file that cannot be removed is read again by the next store opened, its events skipped.
+      removeQuietly(segment.file);
+      for (const id of segment.ids) this.#waitingIds.delete(id);
+      this.#waiting -= segment.ids.length;
+    }
+  }
+
+  /**
+   * Moves what waits into the database, here, by one commit; the caller holds the write
+   * connection, with no transaction open on it. Never throws: events that cannot be written now
+   * stay in the journal and are tried again later. `skipLogged`: after the mover failed, which may
+   * have committed before it did, events already in the log are not appended again.
+   */
+  moveNow(skipLogged = false): void {
+    this.#writeOut();
+    if (this.#waiting === 0) return;
+    this.#clearTimer();
+    let events = eventsOfLines(textOf(this.#segments()));
+    if (skipLogged) events = events.filter((event) => !this.#sink.has(event.event_id));
     try {
       this.#sink.writeAll(events);
     } catch {
@@ -169,11 +255,18 @@ export class AuditJournal {
         return;
       }
     }
-    this.#pending = [];
-    this.#unwrittenFrom = 0;
-    this.#pendingIds.clear();
-    // O_APPEND: the next line goes to the start of the emptied file.
-    if (this.#fd !== undefined) ftruncateSync(this.#fd, 0);
+    for (const segment of this.#closedSegments) rmSync(segment.file, { force: true });
+    this.#closedSegments = [];
+    this.#waitingIds.clear();
+    this.#waiting = 0;
+    const current = this.#current;
+    if (current?.fd !== undefined) {
+      // O_APPEND: the next line goes to the start of the emptied file.
+      ftruncateSync(current.fd, 0);
+      current.bytes = 0;
+      current.lines.length = 0;
+      current.ids.length = 0;
+    }
   }
 
   /**
@@ -190,9 +283,9 @@ export class AuditJournal {
     }
     const failed = events.filter((_, i) => outcomes[i] !== undefined);
     if (failed.length > 0) {
-      const fd = openSync(`${this.#file}.failed`, 'a');
+      const fd = openSync(join(this.#dir, `${processStamp()}-${this.#name}.failed`), 'a');
       try {
-        writeAllOf(fd, failed.map(lineOf).join(''));
+        writeAllOf({ fd }, failed.map(lineOf).join(''));
       } finally {
         closeSync(fd);
       }
@@ -200,25 +293,39 @@ export class AuditJournal {
     return true;
   }
 
-  /** Moves what waits and removes the journal file; the caller holds the write connection. */
+  /** Moves what waits and removes the journal's files; the caller holds the write connection. */
   close(): void {
     this.#closed = true;
     this.#clearTimer();
     this.moveNow();
     // What could not be moved is left to the next store opened on the file, not retried here.
     this.#clearTimer();
-    if (this.#fd === undefined) return;
-    closeSync(this.#fd);
-    this.#fd = undefined;
+    const current = this.#current;
+    if (current === undefined) return;
+    this.#closeFile(current);
     // Kept when something could not be moved: the next store opened on the file moves it.
-    if (this.#pending.length === 0 && this.#file !== undefined) rmSync(this.#file, { force: true });
+    if (this.#waiting === 0) rmSync(current.file, { force: true });
   }
 
-  #open(): number {
+  /** Every segment whose events wait, oldest first. */
+  #segments(): readonly Segment[] {
+    const current = this.#current;
+    return current === undefined ? this.#closedSegments : [...this.#closedSegments, current];
+  }
+
+  #open(): Segment {
     mkdirSync(this.#dir, { recursive: true });
-    this.#file = join(this.#dir, `${processStamp()}-${randomUUID().slice(0, 8)}.jsonl`);
-    this.#fd = openSync(this.#file, 'a');
-    return this.#fd;
+    const n = String(this.#nextSegment++).padStart(10, '0');
+    const file = join(this.#dir, `${processStamp()}-${this.#name}-${n}.jsonl`);
+    const segment: Segment = { file, fd: openSync(file, 'a'), bytes: 0, lines: [], ids: [] };
+    this.#current = segment;
+    return segment;
+  }
+
+  #closeFile(segment: Segment): void {
+    if (segment.fd === undefined) return;
+    closeSync(segment.fd);
+    segment.fd = undefined;
   }
 
   #schedule(ms: number): void {
@@ -239,21 +346,38 @@ export class AuditJournal {
   }
 }
 
-/**
- * An event's journal line: its JSON, the claim-key list's taken from keyListJson, which keeps the
- * text of a shared list (every read of one scope names the same one; serializing its keys again
- * for each read was most of the line's cost).
- */
-export function lineOf(event: AuditEvent): string {
-  const { claim_keys, ...rest } = event;
-  const head = JSON.stringify(rest);
-  return `${head.slice(0, -1)},"claim_keys":${keyListJson(claim_keys)}}\n`;
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // As the caller says.
+  }
 }
 
-function writeAllOf(fd: number, text: string): void {
+/** The lines of `segments`, in order. */
+function textOf(segments: readonly Segment[]): string {
+  return segments.map((segment) => segment.lines.join('')).join('');
+}
+
+/** Writes all of `text` to the segment's file; its length in bytes. */
+function writeAllOf(segment: { readonly fd?: number | undefined }, text: string): number {
   const bytes = Buffer.from(text, 'utf8');
   let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done);
+  while (done < bytes.length) done += writeSync(segment.fd as number, bytes, done);
+  return bytes.length;
+}
+
+/**
+ * After a write that failed part way: the file cut back to its last whole line, so that the next
+ * line does not follow a cut one (recovery would skip both). If even that fails, the file is left
+ * to recovery, which skips what it cannot read.
+ */
+function cutBack(segment: Segment): void {
+  try {
+    ftruncateSync(segment.fd as number, segment.bytes);
+  } catch {
+    // As above.
+  }
 }
 
 /** What recovery needs of the store: its write transaction, a look-up by id, and the insert. */
@@ -275,7 +399,10 @@ export interface RecoverySink {
 export function recoverAuditJournals(dir: string, sink: RecoverySink): number {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    // Sorted: a journal's segments are numbered in the order they were written (AuditJournal#open).
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.jsonl'))
+      .sort();
   } catch {
     return 0;
   }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from './worker-exec-argv.ts';
 
 /** How often the background checkpoint runs once it has started. */
 const CHECKPOINT_EVERY_MS = 200;
@@ -112,11 +113,17 @@ export class Checkpointer {
   }
 
   #start(): void {
-    const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), {
-      workerData: { path: this.#path, intervalMs: CHECKPOINT_EVERY_MS, emptying: this.#emptying },
-    });
-    // Never keeps the process alive on its own.
-    worker.unref();
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), {
+        workerData: { path: this.#path, intervalMs: CHECKPOINT_EVERY_MS, emptying: this.#emptying },
+        execArgv: workerExecArgv(),
+      });
+    } catch {
+      // No thread here: the writer goes on checkpointing on its own connection.
+      this.#stopped = true;
+      return;
+    }
     this.#worker = worker;
     this.#writer.exec('PRAGMA wal_autocheckpoint = 0');
     worker.on('message', (message) => {
@@ -124,6 +131,9 @@ export class Checkpointer {
     });
     worker.on('error', () => this.#fallBack());
     worker.on('exit', () => this.#fallBack());
+    // Never keeps the process alive on its own. After the listeners: adding a 'message' listener
+    // refs the worker again, and a process that never closed its store then never ended.
+    worker.unref();
   }
 
   #fallBack(): void {
@@ -143,6 +153,8 @@ export class Checkpointer {
     const worker = this.#worker;
     if (worker === undefined) return;
     await new Promise<void>((resolve) => {
+      // Kept alive until its last checkpoint, even when nothing else keeps the process.
+      worker.ref();
       worker.once('exit', () => resolve());
       worker.on('message', (message) => {
         if (message === 'stopped') void worker.terminate();

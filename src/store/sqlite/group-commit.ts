@@ -19,8 +19,8 @@ export interface GroupCommitDeps {
   readonly rollback: () => void;
   /** Publishes a committed transaction's change events, in commit order. */
   readonly publish: (events: readonly ChangeEvent[]) => void;
-  /** Runs in the write mutex before a batch begins (the audit journal's move). */
-  readonly beforeWrite?: () => void;
+  /** Runs in the write mutex before a batch begins (the audit journal's move), waited for when a promise. */
+  readonly beforeWrite?: () => void | Promise<void>;
 }
 
 interface QueuedTx {
@@ -115,7 +115,8 @@ export function groupCommit(
         for (const item of batch) item.reject(new Error('store is closed'));
         return;
       }
-      deps.beforeWrite?.();
+      const moving = deps.beforeWrite?.();
+      if (moving !== undefined) await moving;
       changedRecords = false;
       const done = await runEach(batch);
       try {

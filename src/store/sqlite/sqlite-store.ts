@@ -7,11 +7,20 @@ import type { Store, StoreReader, StoreWriter } from '../store.ts';
 import { STORE_READERS, STORE_WRITERS } from '../store-names.ts';
 import { facade, inSavepoint, publishedBy, type Runner, TransactionGuard } from '../tx-shell.ts';
 import { AuditJournal, recoverAuditJournals } from './audit-journal.ts';
+import { AuditMover } from './audit-mover.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { type Connections, openConnections } from './connections.ts';
 import { groupCommit } from './group-commit.ts';
 import type { SqliteQueries } from './queries.ts';
 import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
+
+export interface SqliteStoreOptions {
+  /**
+   * Audit events moved on the event loop before the journal's moves go to a thread of their own
+   * (audit-mover.ts; tests set 0 to have it from the first move).
+   */
+  readonly auditMoverAfter?: number;
+}
 
 /**
  * Opens (creating if needed) an embedded SQLite store at `path`, applying pending migrations.
@@ -25,7 +34,7 @@ import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
  * the write connection and can observe the writes of a transaction that is still open (acceptable
  * for tests, which is what `:memory:` is for).
  */
-export async function openSqliteStore(path: string): Promise<Store> {
+export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<Store> {
   const connections = openConnections(path);
   const { writer, reader } = connections;
   // A `:memory:` database has no WAL to checkpoint.
@@ -47,10 +56,11 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const sink = auditSink(connections, mutex, open.isClosed, ends.rollback, checkpointer);
   // A file's audit log is appended through a journal (audit-journal.ts); `:memory:` has no file
   // beside it and group-commits as PostgreSQL does.
-  const journal = reader === writer ? undefined : openJournal(path, connections, sink);
+  const mover = reader === writer ? undefined : new AuditMover(path, options.auditMoverAfter);
+  const journal = reader === writer ? undefined : openJournal(path, connections, sink, mover, checkpointer);
   const audit = journal === undefined ? new AuditBatcher(sink) : undefined;
   // Every write moves the journal first, in the write mutex: the log's order stays the append order.
-  const beforeWrite = () => journal?.moveNow();
+  const beforeWrite = () => journal?.beforeWrite();
   const writeOne = autocommitWrites({ connections, mutex, guard, open, ends, feed, beforeWrite });
   const transaction = groupCommit({
     beforeWrite,
@@ -98,9 +108,10 @@ export async function openSqliteStore(path: string): Promise<Store> {
     async close(): Promise<void> {
       await audit?.flush();
       await checkpointer?.stop();
-      await mutex.run(() => {
+      await mutex.run(async () => {
         if (!open.markClosed()) return;
         journal?.close();
+        await mover?.stop();
         feed.close();
         connections.close();
       });
@@ -155,13 +166,15 @@ function autocommitWrites({
   open: OpenState;
   ends: TransactionEnds;
   feed: InProcessChangeFeed;
-  beforeWrite: () => void;
+  beforeWrite: () => void | Promise<void>;
 }): Runner<SqliteQueries> {
   return async (name, call) => {
     guard.assertOutside();
-    return mutex.run(() => {
+    return mutex.run(async () => {
       open.assertOpen();
-      beforeWrite();
+      const moving = beforeWrite();
+      if (moving !== undefined) await moving;
+      open.assertOpen();
       begin(false);
       let result: unknown;
       try {
@@ -257,6 +270,8 @@ function openJournal(
   path: string,
   { writer, write }: Connections,
   sink: ReturnType<typeof auditSink>,
+  mover: AuditMover | undefined,
+  checkpointer: Checkpointer | undefined,
 ): AuditJournal {
   const dir = `${path}-audit`;
   const known = writer.prepare('SELECT 1 FROM audit_events WHERE event_id = ?');
@@ -271,5 +286,11 @@ function openJournal(
     writeAll: (events) => sink.writeAll(events),
     writeEach: (items) => sink.writeEach(items),
     has,
+    moveAway: (lines, count) =>
+      mover?.move(lines, count)?.then((committed) => {
+        // A commit on the file, as the writer's own are (the checkpointer counts them).
+        if (committed) checkpointer?.committed();
+        return committed;
+      }),
   });
 }

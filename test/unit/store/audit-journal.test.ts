@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type AuditEvent, mintedEvent } from '../../../src/model/audit-event.ts';
-import { AuditJournal, type JournalSink, lineOf } from '../../../src/store/sqlite/audit-journal.ts';
+import { AuditJournal, type JournalSink } from '../../../src/store/sqlite/audit-journal.ts';
+import { lineOf } from '../../../src/store/sqlite/journal-lines.ts';
 import { auditEvent } from '../../support/store-records.ts';
 
 // The audit journal's own rules, over a sink that fails when told to: what cannot be moved stays,

@@ -1,0 +1,51 @@
+import type { AuditEvent } from '../../model/audit-event.ts';
+import { keyListJson } from '../audit-rows.ts';
+
+/**
+ * The audit journal's line format (audit-journal.ts): one event's JSON and a newline, its claim-key
+ * list last. Written by this process and read back by it (a move, on the event loop or in the
+ * mover's thread) or by the next process opened on the file (recovery).
+ */
+
+const KEYS_FIELD = ',"claim_keys":';
+
+/**
+ * An event's journal line: its JSON, the claim-key list's taken from keyListJson, which keeps the
+ * text of a shared list (every read of one scope names the same one; serializing its keys again
+ * for each read was most of the line's cost).
+ */
+export function lineOf(event: AuditEvent): string {
+  const { claim_keys, ...rest } = event;
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)}${KEYS_FIELD}${keyListJson(claim_keys)}}\n`;
+}
+
+/**
+ * The events of lines this process wrote (`lineOf`), in order: no validation, as they were
+ * validated before they were written. A key list is parsed once per distinct text and frozen, so
+ * that the events of one scope share one list (and keyListJson its text) as they did when appended.
+ */
+export function eventsOfLines(text: string): AuditEvent[] {
+  const lists = new Map<string, readonly string[]>();
+  const events: AuditEvent[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line === '') continue;
+    // The list is the line's last field: a key holding the same characters would be escaped.
+    const at = line.lastIndexOf(KEYS_FIELD);
+    const keysText = line.slice(at + KEYS_FIELD.length, -1);
+    let keys = lists.get(keysText);
+    if (keys === undefined) {
+      keys = Object.freeze(JSON.parse(keysText) as string[]);
+      lists.set(keysText, keys);
+    }
+    const event = JSON.parse(`${line.slice(0, at)}}`) as AuditEvent;
+    event.claim_keys = keys as string[];
+    events.push(event);
+  }
+  return events;
+}

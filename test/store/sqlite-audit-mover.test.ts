@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { AuditEvent } from '../../src/model/audit-event.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { auditEvent, subjectId } from '../support/store-records.ts';
+
+// The audit journal's moves on their own thread (src/store/sqlite/audit-mover.ts): appends go on
+// while a move runs, into a file of their own; the log keeps the order of the appends, a write
+// transaction's events included; a process killed at any point of a move loses and repeats
+// nothing.
+
+async function withFile(body: (path: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ppx-audit-mover-'));
+  try {
+    await body(join(dir, 'ppx.db'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The journal's segment numbers now (a move on the thread closes the file it takes). */
+function segments(path: string): number[] {
+  return readdirSync(`${path}-audit`)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => Number(/-(\d+)\.jsonl$/.exec(name)?.[1]));
+}
+
+/** Appends and moves until a move has gone through the thread (a file past the first was opened). */
+async function untilTheThreadMoves(store: Store, subject: string): Promise<AuditEvent[]> {
+  const appended: AuditEvent[] = [];
+  for (let i = 0; i < 200; i++) {
+    const event = auditEvent({ subject_id: subject });
+    await store.appendAudit([event]);
+    appended.push(event);
+    await store.listAudit({ subject_id: subject, limit: 1 });
+    await store.appendAudit([auditEvent({ subject_id: subjectId() })]);
+    if (segments(path(store)).some((n) => n > 0)) return appended;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the mover thread never moved');
+}
+
+const paths = new WeakMap<Store, string>();
+const path = (store: Store) => paths.get(store) as string;
+
+async function open(file: string): Promise<Store> {
+  const store = await openSqliteStore(file, { auditMoverAfter: 0 });
+  paths.set(store, file);
+  return store;
+}
+
+/** Every event of `subject` in the log, oldest first. */
+async function listAll(store: Store, subject: string): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.listAudit({ subject_id: subject, limit: 100, ...(cursor ? { cursor } : {}) });
+    events.push(...page.events);
+    cursor = page.next_cursor;
+  } while (cursor !== undefined);
+  return events;
+}
+
+describe('the audit journal moved on a thread', () => {
+  it('keeps the order of the appends while appends go on during moves, a transaction’s events included', () =>
+    withFile(async (file) => {
+      const store = await open(file);
+      const subject = subjectId();
+      try {
+        const appended = await untilTheThreadMoves(store, subject);
+        // Appends in many turns, moves asked for in the middle of them (not waited for), and a
+        // write transaction that appends its own event after them.
+        const pending: Promise<unknown>[] = [];
+        for (let turn = 0; turn < 40; turn++) {
+          const batch = [auditEvent({ subject_id: subject }), auditEvent({ subject_id: subject })];
+          appended.push(...batch);
+          pending.push(store.appendAudit(batch));
+          if (turn % 7 === 3) pending.push(store.listAudit({ subject_id: subject, limit: 1 }));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        // A transaction's event is appended when its turn comes: after every append made before.
+        const inTransaction = auditEvent({ subject_id: subject });
+        appended.push(inTransaction);
+        await store.transaction((tx) => tx.appendAudit([inTransaction]));
+        const after = auditEvent({ subject_id: subject });
+        appended.push(after);
+        pending.push(store.appendAudit([after]));
+        await Promise.all(pending);
+        assert.deepEqual(
+          (await listAll(store, subject)).map((e) => e.event_id),
+          appended.map((e) => e.event_id),
+        );
+        assert.deepEqual((await listAll(store, subject)).at(-1), after);
+      } finally {
+        await store.close();
+      }
+      assert.deepEqual(readdirSync(`${file}-audit`), [], 'closed: every segment moved and removed');
+      const again = await openSqliteStore(file);
+      try {
+        const ids = (await listAll(again, subject)).map((e) => e.event_id);
+        assert.equal(new Set(ids).size, ids.length, 'nothing moved twice');
+      } finally {
+        await again.close();
+      }
+    }));
+
+  it('refuses an id already waiting or moving, as before', () =>
+    withFile(async (file) => {
+      const store = await open(file);
+      try {
+        const subject = subjectId();
+        await untilTheThreadMoves(store, subject);
+        const event = auditEvent({ subject_id: subject });
+        await store.appendAudit([event]);
+        const moving = store.listAudit({ subject_id: subject, limit: 1 });
+        await assert.rejects(store.appendAudit([event]), /already in the log/);
+        await moving;
+        await assert.rejects(store.appendAudit([event]), /already in the log/);
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it('loses and repeats nothing when the process is killed in the middle of moves', () =>
+    withFile(async (file) => {
+      await (await openSqliteStore(file)).close();
+      const subject = subjectId();
+      const { acknowledged, lastSegment } = await appendMovingThenDie(file, subject);
+      assert.ok(acknowledged.length >= 300, `${acknowledged.length} events acknowledged`);
+      assert.ok(
+        lastSegment > 0,
+        `the killed process had moved on its thread (a file past the first): ${lastSegment}`,
+      );
+      const store = await openSqliteStore(file);
+      try {
+        const listed = (await listAll(store, subject)).map((e) => e.event_id);
+        // Every acknowledged event once, in the order appended; an event appended in the killed
+        // turn may or may not be there (its append never settled), never twice.
+        assert.deepEqual(listed.slice(0, acknowledged.length), acknowledged);
+        assert.equal(new Set(listed).size, listed.length);
+      } finally {
+        await store.close();
+      }
+      assert.deepEqual(readdirSync(`${file}-audit`), []);
+    }));
+
+  for (const closes of [false, true]) {
+    it(`lets a process whose store's threads run end on its own, ${closes ? 'closing' : 'not closing'} its store`, () =>
+      withFile(async (file) => {
+        const { code, signal, out } = await runChild(`
+          import { openSqliteStore } from ${storeModule};
+          const store = await openSqliteStore(${JSON.stringify(file)}, { auditMoverAfter: 0 });
+          const event = (i) => ({ event_id: 'ppx:event:end-' + i, at: new Date().toISOString(),
+            subject_id: 'did:example:end', actor: { kind: 'grantee', id: 'client_perfumery' },
+            action: 'read', claim_keys: ['novelty_tolerance'], outcome: 'ok' });
+          // Past 500 commits the checkpoints have a thread; past the first moves, the journal.
+          for (let i = 0; i < 600; i++) await store.transaction((tx) => tx.appendAudit([event(i)]));
+          for (let i = 600; i < 700; i++) {
+            await store.appendAudit([event(i)]);
+            await store.listAudit({ subject_id: 'did:example:end', limit: 1 });
+          }
+          ${closes ? 'await store.close();' : ''}
+          process.stdout.write('done\\n');
+        `);
+        assert.equal(signal, null, `the child had to be killed: ${out}`);
+        assert.equal(code, 0, out);
+        assert.match(out, /done/);
+      }));
+  }
+});
+
+const storeModule = JSON.stringify(
+  new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).pathname,
+);
+
+/** Runs `code` as a module in a child process, killed if it has not ended after 60 s. */
+function runChild(code: string): Promise<{ code: number | null; signal: string | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('exit', (exitCode, signal) => {
+      clearTimeout(guard);
+      resolve({ code: exitCode, signal, out });
+    });
+  });
+}
+
+/**
+ * A child process whose journal moves on the thread, appending for `subject` in many turns with
+ * moves asked for in between, killed (SIGKILL) with a move under way and appends unwritten. Resolves
+ * to the ids whose appends had settled, in order, and the highest journal file number it saw.
+ */
+function appendMovingThenDie(
+  file: string,
+  subject: string,
+): Promise<{ acknowledged: string[]; lastSegment: number }> {
+  const code = `
+    import { openSqliteStore } from ${storeModule};
+    import { readdirSync } from 'node:fs';
+    const store = await openSqliteStore(${JSON.stringify(file)}, { auditMoverAfter: 0 });
+    const event = (i) => ({ event_id: 'ppx:event:moved-' + String(i).padStart(5, '0'),
+      at: new Date(Date.UTC(2026, 2, 1, 10, 0, 0, i)).toISOString(),
+      subject_id: ${JSON.stringify(subject)}, actor: { kind: 'grantee', id: 'client_perfumery' },
+      action: 'read', claim_keys: ['novelty_tolerance'], outcome: 'ok' });
+    let i = 0;
+    for (let turn = 0; turn < 150; turn++) {
+      const batch = [event(i++), event(i++), event(i++)];
+      await store.appendAudit(batch);
+      for (const e of batch) process.stdout.write(e.event_id + '\\n');
+      if (turn % 10 === 9) void store.listAudit({ subject_id: ${JSON.stringify(subject)}, limit: 1 });
+      for (const name of readdirSync(${JSON.stringify(`${file}-audit`)})) process.stdout.write('file ' + name + '\\n');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // A move under way, and appends not yet written, when the kill comes.
+    void store.listAudit({ subject_id: ${JSON.stringify(subject)}, limit: 1 });
+    void store.appendAudit([event(i++)]);
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1);
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      const lines = out.split('\n').filter((line) => line !== '');
+      const numbers = lines
+        .filter((l) => l.startsWith('file '))
+        .map((l) => Number(/-(\d+)\.jsonl$/.exec(l)?.[1] ?? -1));
+      const acknowledged = lines.filter((l) => l.startsWith('ppx:event:'));
+      if (signal === 'SIGKILL') resolve({ acknowledged, lastSegment: Math.max(-1, ...numbers) });
+      else reject(new Error(`child ended with ${code} instead of being killed: ${out.slice(-500)}`));
+    });
+  });
+}
