@@ -38,20 +38,20 @@ export interface JournalSink {
   /** Whether the log holds an event of this id (one look-up in its unique index). */
   readonly has: (eventId: string) => boolean;
   /**
-   * Appends the events of these lines (journal-lines.ts) in one commit on another thread
-   * (audit-mover.ts): true once committed, false when nothing was (the journal then moves them
-   * itself). Undefined when there is no such thread now. Called with the write connection held.
+   * Appends the events of these journal files (closed, oldest first; journal-lines.ts) in one
+   * commit on another thread (audit-mover.ts), which then removes the files: true once committed,
+   * false when nothing was (the journal then moves them itself). Undefined when there is no such
+   * thread now. Called with the write connection held.
    */
-  readonly moveAway?: (lines: string, count: number) => Promise<boolean> | undefined;
+  readonly moveAway?: (files: readonly string[], count: number) => Promise<boolean> | undefined;
 }
 
-/** One journal file and what it holds: the text of its lines, as written, and their events' ids. */
+/** One journal file: its length, and the ids of the events its lines hold. */
 interface Segment {
   readonly file: string;
   fd: number | undefined;
   /** The file's length: where a write that failed part way is cut back to. */
   bytes: number;
-  readonly lines: string[];
   readonly ids: string[];
 }
 
@@ -68,8 +68,8 @@ interface Segment {
  * was much of the small read's p99 (docs/benchmarks.md, "The journal's move off the event loop").
  * Appends go on meanwhile, so a move takes whole files: the file being written is closed and the
  * next append starts another (a segment each), and a segment's file is removed once its events are
- * committed. What waits is kept as the lines' text, not as events: an event then dies young,
- * instead of living through a collection or two as a move's batch.
+ * committed. What waits is read back from the files: an event then dies young, instead of living
+ * through a collection or two in a move's batch, and the thread is sent file names, not text.
  *
  * Durability is the database's own: with WAL and `synchronous = NORMAL` a commit is in the OS's
  * page cache, not on the disk, and so is a journal line; both survive the process being killed,
@@ -168,11 +168,10 @@ export class AuditJournal {
     } catch (error) {
       for (const id of ids) this.#waitingIds.delete(id);
       this.#waiting -= ids.length;
-      if (segment?.fd !== undefined) cutBack(segment);
+      if (segment?.fd !== undefined && !cutBack(segment)) this.#closeCurrent();
       for (const w of writers) w.failed(error);
       return;
     }
-    segment.lines.push(text);
     for (const id of ids) segment.ids.push(id);
     for (const w of writers) w.done();
     if (this.#waiting >= MOVE_AT_COUNT) this.#schedule(0);
@@ -208,28 +207,24 @@ export class AuditJournal {
     this.#writeOut();
     if (this.#waiting === 0) return;
     const batch = this.#segments();
-    const moved = this.#sink.moveAway?.(textOf(batch), this.#waiting);
+    const moved = this.#sink.moveAway?.(
+      batch.map((segment) => segment.file),
+      this.#waiting,
+    );
     if (moved === undefined) return this.moveNow();
     this.#clearTimer();
     // Appends go on while the mover works: the file they went to is closed, and taken whole.
-    const current = this.#current;
-    if (current !== undefined) {
-      this.#closeFile(current);
-      this.#closedSegments.push(current);
-      this.#current = undefined;
-    }
+    this.#closeCurrent();
     return moved.then(
       (committed) => (committed ? this.#moved(batch) : this.moveNow(true)),
       () => this.moveNow(true),
     );
   }
 
-  /** After the mover committed `batch`, the oldest segments: their files go, and their ids. */
+  /** After the mover committed `batch`, the oldest segments (and removed their files): their ids go. */
   #moved(batch: readonly Segment[]): void {
     this.#closedSegments = this.#closedSegments.filter((segment) => !batch.includes(segment));
     for (const segment of batch) {
-      // A file that cannot be removed is read again by the next store opened, its events skipped.
-      removeQuietly(segment.file);
       for (const id of segment.ids) this.#waitingIds.delete(id);
       this.#waiting -= segment.ids.length;
     }
@@ -245,7 +240,14 @@ export class AuditJournal {
     this.#writeOut();
     if (this.#waiting === 0) return;
     this.#clearTimer();
-    let events = eventsOfLines(textOf(this.#segments()));
+    let events: AuditEvent[];
+    try {
+      events = eventsOfLines(textOf(this.#segments()));
+    } catch {
+      // A file that cannot be read now (descriptors exhausted): tried again later.
+      this.#schedule(RETRY_AFTER_MS);
+      return;
+    }
     if (skipLogged) events = events.filter((event) => !this.#sink.has(event.event_id));
     try {
       this.#sink.writeAll(events);
@@ -255,18 +257,32 @@ export class AuditJournal {
         return;
       }
     }
-    for (const segment of this.#closedSegments) rmSync(segment.file, { force: true });
+    for (const segment of this.#closedSegments) removeQuietly(segment.file);
     this.#closedSegments = [];
     this.#waitingIds.clear();
     this.#waiting = 0;
     const current = this.#current;
-    if (current?.fd !== undefined) {
+    if (current?.fd === undefined) return;
+    try {
       // O_APPEND: the next line goes to the start of the emptied file.
       ftruncateSync(current.fd, 0);
       current.bytes = 0;
-      current.lines.length = 0;
       current.ids.length = 0;
+    } catch {
+      // Then the next append starts a file of its own; this one's events are in the log.
+      this.#closeCurrent();
+      this.#closedSegments = [];
+      removeQuietly(current.file);
     }
+  }
+
+  /** The file being written is closed; the next append starts another. */
+  #closeCurrent(): void {
+    const current = this.#current;
+    if (current === undefined) return;
+    this.#closeFile(current);
+    this.#closedSegments.push(current);
+    this.#current = undefined;
   }
 
   /**
@@ -317,7 +333,7 @@ export class AuditJournal {
     mkdirSync(this.#dir, { recursive: true });
     const n = String(this.#nextSegment++).padStart(10, '0');
     const file = join(this.#dir, `${processStamp()}-${this.#name}-${n}.jsonl`);
-    const segment: Segment = { file, fd: openSync(file, 'a'), bytes: 0, lines: [], ids: [] };
+    const segment: Segment = { file, fd: openSync(file, 'a'), bytes: 0, ids: [] };
     this.#current = segment;
     return segment;
   }
@@ -346,17 +362,9 @@ export class AuditJournal {
   }
 }
 
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // As the caller says.
-  }
-}
-
-/** The lines of `segments`, in order. */
+/** The text of the segments' files, in order (a file that cannot be read is kept for recovery). */
 function textOf(segments: readonly Segment[]): string {
-  return segments.map((segment) => segment.lines.join('')).join('');
+  return segments.map((segment) => readFileSync(segment.file, 'utf8')).join('');
 }
 
 /** Writes all of `text` to the segment's file; its length in bytes. */
@@ -369,14 +377,23 @@ function writeAllOf(segment: { readonly fd?: number | undefined }, text: string)
 
 /**
  * After a write that failed part way: the file cut back to its last whole line, so that the next
- * line does not follow a cut one (recovery would skip both). If even that fails, the file is left
- * to recovery, which skips what it cannot read.
+ * line does not follow a cut one (a move and recovery would skip both). False when even that
+ * failed: the caller then closes the file, whose cut last line a move skips.
  */
-function cutBack(segment: Segment): void {
+function cutBack(segment: Segment): boolean {
   try {
     ftruncateSync(segment.fd as number, segment.bytes);
+    return true;
   } catch {
-    // As above.
+    return false;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Read again by the next store opened on the file, every event of it skipped as logged.
   }
 }
 

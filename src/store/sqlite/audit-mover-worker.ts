@@ -1,3 +1,4 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { auditQueries } from './audit-queries.ts';
@@ -5,10 +6,11 @@ import { configure } from './connection-settings.ts';
 import { eventsOfLines } from './journal-lines.ts';
 import { StatementCache } from './statement-cache.ts';
 
-// The worker thread of audit-mover.ts: appends the audit journal's events, sent as their lines, to
-// one database file on its own connection, one transaction per message, the same statements as the
-// store's own (audit-queries.ts). Answers { id, ok }: ok once committed; not ok when nothing was
-// (rolled back), and the journal moves them itself. Stops (closing its connection) on 'stop'.
+// The worker thread of audit-mover.ts: appends the events of the audit journal's files it is sent
+// (closed, oldest first) to one database file on its own connection, one transaction per message,
+// the same statements as the store's own (audit-queries.ts), and then removes the files. Answers
+// { id, ok }: ok once committed; not ok when nothing was (rolled back), and the journal moves them
+// itself. Stops (closing its connection) on 'stop'.
 
 const { path } = workerData as { path: string };
 const db = new DatabaseSync(path);
@@ -21,7 +23,7 @@ const audit = auditQueries(new StatementCache(db));
 const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 
-parentPort?.on('message', (message: { id: number; lines: string } | 'stop') => {
+parentPort?.on('message', (message: { id: number; files: readonly string[] } | 'stop') => {
   if (message === 'stop') {
     db.close();
     parentPort?.close();
@@ -29,7 +31,7 @@ parentPort?.on('message', (message: { id: number; lines: string } | 'stop') => {
   }
   let ok = false;
   try {
-    const events = eventsOfLines(message.lines);
+    const events = eventsOfLines(message.files.map((file) => readFileSync(file, 'utf8')).join(''));
     begin.run();
     audit.appendAudit(events);
     commit.run();
@@ -39,6 +41,17 @@ parentPort?.on('message', (message: { id: number; lines: string } | 'stop') => {
     // A rollback may take back a key list this connection stored.
     audit.forgetKeySets();
   }
+  // Committed: the files go. One that cannot be removed is read again by the next store opened on
+  // the database, every event of it skipped as logged.
+  if (ok) for (const file of message.files) removeQuietly(file);
   parentPort?.postMessage({ id: message.id, ok });
 });
 parentPort?.postMessage('ready');
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // As said where it is called.
+  }
+}

@@ -40,11 +40,11 @@ export class AuditMover {
   }
 
   /**
-   * Appends the events of `lines` in one commit on the thread: true once committed, false when
-   * it failed (nothing committed, or the thread ended not saying). Undefined while there is no
-   * thread to do it: the caller moves them itself.
+   * Appends the events of these journal files (`count` of them) in one commit on the thread, which
+   * then removes the files: true once committed, false when it failed (nothing committed, or the
+   * thread ended not saying). Undefined while there is no thread to do it: the caller moves them.
    */
-  move(lines: string, count: number): Promise<boolean> | undefined {
+  move(files: readonly string[], count: number): Promise<boolean> | undefined {
     const worker = this.#worker;
     if (worker === undefined || !this.#ready) {
       this.#eventsMoved += count;
@@ -55,7 +55,7 @@ export class AuditMover {
     const id = this.#nextId++;
     return new Promise<boolean>((settle) => {
       this.#waiting.set(id, settle);
-      worker.postMessage({ id, lines });
+      worker.postMessage({ id, files });
     });
   }
 

@@ -21,9 +21,11 @@ export function lineOf(event: AuditEvent): string {
 }
 
 /**
- * The events of lines this process wrote (`lineOf`), in order: no validation, as they were
- * validated before they were written. A key list is parsed once per distinct text and frozen, so
- * that the events of one scope share one list (and keyListJson its text) as they did when appended.
+ * The events of lines this process wrote (`lineOf`), in order: not validated again, as they were
+ * validated before they were written. A line that does not parse (the cut end of a write that
+ * failed, whose append failed with it) is skipped. A key list is parsed once per distinct text and
+ * frozen, so that the events of one scope share one list (and keyListJson its text) as they did
+ * when appended.
  */
 export function eventsOfLines(text: string): AuditEvent[] {
   const lists = new Map<string, readonly string[]>();
@@ -34,18 +36,22 @@ export function eventsOfLines(text: string): AuditEvent[] {
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line === '') continue;
     // The list is the line's last field: a key holding the same characters would be escaped.
     const at = line.lastIndexOf(KEYS_FIELD);
-    const keysText = line.slice(at + KEYS_FIELD.length, -1);
-    let keys = lists.get(keysText);
-    if (keys === undefined) {
-      keys = Object.freeze(JSON.parse(keysText) as string[]);
-      lists.set(keysText, keys);
+    if (at === -1) continue;
+    try {
+      const keysText = line.slice(at + KEYS_FIELD.length, -1);
+      let keys = lists.get(keysText);
+      if (keys === undefined) {
+        keys = Object.freeze(JSON.parse(keysText) as string[]);
+        lists.set(keysText, keys);
+      }
+      const event = JSON.parse(`${line.slice(0, at)}}`) as AuditEvent;
+      event.claim_keys = keys as string[];
+      events.push(event);
+    } catch {
+      // As said above.
     }
-    const event = JSON.parse(`${line.slice(0, at)}}`) as AuditEvent;
-    event.claim_keys = keys as string[];
-    events.push(event);
   }
   return events;
 }

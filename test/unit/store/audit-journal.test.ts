@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type AuditEvent, mintedEvent } from '../../../src/model/audit-event.ts';
 import { AuditJournal, type JournalSink } from '../../../src/store/sqlite/audit-journal.ts';
-import { lineOf } from '../../../src/store/sqlite/journal-lines.ts';
+import { eventsOfLines, lineOf } from '../../../src/store/sqlite/journal-lines.ts';
 import { auditEvent } from '../../support/store-records.ts';
 
 // The audit journal's own rules, over a sink that fails when told to: what cannot be moved stays,
@@ -143,5 +143,17 @@ describe('AuditJournal', () => {
       assert.equal(line.indexOf('\n'), line.length - 1, 'one line');
       assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(event)));
     }
+  });
+});
+
+describe('eventsOfLines', () => {
+  it('reads back what lineOf wrote, sharing one key list per text, and skips a line cut short', () => {
+    const keys = Object.freeze(['novelty_tolerance', 'fragrance.family_preference']);
+    const first = auditEvent({ claim_keys: keys as string[] });
+    const second = auditEvent({ claim_keys: keys as string[], detail: 'a "quoted" ,"claim_keys": detail' });
+    const cut = lineOf(auditEvent()).slice(0, 40);
+    const events = eventsOfLines(`${lineOf(first)}${cut}\n${lineOf(second)}{"not":"an event"}\n`);
+    assert.deepEqual(events, [first, second]);
+    assert.equal(events[0]?.claim_keys, events[1]?.claim_keys, 'one list for one text');
   });
 });
