@@ -54,6 +54,9 @@ export class AuditMover {
     }
     const id = this.#nextId++;
     return new Promise<boolean>((settle) => {
+      // A move under way keeps the process alive, as a write of its own would: someone waits
+      // for it (a listing, a write, the store's close).
+      if (this.#waiting.size === 0) worker.ref();
       this.#waiting.set(id, settle);
       worker.postMessage({ id, files });
     });
@@ -79,6 +82,7 @@ export class AuditMover {
       }
       const settle = this.#waiting.get(message.id);
       this.#waiting.delete(message.id);
+      if (this.#waiting.size === 0) worker.unref();
       settle?.(message.ok);
     });
     worker.on('error', () => this.#fallBack());

@@ -79,7 +79,11 @@ export class Checkpointer {
   whileEmptying(): Promise<unknown> | undefined {
     if (Atomics.load(this.#emptying, 0) === 0) return undefined;
     const wait = Atomics.waitAsync(this.#emptying, 0, 1, EMPTYING_WAIT_MS);
-    return wait.async ? wait.value : undefined;
+    if (!wait.async) return undefined;
+    // A wait of Atomics keeps no process alive: a write waiting here, in a process with nothing
+    // else to do (a `ppx` command), would end it with its write never made.
+    const alive = setTimeout(() => undefined, EMPTYING_WAIT_MS);
+    return wait.value.finally(() => clearTimeout(alive));
   }
 
   /** Called after every commit on the writer (outside any transaction). */
