@@ -34,6 +34,31 @@ async function walk(store: Store, filter: AuditFilter): Promise<{ events: AuditE
 export function auditLogContract(open: () => Promise<Store>): void {
   describe('audit log at size', () => {
     it(
+      'keeps a large append whole and in order, its events logged out of time order included',
+      withStore(open, async (store) => {
+        const subject = subjectId();
+        // 70: more than two of the SQLite store's many-row INSERTs (32 rows each) and a rest.
+        const events = Array.from({ length: 70 }, (_, i) =>
+          auditEvent({ subject_id: subject, at: at(i % 10 === 9 ? i - 5 : i) }),
+        );
+        await store.appendAudit(events);
+        assert.deepEqual((await walk(store, { subject_id: subject, limit: 25 })).events, events);
+        const inTransaction = events.map((e) => auditEvent({ ...e, event_id: `${e.event_id}-tx` }));
+        await store.transaction((tx) => tx.appendAudit(inTransaction));
+        assert.deepEqual((await walk(store, { subject_id: subject, limit: 50 })).events, [
+          ...events,
+          ...inTransaction,
+        ]);
+        // Time bounds see the late events too (an event at(64) was logged after at(68)).
+        const bounded = await walk(store, { subject_id: subject, limit: 50, since: at(64), until: at(65) });
+        assert.deepEqual(
+          bounded.events.map((e) => e.event_id),
+          [...events, ...inTransaction].filter((e) => e.at === at(64)).map((e) => e.event_id),
+        );
+      }),
+    );
+
+    it(
       'lists newest first on request, paging back to the oldest, with cursors that keep their direction',
       withStore(open, async (store) => {
         const subject = subjectId();
