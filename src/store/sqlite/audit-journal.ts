@@ -65,7 +65,7 @@ interface Segment {
  *
  * A move runs on another thread once the store has one (`JournalSink.moveAway`, audit-mover.ts):
  * its inserts, 7 to 10 µs an event, stopped the event loop 5 to 9 ms every move under load, which
- * was much of the small read's p99 (docs/benchmarks.md, "The journal's move off the event loop").
+ * was much of the small read's p99 (docs/benchmarks.md, "The journal's move on a thread, second build").
  * Appends go on meanwhile, so a move takes whole files: the file being written is closed and the
  * next append starts another (a segment each), and a segment's file is removed once its events are
  * committed. What waits is read back from the files: an event then dies young, instead of living

@@ -16,7 +16,7 @@ interface Reply {
  * Moves the audit journal's events into the database on a worker thread with its own connection
  * (audit-mover-worker.ts), so that their inserts, 7 to 10 µs an event, no longer stop the event
  * loop: under load a move of 600 to 900 events did, for 5 to 9 ms every 60 ms, and that was much
- * of a small read's p99 (docs/benchmarks.md, "The journal's move off the event loop").
+ * of a small read's p99 (docs/benchmarks.md, "The journal's move on a thread, second build").
  *
  * The journal calls `move` with the store's write mutex held, and keeps it until the promise
  * settles, so the store's own writes wait for a move without blocking the event loop, and never
