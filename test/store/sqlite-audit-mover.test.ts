@@ -50,7 +50,7 @@ const paths = new WeakMap<Store, string>();
 const path = (store: Store) => paths.get(store) as string;
 
 async function open(file: string): Promise<Store> {
-  const store = await openSqliteStore(file, { auditMoverAfter: 0 });
+  const store = await openSqliteStore(file, { auditMover: { after: 0, atLeast: 0 } });
   paths.set(store, file);
   return store;
 }
@@ -155,7 +155,7 @@ describe('the audit journal moved on a thread', () => {
       withFile(async (file) => {
         const { code, signal, out } = await runChild(`
           import { openSqliteStore } from ${storeModule};
-          const store = await openSqliteStore(${JSON.stringify(file)}, { auditMoverAfter: 0 });
+          const store = await openSqliteStore(${JSON.stringify(file)}, { auditMover: { after: 0, atLeast: 0 } });
           const event = (i) => ({ event_id: 'ppx:event:end-' + i, at: new Date().toISOString(),
             subject_id: 'did:example:end', actor: { kind: 'grantee', id: 'client_perfumery' },
             action: 'read', claim_keys: ['novelty_tolerance'], outcome: 'ok' });
@@ -213,7 +213,7 @@ function appendMovingThenDie(
   const code = `
     import { openSqliteStore } from ${storeModule};
     import { readdirSync } from 'node:fs';
-    const store = await openSqliteStore(${JSON.stringify(file)}, { auditMoverAfter: 0 });
+    const store = await openSqliteStore(${JSON.stringify(file)}, { auditMover: { after: 0, atLeast: 0 } });
     const event = (i) => ({ event_id: 'ppx:event:moved-' + String(i).padStart(5, '0'),
       at: new Date(Date.UTC(2026, 2, 1, 10, 0, 0, i)).toISOString(),
       subject_id: ${JSON.stringify(subject)}, actor: { kind: 'grantee', id: 'client_perfumery' },

@@ -6,6 +6,14 @@ import { workerExecArgv } from './worker-exec-argv.ts';
  * little (a test, a `ppx` command) never starts one; a provider under load does within a second.
  */
 const EVENTS_BEFORE_WORKER = 2000;
+/**
+ * A move of fewer events stays on the event loop (under 3 ms of inserts): handing it over costs a
+ * file closed and opened, a wake-up of the thread and the caches a commit of another connection
+ * empties, and a lone client (a move of 150 to 300 events every 50 ms) lost 5 % of its reads to
+ * that in a paired run, where 50 connections (600 to 1,000 a move) gained 4 %
+ * (docs/benchmarks.md, "The journal's move on a thread, second build").
+ */
+const EVENTS_TO_MOVE_AWAY = 400;
 
 interface Reply {
   readonly id: number;
@@ -27,6 +35,7 @@ interface Reply {
 export class AuditMover {
   readonly #path: string;
   readonly #eventsBeforeWorker: number;
+  readonly #eventsToMoveAway: number;
   #eventsMoved = 0;
   #worker: Worker | undefined;
   #ready = false;
@@ -34,19 +43,21 @@ export class AuditMover {
   #nextId = 0;
   readonly #waiting = new Map<number, (committed: boolean) => void>();
 
-  constructor(path: string, eventsBeforeWorker = EVENTS_BEFORE_WORKER) {
+  constructor(path: string, options: { readonly after?: number; readonly atLeast?: number } = {}) {
     this.#path = path;
-    this.#eventsBeforeWorker = eventsBeforeWorker;
+    this.#eventsBeforeWorker = options.after ?? EVENTS_BEFORE_WORKER;
+    this.#eventsToMoveAway = options.atLeast ?? EVENTS_TO_MOVE_AWAY;
   }
 
   /**
    * Appends the events of these journal files (`count` of them) in one commit on the thread, which
    * then removes the files: true once committed, false when it failed (nothing committed, or the
-   * thread ended not saying). Undefined while there is no thread to do it: the caller moves them.
+   * thread ended not saying). Undefined while there is no thread to do it, or when they are too
+   * few to be worth it: the caller moves them.
    */
   move(files: readonly string[], count: number): Promise<boolean> | undefined {
     const worker = this.#worker;
-    if (worker === undefined || !this.#ready) {
+    if (worker === undefined || !this.#ready || count < this.#eventsToMoveAway) {
       this.#eventsMoved += count;
       if (this.#eventsMoved >= this.#eventsBeforeWorker && worker === undefined && !this.#failed)
         this.#start();

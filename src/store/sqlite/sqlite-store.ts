@@ -16,10 +16,10 @@ import { freshReads, KEEPS_RECORDS } from './record-cache.ts';
 
 export interface SqliteStoreOptions {
   /**
-   * Audit events moved on the event loop before the journal's moves go to a thread of their own
-   * (audit-mover.ts; tests set 0 to have it from the first move).
+   * The journal's thread (audit-mover.ts): the events moved on the event loop before it starts,
+   * and the fewest a move hands it. Tests set both to 0, to have it from the first move on.
    */
-  readonly auditMoverAfter?: number;
+  readonly auditMover?: { readonly after?: number; readonly atLeast?: number };
 }
 
 /**
@@ -56,7 +56,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
   const sink = auditSink(connections, mutex, open.isClosed, ends.rollback, checkpointer);
   // A file's audit log is appended through a journal (audit-journal.ts); `:memory:` has no file
   // beside it and group-commits as PostgreSQL does.
-  const mover = reader === writer ? undefined : new AuditMover(path, options.auditMoverAfter);
+  const mover = reader === writer ? undefined : new AuditMover(path, options.auditMover);
   const journal = reader === writer ? undefined : openJournal(path, connections, sink, mover, checkpointer);
   const audit = journal === undefined ? new AuditBatcher(sink) : undefined;
   // Every write moves the journal first, in the write mutex: the log's order stays the append order.
