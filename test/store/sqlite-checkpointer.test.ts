@@ -210,9 +210,20 @@ describe('background WAL checkpoints', () => {
     const checkpointer = new Checkpointer(path, writer);
     const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
     let row: StatementSync | undefined;
-    const insert = () => {
+    const insert = async () => {
       row ??= writer.prepare('INSERT INTO t VALUES (?)');
-      writer.exec('BEGIN IMMEDIATE');
+      // The worker may say it is emptying, and take the lock, between whileEmptying() and this
+      // BEGIN (the store's writes wait 5 s in SQLite's busy handler there; this writer 50 ms,
+      // while the RESTART waits a second for the reader): then wait for it and begin again.
+      for (let tries = 0; ; tries++) {
+        try {
+          writer.exec('BEGIN IMMEDIATE');
+          break;
+        } catch (error) {
+          if (tries >= 100 || !/locked|busy/i.test(String(error))) throw error;
+          await (checkpointer.whileEmptying() ?? new Promise((resolve) => setTimeout(resolve, 20)));
+        }
+      }
       for (let i = 0; i < 250; i++) row.run('x'.repeat(4000));
       writer.exec('COMMIT');
       checkpointer.committed();
@@ -226,7 +237,7 @@ describe('background WAL checkpoints', () => {
       reader.prepare('SELECT count(*) FROM t').get();
       for (let t = 0; t < 70; t++) {
         await checkpointer.whileEmptying();
-        insert();
+        await insert();
         await nextTurn();
       }
       for (let waited = 0; !asked.includes('truncate'); waited += 50) {
@@ -239,7 +250,7 @@ describe('background WAL checkpoints', () => {
       // is tried again after the next).
       for (let t = 0; t < 100 && wal() > 0; t++) {
         await checkpointer.whileEmptying();
-        insert();
+        await insert();
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       assert.equal(wal(), 0, 'the writer never emptied the WAL');
