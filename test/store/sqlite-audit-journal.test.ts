@@ -1,30 +1,21 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { runModuleChild, SQLITE_STORE_IMPORT, withSqliteFile } from '../support/sqlite-file.ts';
 import { at, auditEvent, subjectId } from '../support/store-records.ts';
 
 // The audit journal of a SQLite file (src/store/sqlite/audit-journal.ts, issue 27 item 3): an
 // append is in the log when it returns, whether or not it has reached the database yet; a process
 // killed with events still in its journal loses none of them; a journal is read once.
 
-async function withFile(body: (path: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'ppx-audit-journal-'));
-  try {
-    await body(join(dir, 'ppx.db'));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withFile = (body: (path: string) => Promise<void>) => withSqliteFile('audit-journal', body);
 
 /** A child process that appends `count` events for `subject` and is killed before it can move them. */
-function appendThenDie(path: string, subject: string, count: number): Promise<void> {
-  const code = `
-    import { openSqliteStore } from ${JSON.stringify(new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).pathname)};
+async function appendThenDie(path: string, subject: string, count: number): Promise<void> {
+  const { code, signal, out } = await runModuleChild(`
+    ${SQLITE_STORE_IMPORT}
     const store = await openSqliteStore(${JSON.stringify(path)});
     for (let i = 0; i < ${count}; i++) {
       await store.appendAudit([{ event_id: 'ppx:event:killed-' + i, at: new Date(Date.UTC(2026, 2, 1, 10, 0, i)).toISOString(),
@@ -33,21 +24,9 @@ function appendThenDie(path: string, subject: string, count: number): Promise<vo
     }
     process.stdout.write('appended\\n');
     process.kill(process.pid, 'SIGKILL');
-  `;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (_code, signal) => {
-      if (out.includes('appended') && signal === 'SIGKILL') resolve();
-      else reject(new Error(`child ended with ${signal ?? _code} before appending: ${out}`));
-    });
-  });
+  `);
+  if (!out.includes('appended') || signal !== 'SIGKILL')
+    throw new Error(`child ended with ${signal ?? code} before appending: ${out}`);
 }
 
 describe('the audit journal of a SQLite file', () => {

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { runModuleChild, SQLITE_STORE_IMPORT, withSqliteFile } from '../support/sqlite-file.ts';
 import { auditEvent, subjectId } from '../support/store-records.ts';
 
 // The audit journal's moves on their own thread (src/store/sqlite/audit-mover.ts): appends go on
@@ -15,14 +12,7 @@ import { auditEvent, subjectId } from '../support/store-records.ts';
 // transaction's events included; a process killed at any point of a move loses and repeats
 // nothing.
 
-async function withFile(body: (path: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'ppx-audit-mover-'));
-  try {
-    await body(join(dir, 'ppx.db'));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withFile = (body: (path: string) => Promise<void>) => withSqliteFile('audit-mover', body);
 
 /** The journal's segment numbers now (a move on the thread closes the file it takes). */
 function segments(path: string): number[] {
@@ -150,11 +140,40 @@ describe('the audit journal moved on a thread', () => {
       assert.deepEqual(readdirSync(`${file}-audit`), []);
     }));
 
+  it('keeps a move of fewer events than it hands over on the event loop, once the thread runs', () =>
+    withFile(async (file) => {
+      const store = await openSqliteStore(file, { auditMover: { after: 0, atLeast: 5 } });
+      const subject = subjectId();
+      const five = () => Array.from({ length: 5 }, () => auditEvent({ subject_id: subject }));
+      /** Appends `events`, moves them, and appends one more: the number of the file it went to. */
+      const moveThenAppend = async (events: AuditEvent[]) => {
+        await store.appendAudit(events);
+        await store.listAudit({ subject_id: subject, limit: 1 });
+        await store.appendAudit([auditEvent({ subject_id: subject })]);
+        return segments(file);
+      };
+      try {
+        let moved = false;
+        for (let i = 0; i < 200 && !moved; i++) {
+          moved = (await moveThenAppend(five())).some((n) => n > 0);
+          if (!moved) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(moved, 'a move of five went through the thread');
+        const [written] = segments(file);
+        // Two events (the one left waiting above and one more): emptied in place, on the event loop.
+        assert.deepEqual(await moveThenAppend([auditEvent({ subject_id: subject })]), [written]);
+        // Five and more: the file is handed over, and the next append starts another.
+        assert.deepEqual(await moveThenAppend(five()), [(written as number) + 1]);
+      } finally {
+        await store.close();
+      }
+    }));
+
   for (const closes of [false, true]) {
     it(`lets a process whose store's threads run end on its own, ${closes ? 'closing' : 'not closing'} its store`, () =>
       withFile(async (file) => {
-        const { code, signal, out } = await runChild(`
-          import { openSqliteStore } from ${storeModule};
+        const { code, signal, out } = await runModuleChild(`
+          ${SQLITE_STORE_IMPORT}
           const store = await openSqliteStore(${JSON.stringify(file)}, { auditMover: { after: 0, atLeast: 0 } });
           const event = (i) => ({ event_id: 'ppx:event:end-' + i, at: new Date().toISOString(),
             subject_id: 'did:example:end', actor: { kind: 'grantee', id: 'client_perfumery' },
@@ -175,43 +194,17 @@ describe('the audit journal moved on a thread', () => {
   }
 });
 
-const storeModule = JSON.stringify(
-  new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).pathname,
-);
-
-/** Runs `code` as a module in a child process, killed if it has not ended after 60 s. */
-function runChild(code: string): Promise<{ code: number | null; signal: string | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('exit', (exitCode, signal) => {
-      clearTimeout(guard);
-      resolve({ code: exitCode, signal, out });
-    });
-  });
-}
-
 /**
  * A child process whose journal moves on the thread, appending for `subject` in many turns with
  * moves asked for in between, killed (SIGKILL) with a move under way and appends unwritten. Resolves
  * to the ids whose appends had settled, in order, and the highest journal file number it saw.
  */
-function appendMovingThenDie(
+async function appendMovingThenDie(
   file: string,
   subject: string,
 ): Promise<{ acknowledged: string[]; lastSegment: number }> {
-  const code = `
-    import { openSqliteStore } from ${storeModule};
+  const { code, signal, out } = await runModuleChild(`
+    ${SQLITE_STORE_IMPORT}
     import { readdirSync } from 'node:fs';
     const store = await openSqliteStore(${JSON.stringify(file)}, { auditMover: { after: 0, atLeast: 0 } });
     const event = (i) => ({ event_id: 'ppx:event:moved-' + String(i).padStart(5, '0'),
@@ -231,24 +224,13 @@ function appendMovingThenDie(
     void store.listAudit({ subject_id: ${JSON.stringify(subject)}, limit: 1 });
     void store.appendAudit([event(i++)]);
     setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1);
-  `;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      const lines = out.split('\n').filter((line) => line !== '');
-      const numbers = lines
-        .filter((l) => l.startsWith('file '))
-        .map((l) => Number(/-(\d+)\.jsonl$/.exec(l)?.[1] ?? -1));
-      const acknowledged = lines.filter((l) => l.startsWith('ppx:event:'));
-      if (signal === 'SIGKILL') resolve({ acknowledged, lastSegment: Math.max(-1, ...numbers) });
-      else reject(new Error(`child ended with ${code} instead of being killed: ${out.slice(-500)}`));
-    });
-  });
+  `);
+  if (signal !== 'SIGKILL')
+    throw new Error(`child ended with ${code} instead of being killed: ${out.slice(-500)}`);
+  const lines = out.split('\n').filter((line) => line !== '');
+  const numbers = lines
+    .filter((l) => l.startsWith('file '))
+    .map((l) => Number(/-(\d+)\.jsonl$/.exec(l)?.[1] ?? -1));
+  const acknowledged = lines.filter((l) => l.startsWith('ppx:event:'));
+  return { acknowledged, lastSegment: Math.max(-1, ...numbers) };
 }

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AuditEvent, takeMintedMark } from '../../model/audit-event.ts';
-import { eventsOfLines, lineOf } from './journal-lines.ts';
+import { eventsOfLines, lineOf, removeJournalFile } from './journal-lines.ts';
 import { isOtherProcessAlive, processStamp } from './process-stamp.ts';
 
 /** A journal's events move into the database at most this long after the first of them was written. */
@@ -164,7 +164,7 @@ export class AuditJournal {
     let segment: Segment | undefined;
     try {
       segment = this.#current ?? this.#open();
-      segment.bytes += writeAllOf(segment, text);
+      segment.bytes += writeAllOf(segment.fd as number, text);
     } catch (error) {
       for (const id of ids) this.#waitingIds.delete(id);
       this.#waiting -= ids.length;
@@ -196,7 +196,7 @@ export class AuditJournal {
    */
   beforeWrite(): void | Promise<void> {
     const moving = this.#move();
-    return moving === undefined ? undefined : moving.then(() => this.moveNow());
+    return moving === undefined ? undefined : moving.then(() => this.#moveNow());
   }
 
   /**
@@ -211,13 +211,13 @@ export class AuditJournal {
       batch.map((segment) => segment.file),
       this.#waiting,
     );
-    if (moved === undefined) return this.moveNow();
+    if (moved === undefined) return this.#moveNow();
     this.#clearTimer();
     // Appends go on while the mover works: the file they went to is closed, and taken whole.
     this.#closeCurrent();
     return moved.then(
-      (committed) => (committed ? this.#moved(batch) : this.moveNow(true)),
-      () => this.moveNow(true),
+      (committed) => (committed ? this.#moved(batch) : this.#moveNow(true)),
+      () => this.#moveNow(true),
     );
   }
 
@@ -236,7 +236,7 @@ export class AuditJournal {
    * stay in the journal and are tried again later. `skipLogged`: after the mover failed, which may
    * have committed before it did, events already in the log are not appended again.
    */
-  moveNow(skipLogged = false): void {
+  #moveNow(skipLogged = false): void {
     this.#writeOut();
     if (this.#waiting === 0) return;
     this.#clearTimer();
@@ -257,7 +257,7 @@ export class AuditJournal {
         return;
       }
     }
-    for (const segment of this.#closedSegments) removeQuietly(segment.file);
+    for (const segment of this.#closedSegments) removeJournalFile(segment.file);
     this.#closedSegments = [];
     this.#waitingIds.clear();
     this.#waiting = 0;
@@ -272,7 +272,7 @@ export class AuditJournal {
       // Then the next append starts a file of its own; this one's events are in the log.
       this.#closeCurrent();
       this.#closedSegments = [];
-      removeQuietly(current.file);
+      removeJournalFile(current.file);
     }
   }
 
@@ -301,7 +301,7 @@ export class AuditJournal {
     if (failed.length > 0) {
       const fd = openSync(join(this.#dir, `${processStamp()}-${this.#name}.failed`), 'a');
       try {
-        writeAllOf({ fd }, failed.map(lineOf).join(''));
+        writeAllOf(fd, failed.map(lineOf).join(''));
       } finally {
         closeSync(fd);
       }
@@ -313,14 +313,14 @@ export class AuditJournal {
   close(): void {
     this.#closed = true;
     this.#clearTimer();
-    this.moveNow();
+    this.#moveNow();
     // What could not be moved is left to the next store opened on the file, not retried here.
     this.#clearTimer();
     const current = this.#current;
     if (current === undefined) return;
     this.#closeFile(current);
     // Kept when something could not be moved: the next store opened on the file moves it.
-    if (this.#waiting === 0) rmSync(current.file, { force: true });
+    if (this.#waiting === 0) removeJournalFile(current.file);
   }
 
   /** Every segment whose events wait, oldest first. */
@@ -367,11 +367,11 @@ function textOf(segments: readonly Segment[]): string {
   return segments.map((segment) => readFileSync(segment.file, 'utf8')).join('');
 }
 
-/** Writes all of `text` to the segment's file; its length in bytes. */
-function writeAllOf(segment: { readonly fd?: number | undefined }, text: string): number {
+/** Writes all of `text` to the file; its length in bytes. */
+function writeAllOf(fd: number, text: string): number {
   const bytes = Buffer.from(text, 'utf8');
   let done = 0;
-  while (done < bytes.length) done += writeSync(segment.fd as number, bytes, done);
+  while (done < bytes.length) done += writeSync(fd, bytes, done);
   return bytes.length;
 }
 
@@ -386,14 +386,6 @@ function cutBack(segment: Segment): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // Read again by the next store opened on the file, every event of it skipped as logged.
   }
 }
 

@@ -1,9 +1,9 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { auditQueries } from './audit-queries.ts';
 import { configure } from './connection-settings.ts';
-import { eventsOfLines } from './journal-lines.ts';
+import { eventsOfLines, removeJournalFile } from './journal-lines.ts';
 import { StatementCache } from './statement-cache.ts';
 
 // The worker thread of audit-mover.ts: appends the events of the audit journal's files it is sent
@@ -43,15 +43,7 @@ parentPort?.on('message', (message: { id: number; files: readonly string[] } | '
   }
   // Committed: the files go. One that cannot be removed is read again by the next store opened on
   // the database, every event of it skipped as logged.
-  if (ok) for (const file of message.files) removeQuietly(file);
+  if (ok) for (const file of message.files) removeJournalFile(file);
   parentPort?.postMessage({ id: message.id, ok });
 });
 parentPort?.postMessage('ready');
-
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // As said where it is called.
-  }
-}

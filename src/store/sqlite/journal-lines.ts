@@ -1,10 +1,12 @@
+import { rmSync } from 'node:fs';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import { keyListJson } from '../audit-rows.ts';
 
 /**
  * The audit journal's line format (audit-journal.ts): one event's JSON and a newline, its claim-key
  * list last. Written by this process and read back by it (a move, on the event loop or in the
- * mover's thread) or by the next process opened on the file (recovery).
+ * mover's thread) or by the next process opened on the file (recovery). And how both threads
+ * remove a journal file once its events are in the log.
  */
 
 const KEYS_FIELD = ',"claim_keys":';
@@ -54,4 +56,16 @@ export function eventsOfLines(text: string): AuditEvent[] {
     }
   }
   return events;
+}
+
+/**
+ * Removes a journal file whose events are in the log. One that cannot be removed is read again by
+ * the next store opened on the database, every event of it skipped as logged: never an error.
+ */
+export function removeJournalFile(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // As said above.
+  }
 }
