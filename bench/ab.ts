@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { a2aBodyFor, a2aCall, a2aHeaders } from './a2a-requests.ts';
 import { startChild } from './children.ts';
-import { BENCH_PATH } from './fixtures.ts';
+import { BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
 import { benchArgs, measure, runMain, type Target, withDeadline } from './harness.ts';
 import { checked } from './http-requests.ts';
 import { roundsTable } from './rounds.ts';
@@ -16,6 +17,9 @@ import { roundsTable } from './rounds.ts';
 // `--a-node-flags=<flags>` / `--b-node-flags=<flags>` (with `=`: the value starts with a dash),
 // space-separated: V8 or Node flags for that build's process only (say, one checkout twice, with
 // and without a heap setting).
+// `--surface a2a`: the two builds answer A2A 1.0 `SendMessage` of `get_effective_profile` (as
+// bench:surfaces sends it) instead of the HTTP read; the baseline stays the bare server with A's
+// HTTP answer, so that its column still says how fast the machine was.
 
 const here = import.meta.dirname;
 const json = { 'content-type': 'application/json' };
@@ -27,7 +31,10 @@ runMain('ab', async () => {
     b: { type: 'string' },
     'a-node-flags': { type: 'string', default: '' },
     'b-node-flags': { type: 'string', default: '' },
+    surface: { type: 'string', default: 'http' },
   });
+  const surface = args.extra['surface'];
+  if (surface !== 'http' && surface !== 'a2a') throw new Error('--surface must be http or a2a');
   const a = args.extra['a'];
   const b = args.extra['b'];
   if (typeof a !== 'string' || typeof b !== 'string')
@@ -35,6 +42,7 @@ runMain('ab', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'ppx-bench-ab-'));
   const rounds = await withDeadline('ab', args, async (children) => {
     const targets: Target[] = [];
+    let answer = '';
     for (const [name, root] of [
       ['A', a],
       ['B', b],
@@ -42,25 +50,40 @@ runMain('ab', async () => {
       const flags = String(args.extra[`${name.toLowerCase()}-node-flags`] ?? '');
       const child = startChild(
         name,
-        [join(resolve(root), 'bench', 'provider-server.ts'), '--profile', 'demo'],
+        [join(resolve(root), 'bench', 'provider-server.ts'), '--profile', 'demo', '--audience', 'all'],
         { execArgv: flags.split(/\s+/).filter((f) => f !== '') },
       );
       children.push(child);
       const info = await child.ready;
-      targets.push({
+      const http: Target = {
         name: `${name} ${root}`,
         pid: child.proc.pid,
         url: info['url'] + BENCH_PATH,
         headers: { ...json, authorization: `Bearer ${info['token']}` },
-      });
+      };
+      if (name === 'A') answer = await checked(http, undefined);
+      targets.push(
+        surface === 'http'
+          ? http
+          : {
+              name: `${name} ${root} (a2a)`,
+              pid: child.proc.pid,
+              url: `${info['url']}/a2a`,
+              headers: a2aHeaders(info['a2aToken']),
+              bodyFor: a2aBodyFor,
+            },
+      );
     }
     const file = join(tmp, 'answer.json');
-    writeFileSync(file, await checked(targets[0]!, undefined));
+    writeFileSync(file, answer);
     const baseline = startChild('baseline', [join(here, 'static-baseline-server.ts'), file]);
     children.push(baseline);
     const url = (await baseline.ready)['url'] + BENCH_PATH;
     targets.push({ name: 'baseline', url, headers: json, pid: baseline.proc.pid });
-    const verify = async (t: Target) => Buffer.byteLength(await checked(t, undefined));
+    const verify = async (t: Target) =>
+      t.bodyFor === undefined
+        ? Buffer.byteLength(await checked(t, undefined))
+        : (await a2aCall(t, t.bodyFor(BENCH_CONTEXT), null)).bytes;
     return measure('ab', args, { bodyFor, verify }, targets);
   }).finally(() => rmSync(tmp, { recursive: true, force: true }));
   console.log(roundsTable(rounds, false));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -12,12 +12,17 @@ import { at, auditEvent, subjectId } from '../support/store-records.ts';
 
 const withFile = (body: (path: string) => Promise<void>) => withSqliteFile('audit-journal', body);
 
-/** A child process that appends `count` events for `subject` and is killed before it can move them. */
-async function appendThenDie(path: string, subject: string, count: number): Promise<void> {
+/**
+ * A child process that appends `count` events for `subject` and is killed before it can move them;
+ * with `movedFirst`, the first that many are moved into the database (a listing) before the rest
+ * are appended, to the same journal file.
+ */
+async function appendThenDie(path: string, subject: string, count: number, movedFirst = 0): Promise<void> {
   const { code, signal, out } = await runModuleChild(`
     ${SQLITE_STORE_IMPORT}
     const store = await openSqliteStore(${JSON.stringify(path)});
     for (let i = 0; i < ${count}; i++) {
+      if (i === ${movedFirst} && i > 0) await store.listAudit({ subject_id: 'did:example:none', limit: 1 });
       await store.appendAudit([{ event_id: 'ppx:event:killed-' + i, at: new Date(Date.UTC(2026, 2, 1, 10, 0, i)).toISOString(),
         subject_id: ${JSON.stringify(subject)}, actor: { kind: 'grantee', id: 'client_perfumery' },
         action: 'read', claim_keys: ['novelty_tolerance'], outcome: 'ok' }]);
@@ -95,6 +100,68 @@ describe('the audit journal of a SQLite file', () => {
           committed,
           waiting,
         ]);
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it('writes on in the file a move emptied into the log, and a killed process loses and repeats none of it', () =>
+    withFile(async (path) => {
+      const subject = subjectId();
+      await (await openSqliteStore(path)).close();
+      // Three events moved by a listing, then four more appended to the same file, then killed.
+      await appendThenDie(path, subject, 7, 3);
+      const files = readdirSync(`${path}-audit`);
+      assert.equal(files.length, 1, 'one journal file, kept after the move');
+      assert.equal(readFileSync(join(`${path}-audit`, files[0]!), 'utf8').trim().split('\n').length, 7);
+      const store = await openSqliteStore(path);
+      try {
+        const listed = (await store.listAudit({ subject_id: subject, limit: 10 })).events;
+        assert.deepEqual(
+          listed.map((e) => e.event_id),
+          [0, 1, 2, 3, 4, 5, 6].map((i) => `ppx:event:killed-${i}`),
+        );
+      } finally {
+        await store.close();
+      }
+      assert.deepEqual(readdirSync(`${path}-audit`), []);
+    }));
+
+  it('moves only what was appended since the last move, and starts a new file once one is long', () =>
+    withFile(async (path) => {
+      const subject = subjectId();
+      const store = await openSqliteStore(path);
+      try {
+        const listed = async () => {
+          const ids: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await store.listAudit({ subject_id: subject, limit: 500, ...(cursor ? { cursor } : {}) });
+            ids.push(...page.events.map((e) => e.event_id));
+            cursor = page.next_cursor ?? undefined;
+          } while (cursor);
+          return ids.sort();
+        };
+        const appended: string[] = [];
+        const append = async (n: number) => {
+          const events = Array.from({ length: n }, () => auditEvent({ subject_id: subject }));
+          await store.appendAudit(events);
+          appended.push(...events.map((e) => e.event_id));
+        };
+        await append(2);
+        assert.equal((await listed()).length, 2);
+        const [file] = readdirSync(`${path}-audit`);
+        await append(3);
+        assert.deepEqual(readdirSync(`${path}-audit`), [file], 'the same file, written on');
+        assert.deepEqual(await listed(), [...appended].sort());
+        // Past ROLL_AT_BYTES (1 MiB; an event's line is a few hundred bytes), a move removes the file.
+        while (statSync(join(`${path}-audit`, file!)).size <= 2 ** 20) await append(500);
+        assert.deepEqual(await listed(), [...appended].sort());
+        assert.deepEqual(readdirSync(`${path}-audit`), []);
+        await append(1);
+        const [next] = readdirSync(`${path}-audit`);
+        assert.ok(next !== undefined && next !== file, 'a new file');
+        assert.deepEqual(await listed(), [...appended].sort());
       } finally {
         await store.close();
       }

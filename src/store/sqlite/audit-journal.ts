@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditEvent, takeMintedMark } from '../../model/audit-event.ts';
-import { eventsOfLines, lineOf, removeJournalFile } from './journal-lines.ts';
+import { eventsOfLines, type JournalPart, lineOf, removeJournalFile, textOfParts } from './journal-lines.ts';
 import { isOtherProcessAlive, processStamp } from './process-stamp.ts';
 
 /** A journal's events move into the database at most this long after the first of them was written. */
@@ -26,6 +17,15 @@ const RETRY_AFTER_MS = 1000;
  * this process's memory growing without bound.
  */
 const MAX_WAITING = 100_000;
+/**
+ * After a move on the event loop, the file being written is kept and written on (what it holds up
+ * to then is in the log: `Segment.moved`) until it is this long; then it is removed, and the next
+ * append starts another. Emptying it at every move (`ftruncate`) took ~300 µs of the event loop on
+ * this machine's ext4 while SQLite's threads wrote and synced, and a write transaction moves the
+ * journal first: it was 6 % of an A2A send (docs/benchmarks.md, "A2A: the journal's file kept").
+ * Recovery reads such a file whole and skips what is logged, by id: at most this much again.
+ */
+const ROLL_AT_BYTES = 1 << 20;
 
 /** How a journal's events reach the database: the store's statements, in one transaction each. */
 export interface JournalSink {
@@ -38,20 +38,22 @@ export interface JournalSink {
   /** Whether the log holds an event of this id (one look-up in its unique index). */
   readonly has: (eventId: string) => boolean;
   /**
-   * Appends the events of these journal files (closed, oldest first; journal-lines.ts) in one
-   * commit on another thread (audit-mover.ts), which then removes the files: true once committed,
-   * false when nothing was (the journal then moves them itself). Undefined when there is no such
-   * thread now. Called with the write connection held.
+   * Appends the events of these journal files' parts (closed, oldest first; journal-lines.ts) in
+   * one commit on another thread (audit-mover.ts), which then removes the files: true once
+   * committed, false when nothing was (the journal then moves them itself). Undefined when there is
+   * no such thread now. Called with the write connection held.
    */
-  readonly moveAway?: (files: readonly string[], count: number) => Promise<boolean> | undefined;
+  readonly moveAway?: (parts: readonly JournalPart[], count: number) => Promise<boolean> | undefined;
 }
 
-/** One journal file: its length, and the ids of the events its lines hold. */
+/** One journal file: its length, how much of it is in the log, and the ids of the events that wait. */
 interface Segment {
   readonly file: string;
   fd: number | undefined;
   /** The file's length: where a write that failed part way is cut back to. */
   bytes: number;
+  /** The bytes at the file's start whose events are in the log: a move reads from here. */
+  moved: number;
   readonly ids: string[];
 }
 
@@ -68,7 +70,8 @@ interface Segment {
  * was much of the small read's p99 (docs/benchmarks.md, "The journal's move on a thread, second build").
  * Appends go on meanwhile, so a move takes whole files: the file being written is closed and the
  * next append starts another (a segment each), and a segment's file is removed once its events are
- * committed. What waits is read back from the files: an event then dies young, instead of living
+ * committed. A move on the event loop keeps the file being written and notes how much of it is in
+ * the log (`Segment.moved`, ROLL_AT_BYTES). What waits is read back from the files: an event then dies young, instead of living
  * through a collection or two in a move's batch, and the thread is sent file names, not text.
  *
  * Durability is the database's own: with WAL and `synchronous = NORMAL` a commit is in the OS's
@@ -207,10 +210,7 @@ export class AuditJournal {
     this.#writeOut();
     if (this.#waiting === 0) return;
     const batch = this.#segments();
-    const moved = this.#sink.moveAway?.(
-      batch.map((segment) => segment.file),
-      this.#waiting,
-    );
+    const moved = this.#sink.moveAway?.(batch.map(partOf), this.#waiting);
     if (moved === undefined) return this.#moveNow();
     this.#clearTimer();
     // Appends go on while the mover works: the file they went to is closed, and taken whole.
@@ -242,7 +242,7 @@ export class AuditJournal {
     this.#clearTimer();
     let events: AuditEvent[];
     try {
-      events = eventsOfLines(textOf(this.#segments()));
+      events = eventsOfLines(textOfParts(this.#segments().map(partOf)));
     } catch {
       // A file that cannot be read now (descriptors exhausted): tried again later.
       this.#schedule(RETRY_AFTER_MS);
@@ -262,18 +262,14 @@ export class AuditJournal {
     this.#waitingIds.clear();
     this.#waiting = 0;
     const current = this.#current;
-    if (current?.fd === undefined) return;
-    try {
-      // O_APPEND: the next line goes to the start of the emptied file.
-      ftruncateSync(current.fd, 0);
-      current.bytes = 0;
-      current.ids.length = 0;
-    } catch {
-      // Then the next append starts a file of its own; this one's events are in the log.
-      this.#closeCurrent();
-      this.#closedSegments = [];
-      removeJournalFile(current.file);
-    }
+    if (current === undefined) return;
+    current.moved = current.bytes;
+    current.ids.length = 0;
+    if (current.bytes < ROLL_AT_BYTES) return;
+    // Long enough: the next append starts a file of its own; this one's events are in the log.
+    this.#closeCurrent();
+    this.#closedSegments = [];
+    removeJournalFile(current.file);
   }
 
   /** The file being written is closed; the next append starts another. */
@@ -333,7 +329,7 @@ export class AuditJournal {
     mkdirSync(this.#dir, { recursive: true });
     const n = String(this.#nextSegment++).padStart(10, '0');
     const file = join(this.#dir, `${processStamp()}-${this.#name}-${n}.jsonl`);
-    const segment: Segment = { file, fd: openSync(file, 'a'), bytes: 0, ids: [] };
+    const segment: Segment = { file, fd: openSync(file, 'a'), bytes: 0, moved: 0, ids: [] };
     this.#current = segment;
     return segment;
   }
@@ -362,9 +358,9 @@ export class AuditJournal {
   }
 }
 
-/** The text of the segments' files, in order (a file that cannot be read is kept for recovery). */
-function textOf(segments: readonly Segment[]): string {
-  return segments.map((segment) => readFileSync(segment.file, 'utf8')).join('');
+/** What of a segment's file waits to be moved. */
+function partOf(segment: Segment): JournalPart {
+  return { file: segment.file, from: segment.moved };
 }
 
 /** Writes all of `text` to the file; its length in bytes. */

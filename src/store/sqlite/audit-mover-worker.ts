@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { auditQueries } from './audit-queries.ts';
 import { configure } from './connection-settings.ts';
-import { eventsOfLines, removeJournalFile } from './journal-lines.ts';
+import { eventsOfLines, type JournalPart, removeJournalFile, textOfParts } from './journal-lines.ts';
 import { StatementCache } from './statement-cache.ts';
 
 // The worker thread of audit-mover.ts: appends the events of the audit journal's files it is sent
-// (closed, oldest first) to one database file on its own connection, one transaction per message,
+// (closed, oldest first, each from the byte its waiting events begin at) to one database file on its own connection, one transaction per message,
 // the same statements as the store's own (audit-queries.ts), and then removes the files. Answers
 // { id, ok }: ok once committed; not ok when nothing was (rolled back), and the journal moves them
 // itself. Stops (closing its connection) on 'stop'.
@@ -23,7 +22,7 @@ const audit = auditQueries(new StatementCache(db));
 const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 
-parentPort?.on('message', (message: { id: number; files: readonly string[] } | 'stop') => {
+parentPort?.on('message', (message: { id: number; parts: readonly JournalPart[] } | 'stop') => {
   if (message === 'stop') {
     db.close();
     parentPort?.close();
@@ -31,7 +30,7 @@ parentPort?.on('message', (message: { id: number; files: readonly string[] } | '
   }
   let ok = false;
   try {
-    const events = eventsOfLines(message.files.map((file) => readFileSync(file, 'utf8')).join(''));
+    const events = eventsOfLines(textOfParts(message.parts));
     begin.run();
     audit.appendAudit(events);
     commit.run();
@@ -43,7 +42,7 @@ parentPort?.on('message', (message: { id: number; files: readonly string[] } | '
   }
   // Committed: the files go. One that cannot be removed is read again by the next store opened on
   // the database, every event of it skipped as logged.
-  if (ok) for (const file of message.files) removeJournalFile(file);
+  if (ok) for (const part of message.parts) removeJournalFile(part.file);
   parentPort?.postMessage({ id: message.id, ok });
 });
 parentPort?.postMessage('ready');

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { JournalPart } from './journal-lines.ts';
 import { workerExecArgv } from './worker-exec-argv.ts';
 
 /**
@@ -50,12 +51,12 @@ export class AuditMover {
   }
 
   /**
-   * Appends the events of these journal files (`count` of them) in one commit on the thread, which
+   * Appends the events of these journal files' parts (`count` of them) in one commit on the thread, which
    * then removes the files: true once committed, false when it failed (nothing committed, or the
    * thread ended not saying). Undefined while there is no thread to do it, or when they are too
    * few to be worth it: the caller moves them.
    */
-  move(files: readonly string[], count: number): Promise<boolean> | undefined {
+  move(parts: readonly JournalPart[], count: number): Promise<boolean> | undefined {
     const worker = this.#worker;
     if (worker === undefined || !this.#ready || count < this.#eventsToMoveAway) {
       this.#eventsMoved += count;
@@ -69,7 +70,7 @@ export class AuditMover {
       // for it (a listing, a write, the store's close).
       if (this.#waiting.size === 0) worker.ref();
       this.#waiting.set(id, settle);
-      worker.postMessage({ id, files });
+      worker.postMessage({ id, parts });
     });
   }
 

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import type { AuditEvent } from '../../model/audit-event.ts';
 import { keyListJson } from '../audit-rows.ts';
 
@@ -67,5 +67,36 @@ export function removeJournalFile(file: string): void {
     rmSync(file, { force: true });
   } catch {
     // As said above.
+  }
+}
+
+/**
+ * The part of a journal file whose events wait to be moved: its bytes from `from` to its end.
+ * What comes before `from` is in the log already (audit-journal.ts keeps writing a file after its
+ * events were moved, instead of emptying it each time).
+ */
+export interface JournalPart {
+  readonly file: string;
+  readonly from: number;
+}
+
+/** The text of these parts, in order. Throws when a file cannot be read (the caller tries later). */
+export function textOfParts(parts: readonly JournalPart[]): string {
+  return parts.map(textOfPart).join('');
+}
+
+function textOfPart(part: JournalPart): string {
+  const fd = openSync(part.file, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(Math.max(0, fstatSync(fd).size - part.from));
+    let done = 0;
+    while (done < bytes.length) {
+      const read = readSync(fd, bytes, done, bytes.length - done, part.from + done);
+      if (read === 0) break;
+      done += read;
+    }
+    return bytes.toString('utf8', 0, done);
+  } finally {
+    closeSync(fd);
   }
 }
