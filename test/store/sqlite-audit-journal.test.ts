@@ -113,7 +113,12 @@ describe('the audit journal of a SQLite file', () => {
       await appendThenDie(path, subject, 7, 3);
       const files = readdirSync(`${path}-audit`);
       assert.equal(files.length, 1, 'one journal file, kept after the move');
-      assert.equal(readFileSync(join(`${path}-audit`, files[0]!), 'utf8').trim().split('\n').length, 7);
+      assert.equal(
+        readFileSync(join(`${path}-audit`, files[0]!), 'utf8')
+          .trim()
+          .split('\n').length,
+        7,
+      );
       const store = await openSqliteStore(path);
       try {
         const listed = (await store.listAudit({ subject_id: subject, limit: 10 })).events;
@@ -136,7 +141,11 @@ describe('the audit journal of a SQLite file', () => {
           const ids: string[] = [];
           let cursor: string | undefined;
           do {
-            const page = await store.listAudit({ subject_id: subject, limit: 500, ...(cursor ? { cursor } : {}) });
+            const page = await store.listAudit({
+              subject_id: subject,
+              limit: 500,
+              ...(cursor ? { cursor } : {}),
+            });
             ids.push(...page.events.map((e) => e.event_id));
             cursor = page.next_cursor ?? undefined;
           } while (cursor);

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { AuditEvent, takeMintedMark } from '../../model/audit-event.ts';
 import { eventsOfLines, type JournalPart, lineOf, removeJournalFile, textOfParts } from './journal-lines.ts';
