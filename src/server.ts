@@ -14,7 +14,7 @@ import { mountOAuth } from './surfaces/oauth/mount.ts';
 import { type AccessEntry, accessLog } from './surfaces/shared/access-log.ts';
 import { allowedMethods } from './surfaces/shared/allowed-methods.ts';
 import { errorResponse, serverError } from './surfaces/shared/errors.ts';
-import { trackConnections } from './surfaces/shared/graceful-drain.ts';
+import { SERVER_OPTIONS, trackConnections } from './surfaces/shared/graceful-drain.ts';
 import { requestMetrics } from './surfaces/shared/request-metrics.ts';
 import { responseHeaders } from './surfaces/shared/response-headers.ts';
 import { mountWebPages } from './surfaces/web/app.ts';
@@ -111,7 +111,7 @@ export async function startServer(
   });
   return new Promise((resolve, reject) => {
     const server = serve(
-      { fetch: app.fetch, port: config.port, hostname: config.host },
+      { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: SERVER_OPTIONS },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         const http = server as Server;
