@@ -6,6 +6,7 @@ import { startChild } from './children.ts';
 import { BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
 import { benchArgs, measure, runMain, type Target, withDeadline } from './harness.ts';
 import { checked } from './http-requests.ts';
+import { bodyOf, call, headersOf, MODERN, PROTOCOL_VERSION } from './mcp-requests.ts';
 import { roundsTable } from './rounds.ts';
 
 // `node bench/ab.ts --a <checkout> --b <checkout> [--connections 1 --rounds 4 --duration 4]`:
@@ -17,13 +18,32 @@ import { roundsTable } from './rounds.ts';
 // `--a-node-flags=<flags>` / `--b-node-flags=<flags>` (with `=`: the value starts with a dash),
 // space-separated: V8 or Node flags for that build's process only (say, one checkout twice, with
 // and without a heap setting).
-// `--surface a2a`: the two builds answer A2A 1.0 `SendMessage` of `get_effective_profile` (as
-// bench:surfaces sends it) instead of the HTTP read; the baseline stays the bare server with A's
-// HTTP answer, so that its column still says how fast the machine was.
+// `--surface a2a|mcp-2025|mcp-2026`: the two builds answer the same read on that surface, as
+// bench:surfaces sends it (A2A 1.0 `SendMessage`, MCP `tools/call` in either generation) instead
+// of the HTTP read; the baseline stays the bare server with A's HTTP answer, so that its column
+// still says how fast the machine was.
 
 const here = import.meta.dirname;
 const json = { 'content-type': 'application/json' };
 const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
+
+const SURFACES = ['http', 'a2a', 'mcp-2025', 'mcp-2026'];
+
+/** The target of one build for the surface measured: its HTTP read, or the same read on another surface. */
+function surfaceTarget(surface: string, http: Target, info: Record<string, string>): Target {
+  if (surface === 'http') return http;
+  const base = info['url']!;
+  const common = { name: `${http.name} (${surface})`, pid: http.pid };
+  if (surface === 'a2a')
+    return { ...common, url: `${base}/a2a`, headers: a2aHeaders(info['a2aToken']), bodyFor: a2aBodyFor };
+  const generation = surface === 'mcp-2026' ? MODERN : PROTOCOL_VERSION;
+  return {
+    ...common,
+    url: `${base}/mcp`,
+    headers: headersOf(generation, info['mcpToken']),
+    bodyFor: bodyOf(generation),
+  };
+}
 
 runMain('ab', async () => {
   const args = benchArgs({
@@ -33,8 +53,8 @@ runMain('ab', async () => {
     'b-node-flags': { type: 'string', default: '' },
     surface: { type: 'string', default: 'http' },
   });
-  const surface = args.extra['surface'];
-  if (surface !== 'http' && surface !== 'a2a') throw new Error('--surface must be http or a2a');
+  const surface = String(args.extra['surface']);
+  if (!SURFACES.includes(surface)) throw new Error(`--surface must be one of ${SURFACES.join(', ')}`);
   const a = args.extra['a'];
   const b = args.extra['b'];
   if (typeof a !== 'string' || typeof b !== 'string')
@@ -62,17 +82,7 @@ runMain('ab', async () => {
         headers: { ...json, authorization: `Bearer ${info['token']}` },
       };
       if (name === 'A') answer = await checked(http, undefined);
-      targets.push(
-        surface === 'http'
-          ? http
-          : {
-              name: `${name} ${root} (a2a)`,
-              pid: child.proc.pid,
-              url: `${info['url']}/a2a`,
-              headers: a2aHeaders(info['a2aToken']),
-              bodyFor: a2aBodyFor,
-            },
-      );
+      targets.push(surfaceTarget(surface, http, info));
     }
     const file = join(tmp, 'answer.json');
     writeFileSync(file, answer);
@@ -80,10 +90,11 @@ runMain('ab', async () => {
     children.push(baseline);
     const url = (await baseline.ready)['url'] + BENCH_PATH;
     targets.push({ name: 'baseline', url, headers: json, pid: baseline.proc.pid });
-    const verify = async (t: Target) =>
-      t.bodyFor === undefined
-        ? Buffer.byteLength(await checked(t, undefined))
-        : (await a2aCall(t, t.bodyFor(BENCH_CONTEXT), null)).bytes;
+    const verify = async (t: Target) => {
+      if (t.bodyFor === undefined) return Buffer.byteLength(await checked(t, undefined));
+      const body = t.bodyFor(BENCH_CONTEXT);
+      return surface === 'a2a' ? (await a2aCall(t, body, null)).bytes : (await call(t, body, null)).bytes;
+    };
     return measure('ab', args, { bodyFor, verify }, targets);
   }).finally(() => rmSync(tmp, { recursive: true, force: true }));
   console.log(roundsTable(rounds, false));

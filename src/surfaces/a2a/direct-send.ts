@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { JsonRpcTransportHandler, type TaskStore } from '@a2a-js/sdk/server';
 import type { Deps } from '../../operations/deps.ts';
-import { jsonBytes } from '../shared/json-text.ts';
+import { jsonChunks } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import type { GrantCallContext } from './call-context.ts';
 import { answeredTask } from './executor.ts';
@@ -76,11 +76,12 @@ export async function sendDirectly(
   try {
     await store.save(task, context);
     // The PPX object in the artifact is the read's own, shared: its UTF-8 is kept (json-text.ts).
-    body = Buffer.concat([
+    const chunks: Uint8Array[] = [
       Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":{"task":`),
-      jsonBytes(Task.toJSON(task), 5),
-      ANSWER_CLOSE,
-    ]);
+    ];
+    jsonChunks(Task.toJSON(task), 5, chunks);
+    chunks.push(ANSWER_CLOSE);
+    body = Buffer.concat(chunks);
   } catch (error) {
     const failure = JsonRpcTransportHandler.mapToJSONRPCError(error);
     body = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: failure });

@@ -1,6 +1,6 @@
 import { type CallToolResult, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { Deps } from '../../operations/deps.ts';
-import { jsonBytes } from '../shared/json-text.ts';
+import { jsonChunks } from '../shared/json-text.ts';
 import { answerWithSharedHeaders } from '../shared/response-headers.ts';
 import type { DirectCall } from './direct-call.ts';
 import type { McpExchange } from './exchange.ts';
@@ -67,7 +67,8 @@ function resultBody(call: DirectCall, result: CallToolResult): Uint8Array {
   });
   if (result.structuredContent !== undefined) {
     // {data} / {error} / {results: [{grant_id, data | error}]}: the shared documents are found below.
-    chunks.push(STRUCTURED, jsonBytes(result.structuredContent, 4));
+    chunks.push(STRUCTURED);
+    jsonChunks(result.structuredContent, 4, chunks);
   } else chunks.push(CONTENT_CLOSE);
   if (result.isError !== undefined) chunks.push(utf8(`,"isError":${result.isError}`));
   if (call.modern) chunks.push(MODERN_STAMP);

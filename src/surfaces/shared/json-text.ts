@@ -66,7 +66,17 @@ const byteFragments = new WeakMap<object, Buffer>();
  * serializing it; the bytes are copied once, into the answer.
  */
 export function jsonBytes(value: unknown, depth: number): Buffer {
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
+  jsonChunks(value, depth, chunks);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/**
+ * jsonBytes's pieces, pushed onto `chunks` instead of joined: for an answer that wraps the value in
+ * bytes of its own (an MCP or A2A envelope), so that the value's bytes are copied once, into the
+ * answer, and not first into a buffer of their own.
+ */
+export function jsonChunks(value: unknown, depth: number, chunks: Uint8Array[]): void {
   let pending = '';
   const flush = (): void => {
     if (pending !== '') chunks.push(Buffer.from(pending, 'utf8'));
@@ -119,5 +129,4 @@ export function jsonBytes(value: unknown, depth: number): Buffer {
   };
   if (!write(value, depth)) pending += 'null';
   flush();
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { share } from '../../../../src/cache/identity-memo.ts';
-import { jsonBytes, jsonText } from '../../../../src/surfaces/shared/json-text.ts';
+import { jsonBytes, jsonChunks, jsonText } from '../../../../src/surfaces/shared/json-text.ts';
 import { prng } from '../../../support/random.ts';
 
 // jsonText must be JSON.stringify, only cheaper for shared values: compared on random data with
@@ -67,5 +67,27 @@ describe('jsonBytes', () => {
     const sparse = [, 1, { a: [, 'b'] }];
     assert.equal(jsonText(sparse, 3), JSON.stringify(sparse));
     assert.equal(jsonBytes(sparse, 3).toString(), JSON.stringify(sparse));
+  });
+});
+
+describe('jsonChunks', () => {
+  it('appends the UTF-8 of JSON.stringify to the chunks it is given, a shared value as its kept bytes', () => {
+    const rand = prng(11);
+    for (let i = 0; i < 1000; i++) {
+      const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
+      const depth = Math.floor(rand() * 6);
+      for (let n = 0; n < 3; n++) {
+        const chunks: Uint8Array[] = [Buffer.from('[')];
+        jsonChunks(value, depth, chunks);
+        chunks.push(Buffer.from(']'));
+        assert.equal(Buffer.concat(chunks).toString('utf8'), `[${JSON.stringify(value)}]`, `case ${i}`);
+      }
+    }
+    const shared = share({ document: 'kept' });
+    jsonBytes(shared, 1);
+    const kept = jsonBytes(shared, 1);
+    const chunks: Uint8Array[] = [];
+    jsonChunks({ data: shared }, 2, chunks);
+    assert.ok(chunks.includes(kept), 'the shared value goes in as its kept bytes, uncopied');
   });
 });
