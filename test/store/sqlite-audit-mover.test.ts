@@ -169,47 +169,6 @@ describe('the audit journal moved on a thread', () => {
       }
     }));
 
-  it('hands a move of few events to the thread when they came from several appends a turn', () =>
-    withFile(async (file) => {
-      const store = await openSqliteStore(file, { auditMover: { after: 0, atLeast: 1000 } });
-      const subject = subjectId();
-      const appended: string[] = [];
-      const append = async () => {
-        const event = auditEvent({ subject_id: subject });
-        await store.appendAudit([event]);
-        appended.push(event.event_id);
-      };
-      /** Three appends in one turn (three requests at once), moved, then one more append: its file. */
-      const busyMoveThenAppend = async () => {
-        await Promise.all([1, 2, 3].map(append));
-        await store.listAudit({ subject_id: subject, limit: 1 });
-        await append();
-        return segments(file);
-      };
-      try {
-        // Until the thread is ready, a move stays on the event loop whatever it holds.
-        let moved = false;
-        for (let i = 0; i < 200 && !moved; i++) {
-          moved = (await busyMoveThenAppend()).some((n) => n > 0);
-          if (!moved) await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        assert.ok(moved, 'a move of a few events appended three a turn went through the thread');
-        const [written] = segments(file);
-        assert.deepEqual(await busyMoveThenAppend(), [(written as number) + 1]);
-        // One append a turn (a lone client's), as few events: emptied in place, on the event loop.
-        await store.listAudit({ subject_id: subject, limit: 1 });
-        const [current] = segments(file);
-        await append();
-        await store.listAudit({ subject_id: subject, limit: 1 });
-        await append();
-        assert.deepEqual(segments(file), [current]);
-        const listed = (await listAll(store, subject)).map((e) => e.event_id);
-        assert.deepEqual([...listed].sort(), [...appended].sort());
-      } finally {
-        await store.close();
-      }
-    }));
-
   for (const closes of [false, true]) {
     it(`lets a process whose store's threads run end on its own, ${closes ? 'closing' : 'not closing'} its store`, () =>
       withFile(async (file) => {

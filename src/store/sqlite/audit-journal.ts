@@ -50,14 +50,9 @@ export interface JournalSink {
    * Appends the events of these journal files' parts (closed, oldest first; journal-lines.ts) in
    * one commit on another thread (audit-mover.ts), which then removes the files: true once
    * committed, false when nothing was (the journal then moves them itself). Undefined when there is
-   * no such thread now, or when the move is not worth handing over (`count` events, appended
-   * `appendsPerTurn` at a time on average). Called with the write connection held.
+   * no such thread now. Called with the write connection held.
    */
-  readonly moveAway?: (
-    parts: readonly JournalPart[],
-    count: number,
-    appendsPerTurn: number,
-  ) => Promise<boolean> | undefined;
+  readonly moveAway?: (parts: readonly JournalPart[], count: number) => Promise<boolean> | undefined;
 }
 
 /** One journal file: its length, how much of it is in the log, and the ids of the events that wait. */
@@ -123,9 +118,6 @@ export class AuditJournal {
   #unwrittenIds: string[] = [];
   #writers: { readonly done: () => void; readonly failed: (error: unknown) => void }[] = [];
   #writeScheduled = false;
-  /** Appends written since the last move, and the writes (turns) they took: how busy the process is. */
-  #appendsSinceMove = 0;
-  #writesSinceMove = 0;
 
   constructor(dir: string, sink: JournalSink) {
     this.#dir = dir;
@@ -193,8 +185,6 @@ export class AuditJournal {
       return;
     }
     for (const id of ids) segment.ids.push(id);
-    this.#appendsSinceMove += writers.length;
-    this.#writesSinceMove++;
     for (const w of writers) w.done();
     if (this.#waiting >= MOVE_AT_COUNT) this.#schedule(0);
     else if (this.#timer === undefined) this.#schedule(MOVE_AFTER_MS);
@@ -229,10 +219,7 @@ export class AuditJournal {
     this.#writeOut();
     if (this.#waiting === 0) return;
     const batch = this.#segments();
-    const perTurn = this.#appendsSinceMove / Math.max(1, this.#writesSinceMove);
-    this.#appendsSinceMove = 0;
-    this.#writesSinceMove = 0;
-    const moved = this.#sink.moveAway?.(batch.map(partOf), this.#waiting, perTurn);
+    const moved = this.#sink.moveAway?.(batch.map(partOf), this.#waiting);
     if (moved === undefined) return this.#moveNow();
     this.#clearTimer();
     // Appends go on while the mover works: the file they went to is closed, and taken whole.

@@ -15,15 +15,6 @@ const EVENTS_BEFORE_WORKER = 2000;
  * (docs/benchmarks.md, "The journal's move on a thread, second build").
  */
 const EVENTS_TO_MOVE_AWAY = 400;
-/**
- * …unless its events came from several requests a turn of the event loop (appends per journal
- * write, on average since the last move): then the process is serving many clients at once, and
- * a move kept on the event loop holds all of them up. A lone client makes one append a turn. At
- * 50 connections on a slow moment of the machine (8,000 reads a second), a move every 50 ms was
- * under 400 events, so about half of them stayed on the event loop: 4.5 % of its time in an MCP
- * profile, each a stop of ~3 ms (docs/benchmarks.md, "Moves of a busy process").
- */
-const BUSY_APPENDS_PER_TURN = 1.5;
 
 interface Reply {
   readonly id: number;
@@ -65,10 +56,9 @@ export class AuditMover {
    * thread ended not saying). Undefined while there is no thread to do it, or when they are too
    * few to be worth it: the caller moves them.
    */
-  move(parts: readonly JournalPart[], count: number, appendsPerTurn: number): Promise<boolean> | undefined {
+  move(parts: readonly JournalPart[], count: number): Promise<boolean> | undefined {
     const worker = this.#worker;
-    const worth = count >= this.#eventsToMoveAway || appendsPerTurn >= BUSY_APPENDS_PER_TURN;
-    if (worker === undefined || !this.#ready || !worth) {
+    if (worker === undefined || !this.#ready || count < this.#eventsToMoveAway) {
       this.#eventsMoved += count;
       if (this.#eventsMoved >= this.#eventsBeforeWorker && worker === undefined && !this.#failed)
         this.#start();

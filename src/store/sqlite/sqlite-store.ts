@@ -286,8 +286,8 @@ function openJournal(
     writeAll: (events) => sink.writeAll(events),
     writeEach: (items) => sink.writeEach(items),
     has,
-    moveAway: (parts, count, appendsPerTurn) =>
-      mover?.move(parts, count, appendsPerTurn)?.then((committed) => {
+    moveAway: (parts, count) =>
+      mover?.move(parts, count)?.then((committed) => {
         // A commit on the file, as the writer's own are (the checkpointer counts them).
         if (committed) checkpointer?.committed();
         return committed;
