@@ -80,8 +80,9 @@ interface Segment {
  * Appends go on meanwhile, so a move takes whole files: the file being written is closed and the
  * next append starts another (a segment each), and a segment's file is removed once its events are
  * committed. A move on the event loop keeps the file being written and notes how much of it is in
- * the log (`Segment.moved`, ROLL_AT_BYTES). What waits is read back from the files: an event then dies young, instead of living
- * through a collection or two in a move's batch, and the thread is sent file names, not text.
+ * the log (`Segment.moved`, ROLL_AT_BYTES). What waits is read back from the files: an event then
+ * dies young, instead of living through a collection or two in a move's batch, and the thread is
+ * sent file names, not text.
  *
  * Durability is the database's own: with WAL and `synchronous = NORMAL` a commit is in the OS's
  * page cache, not on the disk, and so is a journal line; both survive the process being killed,

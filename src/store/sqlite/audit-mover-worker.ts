@@ -6,8 +6,9 @@ import { eventsOfLines, type JournalPart, removeJournalFile, textOfParts } from 
 import { StatementCache } from './statement-cache.ts';
 
 // The worker thread of audit-mover.ts: appends the events of the audit journal's files it is sent
-// (closed, oldest first, each from the byte its waiting events begin at) to one database file on its own connection, one transaction per message,
-// the same statements as the store's own (audit-queries.ts), and then removes the files. Answers
+// (closed, oldest first, each from the byte its waiting events begin at) to one database file on
+// its own connection, one transaction per message, the same statements as the store's own
+// (audit-queries.ts), and then removes the files. Answers
 // { id, ok }: ok once committed; not ok when nothing was (rolled back), and the journal moves them
 // itself. Stops (closing its connection) on 'stop'.
 

@@ -51,10 +51,10 @@ export class AuditMover {
   }
 
   /**
-   * Appends the events of these journal files' parts (`count` of them) in one commit on the thread, which
-   * then removes the files: true once committed, false when it failed (nothing committed, or the
-   * thread ended not saying). Undefined while there is no thread to do it, or when they are too
-   * few to be worth it: the caller moves them.
+   * Appends the events of these journal files' parts (`count` of them) in one commit on the
+   * thread, which then removes the files: true once committed, false when it failed (nothing
+   * committed, or the thread ended not saying). Undefined while there is no thread to do it, or
+   * when they are too few to be worth it: the caller moves them.
    */
   move(parts: readonly JournalPart[], count: number): Promise<boolean> | undefined {
     const worker = this.#worker;

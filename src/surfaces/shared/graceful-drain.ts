@@ -11,10 +11,11 @@ import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 // while draining says `Connection: close`, so that no client sends another request on it.
 //
 // That header is added as each answer's head is written (DrainAwareResponse), not by keeping the
-// answers in flight in a set: a set that every response entered and left, with a `close` listener
-// each, made V8 keep the requests of the last ~100 ms alive through young-generation collections.
-// Under load each scavenge then copied and promoted 1.3 to 3.1 MB instead of ~0.2, and paused 3 to
-// 9 ms instead of ~1.8 (docs/benchmarks.md, "The p99: what kept requests alive").
+// answers in flight in a set. A set that every response entered and left, with a `close` listener
+// each, together with the requests a turn holds back (store.ts#freshReads), made V8 keep the
+// requests of the last ~100 ms alive through young-generation collections. Under load each
+// scavenge then promoted 1.3 to 3.1 MB instead of ~0.2, and paused 3 to 9 ms instead of ~2
+// (docs/benchmarks.md, "The p99: what kept requests alive").
 
 /** The servers draining now (few, and only while they stop). */
 const draining = new WeakSet<object>();
