@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { a2aBodyFor, a2aCall, a2aHeaders } from './a2a-requests.ts';
+import { a2aCall } from './a2a-requests.ts';
 import { startChild } from './children.ts';
 import { BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
 import { benchArgs, measure, runMain, type Target, withDeadline } from './harness.ts';
 import { checked } from './http-requests.ts';
-import { bodyOf, call, headersOf, MODERN, PROTOCOL_VERSION } from './mcp-requests.ts';
+import { call } from './mcp-requests.ts';
 import { roundsTable } from './rounds.ts';
+import { SURFACE_NAMES, type SurfaceName, surfaceTarget } from './surface-targets.ts';
 
 // `node bench/ab.ts --a <checkout> --b <checkout> [--connections 1 --rounds 4 --duration 4]`:
 // the small read (demo profile) of two builds of the provider in ONE run, as two targets of one
@@ -27,24 +28,6 @@ const here = import.meta.dirname;
 const json = { 'content-type': 'application/json' };
 const bodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
 
-const SURFACES = ['http', 'a2a', 'mcp-2025', 'mcp-2026'];
-
-/** The target of one build for the surface measured: its HTTP read, or the same read on another surface. */
-function surfaceTarget(surface: string, http: Target, info: Record<string, string>): Target {
-  if (surface === 'http') return http;
-  const base = info['url']!;
-  const common = { name: `${http.name} (${surface})`, pid: http.pid };
-  if (surface === 'a2a')
-    return { ...common, url: `${base}/a2a`, headers: a2aHeaders(info['a2aToken']), bodyFor: a2aBodyFor };
-  const generation = surface === 'mcp-2026' ? MODERN : PROTOCOL_VERSION;
-  return {
-    ...common,
-    url: `${base}/mcp`,
-    headers: headersOf(generation, info['mcpToken']),
-    bodyFor: bodyOf(generation),
-  };
-}
-
 runMain('ab', async () => {
   const args = benchArgs({
     a: { type: 'string' },
@@ -53,8 +36,9 @@ runMain('ab', async () => {
     'b-node-flags': { type: 'string', default: '' },
     surface: { type: 'string', default: 'http' },
   });
-  const surface = String(args.extra['surface']);
-  if (!SURFACES.includes(surface)) throw new Error(`--surface must be one of ${SURFACES.join(', ')}`);
+  const surface = String(args.extra['surface']) as SurfaceName;
+  if (!SURFACE_NAMES.includes(surface))
+    throw new Error(`--surface must be one of ${SURFACE_NAMES.join(', ')}`);
   const a = args.extra['a'];
   const b = args.extra['b'];
   if (typeof a !== 'string' || typeof b !== 'string')
@@ -82,7 +66,11 @@ runMain('ab', async () => {
         headers: { ...json, authorization: `Bearer ${info['token']}` },
       };
       if (name === 'A') answer = await checked(http, undefined);
-      targets.push(surfaceTarget(surface, http, info));
+      targets.push(
+        surface === 'http'
+          ? http
+          : surfaceTarget(surface, info, child.proc.pid, `${name} ${root} (${surface})`),
+      );
     }
     const file = join(tmp, 'answer.json');
     writeFileSync(file, answer);
@@ -91,7 +79,8 @@ runMain('ab', async () => {
     const url = (await baseline.ready)['url'] + BENCH_PATH;
     targets.push({ name: 'baseline', url, headers: json, pid: baseline.proc.pid });
     const verify = async (t: Target) => {
-      if (t.bodyFor === undefined) return Buffer.byteLength(await checked(t, undefined));
+      if (surface === 'http' || t.bodyFor === undefined)
+        return Buffer.byteLength(await checked(t, undefined));
       const body = t.bodyFor(BENCH_CONTEXT);
       return surface === 'a2a' ? (await a2aCall(t, body, null)).bytes : (await call(t, body, null)).bytes;
     };

@@ -1,8 +1,8 @@
 import { deepStrictEqual } from 'node:assert';
 import { join } from 'node:path';
-import { a2aBodyFor, a2aCall, a2aHeaders } from './a2a-requests.ts';
+import { a2aBodyFor, a2aCall } from './a2a-requests.ts';
 import { startChild } from './children.ts';
-import { BENCH_CONTEXT, BENCH_PATH } from './fixtures.ts';
+import { BENCH_CONTEXT } from './fixtures.ts';
 import {
   type BenchArgs,
   benchArgs,
@@ -17,9 +17,10 @@ import {
   writeResults,
 } from './harness.ts';
 import { checked } from './http-requests.ts';
-import { bodyOf, call, type Generation, headersOf, MODERN, PROTOCOL_VERSION } from './mcp-requests.ts';
+import { bodyOf, call, type Generation, MODERN, PROTOCOL_VERSION } from './mcp-requests.ts';
 import { summarizeProfiles } from './profile-summary.ts';
 import { markdown, type Round, roundsRecord, spread } from './rounds.ts';
+import { httpBodyFor, surfaceTarget } from './surface-targets.ts';
 
 // `npm run bench:surfaces [-- --targets http,mcp-2025,mcp-2026,a2a --rounds 3 --duration 10
 //   --connections 50 --warmup 2 --cold]`
@@ -40,7 +41,6 @@ import { markdown, type Round, roundsRecord, spread } from './rounds.ts';
 
 const here = import.meta.dirname;
 const GOAL = 1.3;
-const httpBodyFor = (context: Record<string, unknown>) => JSON.stringify({ context });
 
 /** What the read must answer whatever the surface: the PPX document's claims and modifiers. */
 interface Document {
@@ -55,17 +55,11 @@ interface Surface {
   readonly read: (target: Target, claims: number | null) => Promise<{ document: Document; bytes: number }>;
 }
 
-function mcpSurface(name: string, generation: Generation): Surface {
+function mcpSurface(name: 'mcp-2025' | 'mcp-2026', generation: Generation): Surface {
   const bodyFor = bodyOf(generation);
   return {
     name,
-    target: (info, pid) => ({
-      name,
-      url: `${info['url']}/mcp`,
-      headers: headersOf(generation, info['mcpToken']),
-      bodyFor,
-      pid,
-    }),
+    target: (info, pid) => surfaceTarget(name, info, pid),
     read: async (target, claims) => {
       const answer = await call(target, bodyFor(BENCH_CONTEXT), claims);
       const data = (answer.result as { structuredContent: { data: Document } }).structuredContent.data;
@@ -77,13 +71,7 @@ function mcpSurface(name: string, generation: Generation): Surface {
 const SURFACES: readonly Surface[] = [
   {
     name: 'http',
-    target: (info, pid) => ({
-      name: 'http',
-      url: info['url'] + BENCH_PATH,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${info['token']}` },
-      bodyFor: httpBodyFor,
-      pid,
-    }),
+    target: (info, pid) => surfaceTarget('http', info, pid),
     read: async (target, claims) => {
       const text = await checked(target, claims ?? undefined);
       return { document: JSON.parse(text) as Document, bytes: Buffer.byteLength(text) };
@@ -93,13 +81,7 @@ const SURFACES: readonly Surface[] = [
   mcpSurface('mcp-2026', MODERN),
   {
     name: 'a2a',
-    target: (info, pid) => ({
-      name: 'a2a',
-      url: `${info['url']}/a2a`,
-      headers: a2aHeaders(info['a2aToken']),
-      bodyFor: a2aBodyFor,
-      pid,
-    }),
+    target: (info, pid) => surfaceTarget('a2a', info, pid),
     read: (target, claims) => a2aCall(target, a2aBodyFor(BENCH_CONTEXT), claims),
   },
 ];
