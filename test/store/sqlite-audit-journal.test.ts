@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { subjectAuditLog } from '../support/audit.ts';
 import { runModuleChild, SQLITE_STORE_IMPORT, withSqliteFile } from '../support/sqlite-file.ts';
 import { at, auditEvent, subjectId } from '../support/store-records.ts';
 
@@ -34,6 +35,19 @@ async function appendThenDie(path: string, subject: string, count: number, moved
     throw new Error(`child ended with ${signal ?? code} before appending: ${out}`);
 }
 
+/** The ids appendThenDie gives its first `count` events. */
+const killedIds = (count: number) => Array.from({ length: count }, (_, i) => `ppx:event:killed-${i}`);
+
+/** The ids of `subject`'s events (ten at most), as a store opened on the file lists them (recovery first). */
+async function idsOnOpening(path: string, subject: string): Promise<string[]> {
+  const store = await openSqliteStore(path);
+  try {
+    return (await store.listAudit({ subject_id: subject, limit: 10 })).events.map((e) => e.event_id);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('the audit journal of a SQLite file', () => {
   it('lists an event as soon as it is appended, and moves the journal into the file', () =>
     withFile(async (path) => {
@@ -56,23 +70,9 @@ describe('the audit journal of a SQLite file', () => {
       await (await openSqliteStore(path)).close();
       await appendThenDie(path, subject, 5);
       assert.equal(readdirSync(`${path}-audit`).length, 1, 'the killed process left its journal');
-      const store = await openSqliteStore(path);
-      try {
-        const listed = (await store.listAudit({ subject_id: subject, limit: 10 })).events;
-        assert.deepEqual(
-          listed.map((e) => e.event_id),
-          [0, 1, 2, 3, 4].map((i) => `ppx:event:killed-${i}`),
-        );
-      } finally {
-        await store.close();
-      }
+      assert.deepEqual(await idsOnOpening(path, subject), killedIds(5));
       assert.deepEqual(readdirSync(`${path}-audit`), []);
-      const again = await openSqliteStore(path);
-      try {
-        assert.equal((await again.listAudit({ subject_id: subject, limit: 10 })).events.length, 5);
-      } finally {
-        await again.close();
-      }
+      assert.equal((await idsOnOpening(path, subject)).length, 5);
     }));
 
   it('skips what a dead process had already committed, a cut line and a line that is no event', () =>
@@ -119,16 +119,7 @@ describe('the audit journal of a SQLite file', () => {
           .split('\n').length,
         7,
       );
-      const store = await openSqliteStore(path);
-      try {
-        const listed = (await store.listAudit({ subject_id: subject, limit: 10 })).events;
-        assert.deepEqual(
-          listed.map((e) => e.event_id),
-          [0, 1, 2, 3, 4, 5, 6].map((i) => `ppx:event:killed-${i}`),
-        );
-      } finally {
-        await store.close();
-      }
+      assert.deepEqual(await idsOnOpening(path, subject), killedIds(7));
       assert.deepEqual(readdirSync(`${path}-audit`), []);
     }));
 
@@ -137,20 +128,7 @@ describe('the audit journal of a SQLite file', () => {
       const subject = subjectId();
       const store = await openSqliteStore(path);
       try {
-        const listed = async () => {
-          const ids: string[] = [];
-          let cursor: string | undefined;
-          do {
-            const page = await store.listAudit({
-              subject_id: subject,
-              limit: 500,
-              ...(cursor ? { cursor } : {}),
-            });
-            ids.push(...page.events.map((e) => e.event_id));
-            cursor = page.next_cursor ?? undefined;
-          } while (cursor);
-          return ids.sort();
-        };
+        const listed = async () => (await subjectAuditLog(store, subject)).map((e) => e.event_id).sort();
         const appended: string[] = [];
         const append = async (n: number) => {
           const events = Array.from({ length: n }, () => auditEvent({ subject_id: subject }));

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { AuditEvent } from '../../src/model/audit-event.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { subjectAuditLog } from '../support/audit.ts';
 import { runModuleChild, SQLITE_STORE_IMPORT, withSqliteFile } from '../support/sqlite-file.ts';
 import { auditEvent, subjectId } from '../support/store-records.ts';
 
@@ -45,18 +46,6 @@ async function open(file: string): Promise<Store> {
   return store;
 }
 
-/** Every event of `subject` in the log, oldest first. */
-async function listAll(store: Store, subject: string): Promise<AuditEvent[]> {
-  const events: AuditEvent[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await store.listAudit({ subject_id: subject, limit: 100, ...(cursor ? { cursor } : {}) });
-    events.push(...page.events);
-    cursor = page.next_cursor;
-  } while (cursor !== undefined);
-  return events;
-}
-
 describe('the audit journal moved on a thread', () => {
   it('keeps the order of the appends while appends go on during moves, a transaction’s events included', () =>
     withFile(async (file) => {
@@ -83,17 +72,17 @@ describe('the audit journal moved on a thread', () => {
         pending.push(store.appendAudit([after]));
         await Promise.all(pending);
         assert.deepEqual(
-          (await listAll(store, subject)).map((e) => e.event_id),
+          (await subjectAuditLog(store, subject)).map((e) => e.event_id),
           appended.map((e) => e.event_id),
         );
-        assert.deepEqual((await listAll(store, subject)).at(-1), after);
+        assert.deepEqual((await subjectAuditLog(store, subject)).at(-1), after);
       } finally {
         await store.close();
       }
       assert.deepEqual(readdirSync(`${file}-audit`), [], 'closed: every segment moved and removed');
       const again = await openSqliteStore(file);
       try {
-        const ids = (await listAll(again, subject)).map((e) => e.event_id);
+        const ids = (await subjectAuditLog(again, subject)).map((e) => e.event_id);
         assert.equal(new Set(ids).size, ids.length, 'nothing moved twice');
       } finally {
         await again.close();
@@ -129,7 +118,7 @@ describe('the audit journal moved on a thread', () => {
       );
       const store = await openSqliteStore(file);
       try {
-        const listed = (await listAll(store, subject)).map((e) => e.event_id);
+        const listed = (await subjectAuditLog(store, subject)).map((e) => e.event_id);
         // Every acknowledged event once, in the order appended; an event appended in the killed
         // turn may or may not be there (its append never settled), never twice.
         assert.deepEqual(listed.slice(0, acknowledged.length), acknowledged);

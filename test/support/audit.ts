@@ -1,15 +1,25 @@
 import type { AuditEvent } from '../../src/model/audit-event.ts';
+import type { Store } from '../../src/store/store.ts';
 import type { TestProvider } from './provider.ts';
 
-// Reading the demo subject's audit log in tests, by event ids rather than by time.
+// Reading a subject's audit log in tests (the demo subject's, of a test provider), by event ids
+// rather than by time.
 
 /** Every audit event about the demo subject so far, oldest first (all pages). */
-export async function auditLog(p: TestProvider): Promise<AuditEvent[]> {
+export function auditLog(p: TestProvider): Promise<AuditEvent[]> {
+  return subjectAuditLog(p.store, p.subjectId);
+}
+
+/** Every audit event about `subjectId` in `store`, oldest first (all pages). */
+export async function subjectAuditLog(
+  store: Pick<Store, 'listAudit'>,
+  subjectId: string,
+): Promise<AuditEvent[]> {
   const events: AuditEvent[] = [];
   let cursor: string | undefined;
   do {
-    const page = await p.store.listAudit({
-      subject_id: p.subjectId,
+    const page = await store.listAudit({
+      subject_id: subjectId,
       limit: 500,
       ...(cursor !== undefined ? { cursor } : {}),
     });

@@ -24,12 +24,18 @@ function randomValue(rand: () => number, depth: number): unknown {
   return rand() < 0.3 ? share(made as object) : made;
 }
 
+/** `count` random cases from `seed`: a value with shared values at every depth, and a depth to descend. */
+function* randomCases(seed: number, count: number): Generator<{ i: number; value: unknown; depth: number }> {
+  const rand = prng(seed);
+  for (let i = 0; i < count; i++) {
+    const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
+    yield { i, value, depth: Math.floor(rand() * 6) };
+  }
+}
+
 describe('jsonText', () => {
   it('is JSON.stringify for random data, at every depth', () => {
-    const rand = prng(42);
-    for (let i = 0; i < 3000; i++) {
-      const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
-      const depth = Math.floor(rand() * 6);
+    for (const { i, value, depth } of randomCases(42, 3000)) {
       assert.equal(jsonText(value, depth), JSON.stringify(value), `case ${i}, depth ${depth}`);
       // Twice: the second answer comes from the cache of shared values.
       assert.equal(jsonText(value, depth), JSON.stringify(value), `case ${i} again`);
@@ -46,10 +52,7 @@ describe('jsonText', () => {
 
 describe('jsonBytes', () => {
   it('is the UTF-8 of JSON.stringify for random data, at every depth, three times over', () => {
-    const rand = prng(7);
-    for (let i = 0; i < 3000; i++) {
-      const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
-      const depth = Math.floor(rand() * 6);
+    for (const { i, value, depth } of randomCases(7, 3000)) {
       const expected = Buffer.from(JSON.stringify(value), 'utf8');
       // The third answer copies the bytes kept for shared values.
       for (let n = 0; n < 3; n++)
@@ -72,10 +75,7 @@ describe('jsonBytes', () => {
 
 describe('jsonChunks', () => {
   it('appends the UTF-8 of JSON.stringify to the chunks it is given, a shared value as its kept bytes', () => {
-    const rand = prng(11);
-    for (let i = 0; i < 1000; i++) {
-      const value = { top: randomValue(rand, 5), other: randomValue(rand, 3) };
-      const depth = Math.floor(rand() * 6);
+    for (const { i, value, depth } of randomCases(11, 1000)) {
       for (let n = 0; n < 3; n++) {
         const chunks: Uint8Array[] = [Buffer.from('[')];
         jsonChunks(value, depth, chunks);
