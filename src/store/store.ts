@@ -346,7 +346,10 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  *   unscoped transactions; a subject's transactions (which may end the family) do not wait for it,
  *   since the compare-and-set reads the family's status in its own statement.
  *   With `small: true` it also promises to write a few rows of bounded size (an A2A task's save
- *   and its grant's trim), which SQLite then journals in memory (connections.ts#begin).
+ *   and its grant's trim), which SQLite then journals in memory (connections.ts#begin). With
+ *   `unaudited: true` it promises not to touch the audit log (no append, prune or listing: its tx
+ *   refuses them, tx-shell.ts#AUDIT_METHODS), so that SQLite need not move its audit journal into
+ *   the log before it (sqlite/audit-journal.ts#beforeWrite, a commit of its own).
  * - `{ area }`: it writes only the registered clients, the signing keys or the settings.
  * - none: it may write anything; serialized with every other write (the safe default).
  *
@@ -354,7 +357,7 @@ export interface StoreTx extends StoreReader, StoreWriter {}
  * one writer and ignores it.
  */
 export type TransactionScope =
-  | { readonly subject: string; readonly small?: true }
+  | { readonly subject: string; readonly small?: true; readonly unaudited?: true }
   | { readonly family: string }
   | { readonly area: 'clients' | 'signing_keys' | 'settings' };
 

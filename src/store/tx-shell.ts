@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeDraft, ChangeEvent } from '../model/change-event.ts';
-import type { StoreTx } from './store.ts';
+import type { StoreTx, TransactionScope } from './store.ts';
 import { STORE_READERS, STORE_WRITERS } from './store-names.ts';
 
 // The transaction shell both drivers wrap around their queries: the async facade over a queries
@@ -38,11 +38,27 @@ export interface TxState {
   active: boolean;
   /** The change events appended so far, published after COMMIT (and dropped by a rollback). */
   readonly changes: ChangeEvent[];
+  /** Whether its scope promised not to touch the audit log (TransactionScope `unaudited`). */
+  readonly unaudited: boolean;
 }
 
-export function newTxState(): TxState {
-  return { active: true, changes: [] };
+/** `unaudited`: the transaction's scope says so (isUnaudited); its tx then refuses AUDIT_METHODS. */
+export function newTxState(unaudited = false): TxState {
+  return { active: true, changes: [], unaudited };
 }
+
+/** Whether a transaction of `scope` promised not to touch the audit log. */
+export function isUnaudited(scope: TransactionScope | undefined): boolean {
+  return scope !== undefined && 'unaudited' in scope && scope.unaudited === true;
+}
+
+/** The tx methods that touch the audit log, which an `unaudited` transaction refuses. */
+const AUDIT_METHODS: ReadonlySet<string> = new Set<keyof StoreTx>([
+  'appendAudit',
+  'pruneAudit',
+  'pruneAuditKeySets',
+  'listAudit',
+]);
 
 /**
  * Which transaction the running code is inside, if any (AsyncLocalStorage). A write or
@@ -173,9 +189,13 @@ export function txFacade<Q extends object>(shell: TxShell<Q>): StoreTx {
   // them for every transaction: that was ~14 µs a transaction, 3-4 % of a token refresh
   // (docs/benchmarks.md, "Issue 27"). Each looked-up method is bound to this tx (it may be called
   // unbound); `in`, Object.keys and spreading see every method, as on an object of them.
+  // A broken promise is the caller's bug: refused before anything runs, in every driver alike.
+  const refused = (name: string) => () =>
+    Promise.reject(new Error(`${name}: this transaction's scope says it does not touch the audit log`));
   return new Proxy(TX_METHOD_KINDS, {
     get(target, name) {
       if (typeof name !== 'string' || !Object.hasOwn(target, name)) return undefined;
+      if (state.unaudited && AUDIT_METHODS.has(name)) return refused(name);
       if (name === 'appendChange') return appendChange;
       return target[name] === 'write'
         ? (...args: unknown[]) => write(name, args)

@@ -186,5 +186,34 @@ export function transactionContract(open: () => Promise<Store>): void {
         assert.equal(await store.countProfiles(), 0);
       }),
     );
+
+    it(
+      'refuses every audit call in a transaction whose scope says unaudited, and runs the rest',
+      withStore(open, async (store) => {
+        const profile = profileRecord();
+        await store.transaction(async (tx) => tx.insertProfile(profile));
+        const event = auditEvent({ subject_id: profile.subject_id });
+        const scope = { subject: profile.subject_id, unaudited: true } as const;
+        const refused = await store.transaction(async (tx) => {
+          const calls = [
+            tx.appendAudit([event]),
+            tx.listAudit({ subject_id: profile.subject_id, limit: 5 }),
+            tx.pruneAudit(event.at, 10),
+            tx.pruneAuditKeySets(),
+          ];
+          const outcomes = await Promise.allSettled(calls);
+          await tx.putClaims(profile.profile_id, [minimalClaim()]);
+          return outcomes.map((o) => o.status);
+        }, scope);
+        assert.deepEqual(refused, ['rejected', 'rejected', 'rejected', 'rejected']);
+        assert.equal((await store.listClaims(profile.profile_id)).length, 1);
+        assert.deepEqual((await store.listAudit({ subject_id: profile.subject_id, limit: 5 })).events, []);
+        // Without the promise the same calls run.
+        await store.transaction(async (tx) => tx.appendAudit([event]), { subject: profile.subject_id });
+        assert.deepEqual((await store.listAudit({ subject_id: profile.subject_id, limit: 5 })).events, [
+          event,
+        ]);
+      }),
+    );
   });
 }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { subjectAuditLog } from '../support/audit.ts';
 import { runModuleChild, SQLITE_STORE_IMPORT, withSqliteFile } from '../support/sqlite-file.ts';
-import { at, auditEvent, subjectId } from '../support/store-records.ts';
+import { at, auditEvent, minimalClaim, profileRecord, subjectId } from '../support/store-records.ts';
 
 // The audit journal of a SQLite file (src/store/sqlite/audit-journal.ts, issue 27 item 3): an
 // append is in the log when it returns, whether or not it has reached the database yet; a process
@@ -150,6 +151,28 @@ describe('the audit journal of a SQLite file', () => {
         assert.ok(next !== undefined && next !== file, 'a new file');
         assert.deepEqual(await listed(), [...appended].sort());
       } finally {
+        await store.close();
+      }
+    }));
+
+  it('moves its journal before a transaction that may append, and not before one whose scope says unaudited', (t) =>
+    withFile(async (path) => {
+      const store = await openSqliteStore(path);
+      const file = new DatabaseSync(path, { readOnly: true });
+      const logged = () => Number(file.prepare('SELECT count(*) AS n FROM audit_events').get()?.['n']);
+      // The journal's own move, 50 ms after an append, is held back: only the transactions move it.
+      t.mock.timers.enable({ apis: ['setTimeout'] });
+      try {
+        const profile = profileRecord();
+        const subject = profile.subject_id;
+        await store.appendAudit([auditEvent({ subject_id: subject })]);
+        await store.transaction((tx) => tx.insertProfile(profile), { subject, unaudited: true });
+        assert.equal(logged(), 0, 'still in the journal');
+        await store.transaction((tx) => tx.putClaims(profile.profile_id, [minimalClaim()]), { subject });
+        assert.equal(logged(), 1, 'moved before the transaction');
+      } finally {
+        t.mock.timers.reset();
+        file.close();
         await store.close();
       }
     }));

@@ -40,7 +40,8 @@ export async function saveA2aTask(deps: Deps, record: A2aTaskRecord): Promise<vo
       await trimA2aTasksOf(tx, record.owner, record.task_id);
     },
     // A task's body is bounded (a result), and the trim deletes within TASK_CAP_BYTES: small.
-    grant === undefined ? undefined : { subject: grant.subject_id, small: true },
+    // Neither touches the audit log: unaudited (the send's read was audited on its own).
+    grant === undefined ? undefined : { subject: grant.subject_id, small: true, unaudited: true },
   );
 }
 

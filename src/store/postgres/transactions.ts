@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import type { OpenState } from '../open-state.ts';
 import type { TransactionScope } from '../store.ts';
-import { newTxState, type TxState } from '../tx-shell.ts';
+import { isUnaudited, newTxState, type TxState } from '../tx-shell.ts';
 import { beginStatement } from './locks.ts';
 import type { NoticedCache } from './record-cache.ts';
 import type { WriterGate } from './writer-gate.ts';
@@ -67,7 +67,7 @@ export function transactionRunner({
 
 function newPgTxState(schema: string, scope: TransactionScope | undefined): PgTxState {
   return {
-    ...newTxState(),
+    ...newTxState(isUnaudited(scope)),
     sequenced: false,
     wroteCached: false,
     pendingBegin: beginStatement(schema, scope),

@@ -1,7 +1,14 @@
 import type { ChangeEvent } from '../../model/change-event.ts';
 import type { Mutex } from '../mutex.ts';
-import type { StoreTx } from '../store.ts';
-import { newTxState, type Savepoint, type TransactionGuard, type TxState, txFacade } from '../tx-shell.ts';
+import type { StoreTx, TransactionScope } from '../store.ts';
+import {
+  isUnaudited,
+  newTxState,
+  type Savepoint,
+  type TransactionGuard,
+  type TxState,
+  txFacade,
+} from '../tx-shell.ts';
 import type { Connections } from './connections.ts';
 import { KEEPS_RECORDS } from './record-cache.ts';
 
@@ -19,14 +26,23 @@ export interface GroupCommitDeps {
   readonly rollback: () => void;
   /** Publishes a committed transaction's change events, in commit order. */
   readonly publish: (events: readonly ChangeEvent[]) => void;
-  /** Runs in the write mutex before a batch begins (the audit journal's move), waited for when a promise. */
+  /**
+   * Runs in the write mutex before a batch begins (the audit journal's move), waited for when a
+   * promise; not before a batch whose every transaction promised not to touch the audit log.
+   */
   readonly beforeWrite?: () => void | Promise<void>;
 }
 
 interface QueuedTx {
   readonly fn: (tx: StoreTx) => Promise<unknown>;
-  /** A refresh rotation (connections.ts#begin): a batch of only these journals in memory. */
+  /**
+   * A family's transaction (a refresh rotation), or one whose scope says `small` (an A2A task's
+   * save): its savepoints are small, and a batch of only these journals them in memory
+   * (connections.ts#begin).
+   */
   readonly small: boolean;
+  /** Its scope says `unaudited`: a batch of only these does not move the audit journal first. */
+  readonly unaudited: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -43,7 +59,7 @@ interface QueuedTx {
  */
 export function groupCommit(
   deps: GroupCommitDeps,
-): <T>(fn: (tx: StoreTx) => Promise<T>, small?: boolean) => Promise<T> {
+): <T>(fn: (tx: StoreTx) => Promise<T>, scope: TransactionScope | undefined) => Promise<T> {
   const { connections, mutex, guard } = deps;
   const { writer, control, write } = connections;
   // A savepoint per write keeps each method atomic even when fn catches its error and goes on.
@@ -78,7 +94,7 @@ export function groupCommit(
     let done: { item: QueuedTx; result: unknown; state: TxState }[] = [];
     const small = batch.every((item) => item.small);
     for (const item of batch) {
-      const state = newTxState();
+      const state = newTxState(item.unaudited);
       try {
         if (!writer.isTransaction) connections.begin(small);
         control('SAVEPOINT store_tx');
@@ -115,7 +131,10 @@ export function groupCommit(
         for (const item of batch) item.reject(new Error('store is closed'));
         return;
       }
-      const moving = deps.beforeWrite?.();
+      // The log's order is the append order: a batch that may append events moves those that wait
+      // first. One that cannot (an A2A task's save, ~5,000 a second under load) leaves them to the
+      // journal's own moves, and saves a commit (docs/benchmarks.md, "A2A: no move before a save").
+      const moving = batch.every((item) => item.unaudited) ? undefined : deps.beforeWrite?.();
       if (moving !== undefined) await moving;
       changedRecords = false;
       const done = await runEach(batch);
@@ -134,9 +153,10 @@ export function groupCommit(
       }
     });
 
-  return <T>(fn: (tx: StoreTx) => Promise<T>, small = false) =>
+  return <T>(fn: (tx: StoreTx) => Promise<T>, scope: TransactionScope | undefined) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, small, resolve, reject } as QueuedTx);
+      const small = scope !== undefined && ('family' in scope || ('small' in scope && scope.small === true));
+      queue.push({ fn, small, unaudited: isUnaudited(scope), resolve, reject } as QueuedTx);
       // The first of a batch books a turn of the mutex after this turn of the event loop, so that
       // the transactions of requests handled meanwhile join it (as the audit log's group commit).
       if (queue.length === 1) setImmediate(() => void runQueued());

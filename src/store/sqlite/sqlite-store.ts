@@ -96,13 +96,11 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     freshReads,
 
     // A transaction's scope (store.ts#TransactionScope) takes no lock: one writer serializes all.
-    // A family's is a refresh rotation, whose savepoints are small (connections.ts#begin), as are
-    // those of a subject's transaction that says so (an A2A task's save).
+    // What it promises shapes the group commit (group-commit.ts#QueuedTx).
     async transaction(fn, scope) {
       guard.assertOutside();
       open.assertOpen();
-      const small = scope !== undefined && ('family' in scope || ('small' in scope && scope.small === true));
-      return transaction(fn, small);
+      return transaction(fn, scope);
     },
 
     async close(): Promise<void> {
