@@ -133,7 +133,7 @@ export function groupCommit(
       }
       // The log's order is the append order: a batch that may append events moves those that wait
       // first. One that cannot (an A2A task's save, ~5,000 a second under load) leaves them to the
-      // journal's own moves, and saves a commit (docs/benchmarks.md, "A2A: no move before a save").
+      // journal's own moves, and saves a commit (docs/benchmarks.md, "A2A: what the task's save costs").
       const moving = batch.every((item) => item.unaudited) ? undefined : deps.beforeWrite?.();
       if (moving !== undefined) await moving;
       changedRecords = false;
