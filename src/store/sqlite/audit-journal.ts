@@ -406,8 +406,8 @@ export interface RecoverySink {
 /**
  * Moves the journals of processes that are gone into the database: called when a store opens. The
  * look-ups and inserts run in one write transaction, so two stores opening at once never move one
- * journal twice. Events already in the log (the dead process committed them but was killed before
- * emptying its journal) are skipped by id; a last line cut short by the kill was never
+ * journal twice. Events already in the log (the dead process committed them and was killed before
+ * removing the file, or kept writing it after a move: ROLL_AT_BYTES) are skipped by id; a last line cut short by the kill was never
  * acknowledged, and a line that is not an audit event is not one: both are skipped. The journals
  * are removed after the commit (a kill in between leaves them to be read again, all skipped).
  */

@@ -5,6 +5,7 @@ import { pruneA2aTaskRows, TASK_RETENTION_MS } from '../../../src/operations/a2a
 import { issueGrantToken, issueSubjectToken } from '../../../src/operations/tokens/issue-tokens.ts';
 import { RESULT_TTL_MS } from '../../../src/surfaces/a2a/task-store.ts';
 import { a2aClient, a2aGrant, ask, isTask, resultOf } from '../../support/a2a-client.ts';
+import { auditAfter, auditMark } from '../../support/audit.ts';
 import { api, startTestProvider, type TestProvider } from '../../support/provider.ts';
 
 // Tasks of the preference agent with @a2a-js/sdk's client: streaming, retrieval and listing (a
@@ -65,6 +66,19 @@ describe('A2A preference agent: tasks', () => {
     assert.ok(refusal instanceof Error && missing instanceof Error);
     assert.equal(refusal.constructor.name, missing.constructor.name);
     assert.equal(refusal.message.replace(sent.id, 'X'), missing.message.replace('no-such-task', 'X'));
+  });
+
+  it('audits each send once, as the read of its grant, by the time it is answered; the task’s save adds no event', async () => {
+    const { grant, token } = await a2aGrant(p);
+    const client = await a2aClient(p, token);
+    const mark = await auditMark(p);
+    const sent = await client.sendMessage(ask('get_effective_profile', { context: {} }));
+    assert.ok(isTask(sent));
+    const events = await auditAfter(p, mark);
+    assert.deepEqual(
+      events.map((e) => [e.action, e.grant_id, e.actor.kind]),
+      [['effective', grant.grant_id, 'grantee']],
+    );
   });
 
   it('ListTasks shows a grantee its own tasks only', async () => {
